@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# copybench: top-level Makefile. kbuild reads ./Kbuild for the module; this
+# file drives kbuild, the userspace library, the selftests and the checks.
+#
+#   make                    module for KDIR + userspace library + selftests
+#   make KDIR=/lib/modules/<release>/build
+#                           the module for another kernel
+#   make check              every test, native and in a VM per kernel
+#   make bench              the readers matrix on the best source available
+#   make setup              install the Debian packages the project needs
+#   make clean
+#
+# KDIR defaults to the running kernel's build directory when it exists,
+# else to the newest /lib/modules/*/build.
+
+PWD_TOP		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD		:= $(PWD_TOP)/build
+
+KDIR_RUNNING	:= /lib/modules/$(shell uname -r)/build
+KDIR_NEWEST	:= $(lastword $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V))
+KDIR		?= $(if $(wildcard $(KDIR_RUNNING)),$(KDIR_RUNNING),$(KDIR_NEWEST))
+
+# The kernel's own kselftest headers and lib.mk, extracted from Debian's
+# linux-source tarball into a miniature kernel tree (never committed).
+KSFT_TARBALL	?= $(lastword $(shell ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V))
+KSFT_TREE	:= $(BUILD)/linux
+KSFT_DIR	:= $(KSFT_TREE)/tools/testing/selftests
+KSFT_STAMP	:= $(KSFT_DIR)/.extracted
+
+CB_TOP		:= $(PWD_TOP)
+CB_LIB_DIR	:= $(BUILD)
+include $(PWD_TOP)/lib/libcopyvariants.mk
+
+.PHONY: all module lib selftests ksft-headers check bench setup clean
+
+all: module lib selftests
+
+module:
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || { \
+		echo "copybench: no kernel build directory (KDIR='$(KDIR)');" \
+		     "install linux-headers or run 'make setup'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(PWD_TOP) modules
+	cp $(BUILD)/module/copybench.ko $(PWD_TOP)/copybench.ko
+
+lib: $(CB_LIB)
+
+ksft-headers: $(KSFT_STAMP)
+
+$(KSFT_STAMP):
+	@test -n "$(KSFT_TARBALL)" || { \
+		echo "copybench: no /usr/src/linux-source-*.tar.xz for the kselftest" \
+		     "headers; run 'make setup'" >&2; exit 1; }
+	@mkdir -p $(KSFT_TREE)
+	tar -xJf $(KSFT_TARBALL) -C $(KSFT_TREE) --strip-components=1 --wildcards \
+		'*/tools/testing/selftests/lib.mk' \
+		'*/tools/testing/selftests/kselftest.h' \
+		'*/tools/testing/selftests/kselftest_harness.h' \
+		'*/tools/testing/selftests/kselftest/*' \
+		'*/tools/testing/selftests/Makefile' \
+		'*/scripts/subarch.include'
+	@echo "$(KSFT_TARBALL)" > $@
+
+selftests: $(KSFT_STAMP) $(CB_LIB)
+	@mkdir -p $(BUILD)/selftests
+	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests \
+		CB_TOP=$(PWD_TOP) CB_LIB_DIR=$(BUILD)
+
+check:
+	$(PWD_TOP)/tools/check
+
+bench: lib selftests
+	$(PWD_TOP)/tools/bench
+
+setup:
+	$(PWD_TOP)/tools/setup
+
+clean:
+	@if [ -n "$(KDIR)" ] && [ -d "$(KDIR)" ]; then \
+		$(MAKE) -C $(KDIR) M=$(PWD_TOP) clean; fi
+	rm -rf $(BUILD) $(PWD_TOP)/copybench.ko

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# libcopyvariants.mk - rules for libcopyvariants.a, the userspace build of
+# copy_variants.S. Included by the top-level Makefile and by
+# selftests/Makefile (so the selftests also build inside a kernel tree).
+#
+# In:  CB_TOP      copybench's source directory
+#      CB_LIB_DIR  where the objects and the archive go
+# Out: CB_LIB      the archive's path
+
+CB_LIB		:= $(CB_LIB_DIR)/libcopyvariants.a
+CB_LIB_OBJS	:= $(CB_LIB_DIR)/lib/copy_variants.o \
+		   $(CB_LIB_DIR)/lib/copy_variants_user.o
+CB_LIB_HDRS	:= $(CB_TOP)/copy_variants.h $(CB_TOP)/copy_variants_list.h \
+		   $(CB_TOP)/copybench.h $(CB_TOP)/lib/cb_asm_user.h
+CB_LIB_CFLAGS	:= -O2 -g -Wall -Wextra -I$(CB_TOP)
+
+$(CB_LIB): $(CB_LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(CB_LIB_DIR)/lib/copy_variants.o: $(CB_TOP)/copy_variants.S $(CB_LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CB_LIB_CFLAGS) -c $< -o $@
+
+$(CB_LIB_DIR)/lib/copy_variants_user.o: $(CB_TOP)/lib/copy_variants_user.c $(CB_LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CB_LIB_CFLAGS) -c $< -o $@
