@@ -1,8 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cb_variants.c - copybench.ko's table of copy variants: the fixed ones of
- * copy_variants.S (copy_variants_list.h) and "native", the running kernel's
- * own memcpy()/copy_to_user()/copy_from_user().
+ * cb_variants.c - copybench.ko's table of copy variants: "native", the
+ * running kernel's own copy, then the fixed ones of copy_variants.S in the
+ * order of copy_variants_list.h.
+ *
+ * Every entry has one routine per direction. The asm variants use
+ * cb_<name>_memcpy kernel to kernel and cb_<name>_user (STAC/CLAC and an
+ * exception table entry on every access) for both user directions.
+ *
+ * "native" is what the kernel's read and write paths end in:
+ *   memcpy	memcpy()
+ *   to_user	raw_copy_to_user(), as called by copyout() under copy_to_iter()
+ *		and at the end of copy_to_user()
+ *   from_user	raw_copy_from_user(), as called by copyin() and at the end of
+ *		copy_from_user()
+ * The raw forms, because the callers here have done access_ok() themselves
+ * (as copyout() does), and because copy_from_user() zeroes the rest of the
+ * destination on a fault, which a write to the data file must not do.
+ * copy_to_user() adds might_fault() and the hardened-usercopy object check
+ * on top; neither is part of the copy being compared.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -10,6 +26,9 @@
 #include <asm/cpufeature.h>
 
 #include "cb_internal.h"
+
+/* Set from the boot CPU's ERMS flag; copy_variants.S may read it. */
+u8 cb_cpu_erms;
 
 #define CB_VARIANT(name, needs, desc)						\
 	unsigned long cb_##name##_memcpy(void *dst, const void *src,		\
@@ -19,20 +38,53 @@
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 
-/* native: copy_to_user()/copy_from_user() pick the direction themselves. */
+const char * const cb_direction_names[CB_DIR_COUNT] = {
+#define CB_DIR_NAME(name)	[CB_DIR_##name] = #name,
+	CB_DIRECTIONS(CB_DIR_NAME)
+#undef CB_DIR_NAME
+};
+
+const char * const cb_cache_names[CB_CACHE_COUNT] = {
+#define CB_CACHE_NAME(name)	[CB_CACHE_##name] = #name,
+	CB_CACHES(CB_CACHE_NAME)
+#undef CB_CACHE_NAME
+};
+
 static unsigned long cb_native_memcpy(void *dst, const void *src, unsigned long len)
 {
 	memcpy(dst, src, len);
 	return 0;
 }
 
+static unsigned long cb_native_to_user(void *dst, const void *src, unsigned long len)
+{
+	return raw_copy_to_user((void __user *)dst, src, len);
+}
+
+static unsigned long cb_native_from_user(void *dst, const void *src, unsigned long len)
+{
+	return raw_copy_from_user(dst, (const void __user *)src, len);
+}
+
 static const struct cb_kvariant cb_kvariants[] = {
-	{ .name = CB_NATIVE_NAME,
-	  .desc = "the running kernel's memcpy(), copy_to_user(), copy_from_user()",
-	  .kcopy = cb_native_memcpy },
+	{
+		.name = CB_NATIVE_NAME,
+		.desc = "the running kernel's memcpy() and raw_copy_{to,from}_user()",
+		.copy = {
+			[CB_DIR_memcpy]		= cb_native_memcpy,
+			[CB_DIR_to_user]	= cb_native_to_user,
+			[CB_DIR_from_user]	= cb_native_from_user,
+		},
+	},
 #define CB_VARIANT(vname, vneeds, vdesc)					\
-	{ .name = #vname, .desc = vdesc, .needs = vneeds,			\
-	  .kcopy = cb_##vname##_memcpy, .ucopy = cb_##vname##_user },
+	{									\
+		.name = #vname, .desc = vdesc, .needs = vneeds,			\
+		.copy = {							\
+			[CB_DIR_memcpy]		= cb_##vname##_memcpy,		\
+			[CB_DIR_to_user]	= cb_##vname##_user,		\
+			[CB_DIR_from_user]	= cb_##vname##_user,		\
+		},								\
+	},
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 };
@@ -72,21 +124,10 @@ bool cb_kvariant_usable(const struct cb_kvariant *v)
 unsigned long cb_kvariant_copy(const struct cb_kvariant *v, enum cb_direction dir,
 			       void *dst, const void *src, unsigned long len)
 {
-	if (!v->ucopy) {
-		switch (dir) {
-		case CB_DIR_TO_USER:
-			return copy_to_user((void __user *)dst, src, len);
-		case CB_DIR_FROM_USER:
-			return copy_from_user(dst, (const void __user *)src, len);
-		default:
-			return v->kcopy(dst, src, len);
-		}
-	}
-	if (dir == CB_DIR_MEMCPY)
-		return v->kcopy(dst, src, len);
-	return v->ucopy(dst, src, len);
+	return v->copy[dir](dst, src, len);
 }
 
 void cb_variants_init(void)
 {
+	cb_cpu_erms = boot_cpu_has(X86_FEATURE_ERMS);
 }
