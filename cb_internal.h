@@ -13,16 +13,16 @@ struct dentry;
 
 /* Direction of a copy: what the timed run and the variant table deal in. */
 enum cb_direction {
-#define CB_DIR_ENUM(name)	CB_DIR_##name,
-	CB_DIRECTIONS(CB_DIR_ENUM)
-#undef CB_DIR_ENUM
+#define CB_DIRECTION(name)	CB_DIR_##name,
+#include "copybench.h"
+#undef CB_DIRECTION
 	CB_DIR_COUNT
 };
 
 enum cb_cache {
-#define CB_CACHE_ENUM(name)	CB_CACHE_##name,
-	CB_CACHES(CB_CACHE_ENUM)
-#undef CB_CACHE_ENUM
+#define CB_CACHE(name)	CB_CACHE_##name,
+#include "copybench.h"
+#undef CB_CACHE
 	CB_CACHE_COUNT
 };
 
@@ -104,6 +104,15 @@ unsigned long cb_kvariant_copy(const struct cb_kvariant *v, enum cb_direction di
 			       void *dst, const void *src, unsigned long len);
 void cb_variants_init(void);
 extern u8 cb_cpu_erms;
+
+/* copy_variants.S: two entry points per variant of copy_variants_list.h. */
+#define CB_VARIANT(name, needs, desc)						\
+	unsigned long cb_##name##_memcpy(void *dst, const void *src,		\
+					 unsigned long len);			\
+	unsigned long cb_##name##_user(void *dst, const void *src,		\
+				       unsigned long len);
+#include "copy_variants_list.h"
+#undef CB_VARIANT
 
 /* cb_run.c */
 int cb_run(const struct cb_knobs *knobs, struct cb_results *res);

@@ -17,15 +17,14 @@
 #if !defined(CB_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define CB_TRACE_H
 
+#include <linux/string.h>
 #include <linux/tracepoint.h>
-#include <linux/version.h>
 
-/* 6.10 dropped __assign_str()'s source argument (taken from __string()). */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-#define cb_assign_str(field)	__assign_str(field)
-#else
-#define cb_assign_str(field)	__assign_str(field, field)
-#endif
+/*
+ * Names are fixed-size arrays rather than __string(): every name is short,
+ * and __assign_str() changed its arguments in 6.10.
+ */
+#define CB_TRACE_NAME_LEN	16
 
 /*
  * copybench:run - a run ended. ret is 0 or the negative errno the write to
@@ -39,9 +38,9 @@ TRACE_EVENT(copybench_run,
 	TP_ARGS(variant, direction, cache, size, src_offset, dst_offset, loops, samples,
 		cycles_min, cycles_median, baseline_cycles, ret),
 	TP_STRUCT__entry(
-		__string(variant, variant)
-		__string(direction, direction)
-		__string(cache, cache)
+		__array(char, variant, CB_TRACE_NAME_LEN)
+		__array(char, direction, CB_TRACE_NAME_LEN)
+		__array(char, cache, CB_TRACE_NAME_LEN)
 		__field(u64, size)
 		__field(u32, src_offset)
 		__field(u32, dst_offset)
@@ -53,9 +52,9 @@ TRACE_EVENT(copybench_run,
 		__field(int, ret)
 	),
 	TP_fast_assign(
-		cb_assign_str(variant);
-		cb_assign_str(direction);
-		cb_assign_str(cache);
+		strscpy(__entry->variant, variant, CB_TRACE_NAME_LEN);
+		strscpy(__entry->direction, direction, CB_TRACE_NAME_LEN);
+		strscpy(__entry->cache, cache, CB_TRACE_NAME_LEN);
 		__entry->size = size;
 		__entry->src_offset = src_offset;
 		__entry->dst_offset = dst_offset;
@@ -67,7 +66,7 @@ TRACE_EVENT(copybench_run,
 		__entry->ret = ret;
 	),
 	TP_printk("variant=%s direction=%s cache=%s size=%llu src_offset=%u dst_offset=%u loops=%u samples=%u cycles_min=%llu cycles_median=%llu baseline_cycles=%llu ret=%d",
-		  __get_str(variant), __get_str(direction), __get_str(cache),
+		  __entry->variant, __entry->direction, __entry->cache,
 		  __entry->size, __entry->src_offset, __entry->dst_offset,
 		  __entry->loops, __entry->samples, __entry->cycles_min,
 		  __entry->cycles_median, __entry->baseline_cycles, __entry->ret)
@@ -83,7 +82,7 @@ DECLARE_EVENT_CLASS(copybench_data,
 	TP_PROTO(const char *variant, u64 pos, u64 len, s64 ret, u64 chunk, u64 cycles),
 	TP_ARGS(variant, pos, len, ret, chunk, cycles),
 	TP_STRUCT__entry(
-		__string(variant, variant)
+		__array(char, variant, CB_TRACE_NAME_LEN)
 		__field(u64, pos)
 		__field(u64, len)
 		__field(s64, ret)
@@ -91,7 +90,7 @@ DECLARE_EVENT_CLASS(copybench_data,
 		__field(u64, cycles)
 	),
 	TP_fast_assign(
-		cb_assign_str(variant);
+		strscpy(__entry->variant, variant, CB_TRACE_NAME_LEN);
 		__entry->pos = pos;
 		__entry->len = len;
 		__entry->ret = ret;
@@ -99,7 +98,7 @@ DECLARE_EVENT_CLASS(copybench_data,
 		__entry->cycles = cycles;
 	),
 	TP_printk("variant=%s pos=%llu len=%llu ret=%lld chunk=%llu cycles=%llu",
-		  __get_str(variant), __entry->pos, __entry->len, __entry->ret,
+		  __entry->variant, __entry->pos, __entry->len, __entry->ret,
 		  __entry->chunk, __entry->cycles)
 );
 

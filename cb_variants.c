@@ -22,6 +22,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include <linux/uaccess.h>
 #include <asm/cpufeature.h>
 
@@ -30,24 +31,17 @@
 /* Set from the boot CPU's ERMS flag; copy_variants.S may read it. */
 u8 cb_cpu_erms;
 
-#define CB_VARIANT(name, needs, desc)						\
-	unsigned long cb_##name##_memcpy(void *dst, const void *src,		\
-					 unsigned long len);			\
-	unsigned long cb_##name##_user(void *dst, const void *src,		\
-				       unsigned long len);
-#include "copy_variants_list.h"
-#undef CB_VARIANT
-
+/* In enum order: both come from the same list in copybench.h. */
 const char * const cb_direction_names[CB_DIR_COUNT] = {
-#define CB_DIR_NAME(name)	[CB_DIR_##name] = #name,
-	CB_DIRECTIONS(CB_DIR_NAME)
-#undef CB_DIR_NAME
+#define CB_DIRECTION(name)	__stringify(name),
+#include "copybench.h"
+#undef CB_DIRECTION
 };
 
 const char * const cb_cache_names[CB_CACHE_COUNT] = {
-#define CB_CACHE_NAME(name)	[CB_CACHE_##name] = #name,
-	CB_CACHES(CB_CACHE_NAME)
-#undef CB_CACHE_NAME
+#define CB_CACHE(name)	__stringify(name),
+#include "copybench.h"
+#undef CB_CACHE
 };
 
 static unsigned long cb_native_memcpy(void *dst, const void *src, unsigned long len)

@@ -23,6 +23,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 #include <linux/uaccess.h>
 
 #include "cb_internal.h"
@@ -393,19 +394,20 @@ static void cb_show_c100(struct seq_file *m, const char *key, u64 c100)
 }
 
 enum cb_result_key {
-#define CB_RESULT_ENUM(key, unit)	CB_RK_##key,
-	CB_RESULT_KEYS(CB_RESULT_ENUM)
-#undef CB_RESULT_ENUM
+#define CB_RESULT_KEY(key, unit)	CB_RK_##key,
+#include "copybench.h"
+#undef CB_RESULT_KEY
 	CB_RK_COUNT
 };
 
+/* In enum order: both come from the list in copybench.h. */
 static const char * const cb_result_names[CB_RK_COUNT] = {
-#define CB_RESULT_NAME(key, unit)	[CB_RK_##key] = #key,
-	CB_RESULT_KEYS(CB_RESULT_NAME)
-#undef CB_RESULT_NAME
+#define CB_RESULT_KEY(key, unit)	__stringify(key),
+#include "copybench.h"
+#undef CB_RESULT_KEY
 };
 
-/* One key's line; -Wswitch makes a key of CB_RESULT_KEYS without a case an error. */
+/* One key's line; -Wswitch warns of a key of the list without a case. */
 static void cb_results_show_key(struct seq_file *m, enum cb_result_key key,
 				const struct cb_results *r)
 {

@@ -6,6 +6,14 @@
  * (selftests, tools), the way mm/gup_test.h is; it needs <linux/types.h>
  * and nothing else.
  *
+ * The lists at the end (files, directions, cache modes, results keys) are
+ * X-macro lists in the manner of copy_variants_list.h: outside the include
+ * guard, each expands where its macro is defined:
+ *
+ *	#define CB_RESULT_KEY(key, unit)	#key,
+ *	#include "copybench.h"
+ *	#undef CB_RESULT_KEY
+ *
  * Documentation/copybench.rst describes each file and key in full.
  */
 #ifndef COPYBENCH_H
@@ -49,68 +57,8 @@
 /* The variant every knob starts on: the running kernel's own copy. */
 #define CB_NATIVE_NAME		"native"
 
-/*
- * The files of CB_DEBUGFS_DIR: X(name, mode). Knobs are read-write; the
- * others are the interface's verbs and outputs.
- */
-#define CB_FILES(X)				\
-	X(variants,	0400)			\
-	X(variant,	0600)			\
-	X(direction,	0600)			\
-	X(size,		0600)			\
-	X(src_offset,	0600)			\
-	X(dst_offset,	0600)			\
-	X(cache,	0600)			\
-	X(loops,	0600)			\
-	X(samples,	0600)			\
-	X(cpu,		0600)			\
-	X(baseline,	0600)			\
-	X(max_run_ms,	0600)			\
-	X(run,		0200)			\
-	X(results,	0400)			\
-	X(data_size,	0600)			\
-	X(data_chunk,	0600)			\
-	X(data,		0600)
-
-/* The values of the "direction" knob, in the order of their enum. */
-#define CB_DIRECTIONS(X)	X(memcpy) X(to_user) X(from_user)
 #define CB_DIRECTION_DEFAULT	"to_user"
-
-/* The values of the "cache" knob. */
-#define CB_CACHES(X)		X(hot) X(cold)
 #define CB_CACHE_DEFAULT	"hot"
-
-/*
- * The keys of the "results" file, in the order printed, one "key value"
- * line each: X(key, unit). A "." in a value is a fixed-point decimal point;
- * every other value is a decimal integer or a name.
- */
-#define CB_RESULT_KEYS(X)			\
-	X(variant,		"name")		\
-	X(direction,		"name")		\
-	X(size,			"bytes")	\
-	X(src_offset,		"bytes")	\
-	X(dst_offset,		"bytes")	\
-	X(cache,		"name")		\
-	X(cpu,			"cpu")		\
-	X(baseline,		"bool")		\
-	X(max_run_ms,		"ms")		\
-	X(run_cpu,		"cpu")		\
-	X(loops,		"copies")	\
-	X(samples,		"samples")	\
-	X(truncated,		"bool")		\
-	X(cycles_min,		"cycles")	\
-	X(cycles_median,	"cycles")	\
-	X(cycles_mean,		"cycles")	\
-	X(cycles_stddev,	"cycles")	\
-	X(cycles_max,		"cycles")	\
-	X(baseline_cycles,	"cycles")	\
-	X(ns_median,		"ns")		\
-	X(bytes_per_cycle,	"bytes/cycle")	\
-	X(mb_per_s,		"MB/s")		\
-	X(tsc_khz,		"kHz")		\
-	X(run_ms,		"ms")		\
-	X(verified,		"bool")
 
 /*
  * Content of the data file until it is written: byte at file position p.
@@ -122,3 +70,74 @@ static inline __u8 cb_data_byte(__u64 pos)
 }
 
 #endif /* COPYBENCH_H */
+
+/*
+ * CB_FILE(name, mode): the files of CB_DEBUGFS_DIR. Knobs are read-write
+ * (0600); the others are the interface's verbs and outputs.
+ */
+#ifdef CB_FILE
+CB_FILE(variants,	0400)
+CB_FILE(variant,	0600)
+CB_FILE(direction,	0600)
+CB_FILE(size,		0600)
+CB_FILE(src_offset,	0600)
+CB_FILE(dst_offset,	0600)
+CB_FILE(cache,		0600)
+CB_FILE(loops,		0600)
+CB_FILE(samples,	0600)
+CB_FILE(cpu,		0600)
+CB_FILE(baseline,	0600)
+CB_FILE(max_run_ms,	0600)
+CB_FILE(run,		0200)
+CB_FILE(results,	0400)
+CB_FILE(data_size,	0600)
+CB_FILE(data_chunk,	0600)
+CB_FILE(data,		0600)
+#endif
+
+/* CB_DIRECTION(name): the values of the "direction" knob, in enum order. */
+#ifdef CB_DIRECTION
+CB_DIRECTION(memcpy)
+CB_DIRECTION(to_user)
+CB_DIRECTION(from_user)
+#endif
+
+/* CB_CACHE(name): the values of the "cache" knob, in enum order. */
+#ifdef CB_CACHE
+CB_CACHE(hot)
+CB_CACHE(cold)
+#endif
+
+/*
+ * CB_RESULT_KEY(key, unit): the lines of the "results" file, in the order
+ * printed, one "key value" line each. Units: "name" a word, "bool" 0 or 1,
+ * "cycles" and "ns" fixed point with two decimals, "bytes/cycle" with
+ * three; every other value is a decimal integer ("cpu" may be -1).
+ */
+#ifdef CB_RESULT_KEY
+CB_RESULT_KEY(variant,		"name")
+CB_RESULT_KEY(direction,	"name")
+CB_RESULT_KEY(size,		"bytes")
+CB_RESULT_KEY(src_offset,	"bytes")
+CB_RESULT_KEY(dst_offset,	"bytes")
+CB_RESULT_KEY(cache,		"name")
+CB_RESULT_KEY(cpu,		"cpu")
+CB_RESULT_KEY(baseline,		"bool")
+CB_RESULT_KEY(max_run_ms,	"ms")
+CB_RESULT_KEY(run_cpu,		"cpu")
+CB_RESULT_KEY(loops,		"copies")
+CB_RESULT_KEY(samples,		"samples")
+CB_RESULT_KEY(truncated,	"bool")
+CB_RESULT_KEY(cycles_min,	"cycles")
+CB_RESULT_KEY(cycles_median,	"cycles")
+CB_RESULT_KEY(cycles_mean,	"cycles")
+CB_RESULT_KEY(cycles_stddev,	"cycles")
+CB_RESULT_KEY(cycles_max,	"cycles")
+CB_RESULT_KEY(baseline_cycles,	"cycles")
+CB_RESULT_KEY(ns_median,	"ns")
+CB_RESULT_KEY(bytes_per_cycle,	"bytes/cycle")
+CB_RESULT_KEY(mb_per_s,		"MB/s")
+CB_RESULT_KEY(tsc_khz,		"kHz")
+CB_RESULT_KEY(run_ms,		"ms")
+CB_RESULT_KEY(verified,		"bool")
+#endif

@@ -42,29 +42,30 @@
 #include "copybench.h"
 
 #define CB_PATH(name)	CB_DEBUGFS_DIR "/" name
+#define CB_STR(x)	#x
 #define CB_MAX_VARIANTS	32
 #define CB_DEBUGFS_MAGIC	0x64626720
 
 /* The fixed variants, in list order, as copy_variants_list.h has them. */
 static const char * const cb_list_names[] = {
-#define CB_VARIANT(name, needs, desc)	#name,
+#define CB_VARIANT(name, needs, desc)	CB_STR(name),
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 };
 
 static const struct { const char *key, *unit; } cb_keys[] = {
-#define CB_KEY(key, unit)	{ #key, unit },
-	CB_RESULT_KEYS(CB_KEY)
-#undef CB_KEY
+#define CB_RESULT_KEY(key, unit)	{ #key, unit },
+#include "copybench.h"
+#undef CB_RESULT_KEY
 };
-#define CB_NKEYS	(sizeof(cb_keys) / sizeof(cb_keys[0]))
+#define CB_NKEYS	ARRAY_SIZE(cb_keys)
 
 /* The read-write files, whose values each test fixture restores. */
 static const char * const cb_knob_names[] = {
 	"variant", "direction", "size", "src_offset", "dst_offset", "cache", "loops",
 	"samples", "cpu", "baseline", "max_run_ms", "data_chunk",
 };
-#define CB_NKNOBS	(sizeof(cb_knob_names) / sizeof(cb_knob_names[0]))
+#define CB_NKNOBS	ARRAY_SIZE(cb_knob_names)
 
 /* Write s to a copybench file; 0 or -errno. */
 static int cb_write(const char *name, const char *s)
@@ -163,7 +164,7 @@ static int cb_usable_variants(char names[][32], int max)
 		char name[32], state[16];
 
 		if (sscanf(line, "%31s %15s", name, state) == 2 && !strcmp(state, "usable"))
-			strcpy(names[n++], name);
+			snprintf(names[n++], sizeof(names[0]), "%s", name);
 	}
 	return n;
 }
@@ -209,71 +210,80 @@ struct cb_bad { const char *in; int err; };
 
 FIXTURE_VARIANT(knob) {
 	const char *name;
+	bool numeric;		/* also refuses cb_bad_numbers */
 	struct cb_good good[12];
 	struct cb_bad bad[16];
 };
 
-#define CB_COMMON_BAD_NUMBERS							\
-	{ "", EINVAL }, { "abc", EINVAL }, { "12x", EINVAL }, { "1 2", EINVAL },\
-	{ "0x10", EINVAL }, { "1.5", EINVAL }, { "+", EINVAL },			\
-	{ "99999999999999999999999", EINVAL }, { "--1", EINVAL },		\
-	{ "1\n2", EINVAL }
+/* Refused by every numeric knob. */
+static const char * const cb_bad_numbers[] = {
+	"", "abc", "12x", "1 2", "0x10", "1.5", "+", "99999999999999999999999", "--1", "1\n2",
+};
 
 FIXTURE_VARIANT_ADD(knob, size) {
 	.name = "size",
+	.numeric = true,
 	.good = { { "0" }, { "1" }, { "4096" }, { "67108864" }, { "4097\n", "4097" },
 		  { " 12 ", "12" }, { "010", "10" } },
-	.bad = { CB_COMMON_BAD_NUMBERS, { "67108865", EINVAL }, { "-1", EINVAL } },
+	.bad = { { "67108865", EINVAL }, { "-1", EINVAL } },
 };
 
 FIXTURE_VARIANT_ADD(knob, src_offset) {
 	.name = "src_offset",
+	.numeric = true,
 	.good = { { "0" }, { "1" }, { "4095" }, { "63\n", "63" } },
-	.bad = { CB_COMMON_BAD_NUMBERS, { "4096", EINVAL }, { "-1", EINVAL } },
+	.bad = { { "4096", EINVAL }, { "-1", EINVAL } },
 };
 
 FIXTURE_VARIANT_ADD(knob, dst_offset) {
 	.name = "dst_offset",
+	.numeric = true,
 	.good = { { "0" }, { "1" }, { "4095" }, { "7\n", "7" } },
-	.bad = { CB_COMMON_BAD_NUMBERS, { "4096", EINVAL }, { "-2", EINVAL } },
+	.bad = { { "4096", EINVAL }, { "-2", EINVAL } },
 };
 
 FIXTURE_VARIANT_ADD(knob, loops) {
 	.name = "loops",
+	.numeric = true,
 	.good = { { "0" }, { "1" }, { "1000000" }, { "17\n", "17" } },
-	.bad = { CB_COMMON_BAD_NUMBERS, { "1000001", EINVAL }, { "-1", EINVAL } },
+	.bad = { { "1000001", EINVAL }, { "-1", EINVAL } },
 };
 
 FIXTURE_VARIANT_ADD(knob, samples) {
 	.name = "samples",
+	.numeric = true,
 	.good = { { "1" }, { "100000" }, { "101\n", "101" } },
-	.bad = { CB_COMMON_BAD_NUMBERS, { "0", EINVAL }, { "100001", EINVAL },
+	.bad = { { "0", EINVAL }, { "100001", EINVAL },
 		 { "-1", EINVAL } },
 };
 
 FIXTURE_VARIANT_ADD(knob, max_run_ms) {
 	.name = "max_run_ms",
+	.numeric = true,
 	.good = { { "1" }, { "600000" }, { "10000\n", "10000" } },
-	.bad = { CB_COMMON_BAD_NUMBERS, { "0", EINVAL }, { "600001", EINVAL } },
+	.bad = { { "0", EINVAL }, { "600001", EINVAL } },
 };
 
 FIXTURE_VARIANT_ADD(knob, data_chunk) {
 	.name = "data_chunk",
+	.numeric = true,
 	.good = { { "0" }, { "1" }, { "4096" }, { "1073741824" }, { "65536\n", "65536" } },
-	.bad = { CB_COMMON_BAD_NUMBERS, { "1073741825", EINVAL }, { "-1", EINVAL } },
+	.bad = { { "1073741825", EINVAL }, { "-1", EINVAL } },
 };
 
 FIXTURE_VARIANT_ADD(knob, baseline) {
 	.name = "baseline",
+	.numeric = true,
 	.good = { { "0" }, { "1" }, { "1\n", "1" } },
-	.bad = { CB_COMMON_BAD_NUMBERS, { "2", EINVAL }, { "y", EINVAL }, { "on", EINVAL },
+	.bad = { { "2", EINVAL }, { "y", EINVAL }, { "on", EINVAL },
 		 { "-1", EINVAL } },
 };
 
 FIXTURE_VARIANT_ADD(knob, cpu) {
 	.name = "cpu",
+	.numeric = true,
 	.good = { { "-1" }, { "0" }, { "0\n", "0" } },
-	.bad = { CB_COMMON_BAD_NUMBERS, { "-2", EINVAL }, { "4096", EINVAL },
+	.bad = { { "-2", EINVAL }, { "4096", EINVAL },
 		 { "2147483648", EINVAL } },
 };
 
@@ -334,6 +344,12 @@ TEST_F(knob, accepts_its_range_and_rejects_bad_input_unchanged)
 			       variant->bad[i].in, ret, variant->bad[i].err);
 		EXPECT_STREQ(before, cb_value(variant->name));
 	}
+	for (i = 0; variant->numeric && i < (int)ARRAY_SIZE(cb_bad_numbers); i++) {
+		ret = cb_write(variant->name, cb_bad_numbers[i]);
+		EXPECT_EQ(-EINVAL, ret) TH_LOG("%s: writing \"%s\" gave %d", variant->name,
+					      cb_bad_numbers[i], ret);
+		EXPECT_STREQ(before, cb_value(variant->name));
+	}
 	/* An empty write is as bad as garbage. */
 	ret = cb_write(variant->name, "");
 	EXPECT_EQ(-EINVAL, ret);
@@ -362,15 +378,15 @@ FIXTURE_TEARDOWN(iface)
 TEST_F(iface, files_are_root_only)
 {
 	static const char * const files[] = {
-#define CB_FILE_NAME(name, mode)	#name,
-		CB_FILES(CB_FILE_NAME)
-#undef CB_FILE_NAME
+#define CB_FILE(name, mode)	CB_STR(name),
+#include "copybench.h"
+#undef CB_FILE
 	};
 	char path[256];
 	struct stat st;
 	size_t i;
 
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		snprintf(path, sizeof(path), CB_DEBUGFS_DIR "/%s", files[i]);
 		ASSERT_EQ(0, stat(path, &st)) TH_LOG("%s: %s", path, strerror(errno));
 		EXPECT_EQ(0U, st.st_mode & 077) TH_LOG("%s mode %o", path, st.st_mode & 0777);
@@ -402,7 +418,7 @@ TEST_F(iface, data_size_range_is_checked)
 	ASSERT_EQ(0, cb_write("data_size", "12345\n"));
 	ASSERT_STREQ("12345", cb_value("data_size"));
 	snprintf(before, sizeof(before), "%s", cb_value("data_size"));
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-EINVAL, cb_write("data_size", bad[i])) TH_LOG("\"%s\"", bad[i]);
 		EXPECT_STREQ(before, cb_value("data_size"));
 	}
@@ -439,18 +455,18 @@ TEST_F(iface, variants_file_lists_every_variant_in_list_order)
 	ASSERT_LT(0, cb_read("variants", buf, sizeof(buf)));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
 		char name[32], state[16];
-		int desc = 0;
+		const char *want;
+		int desc = 0, fields;
 
-		ASSERT_EQ(2, sscanf(line, "%31s %15s %n", name, state, &desc)) TH_LOG("%s", line);
+		fields = sscanf(line, "%31s %15s %n", name, state, &desc);
+		ASSERT_EQ(2, fields) TH_LOG("%s", line);
 		EXPECT_TRUE(!strcmp(state, "usable") || !strcmp(state, "unusable"));
 		EXPECT_LT(0, (int)strlen(line + desc)) TH_LOG("no description: %s", line);
-		if (i == 0) {
-			EXPECT_STREQ(CB_NATIVE_NAME, name);
-		} else if (i - 1 < sizeof(cb_list_names) / sizeof(cb_list_names[0])) {
-			EXPECT_STREQ(cb_list_names[i - 1], name);
-		}
+		want = i == 0 ? CB_NATIVE_NAME :
+		       i - 1 < ARRAY_SIZE(cb_list_names) ? cb_list_names[i - 1] : "(none)";
+		EXPECT_STREQ(want, name);
 	}
-	EXPECT_EQ(1 + sizeof(cb_list_names) / sizeof(cb_list_names[0]), i);
+	EXPECT_EQ(1 + ARRAY_SIZE(cb_list_names), i);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -524,7 +540,7 @@ static bool cb_value_ok(const char *unit, const char *v)
 }
 
 /*
- * Read "results": every key of CB_RESULT_KEYS once, in order, with a well
+ * Read "results": every CB_RESULT_KEY of copybench.h once, in order, with a well
  * formed value, and nothing else. Returns 0 or a message.
  */
 static const char *cb_parse_results(struct cb_res *r, char *why, size_t whylen)
@@ -553,7 +569,7 @@ static const char *cb_parse_results(struct cb_res *r, char *why, size_t whylen)
 				 cb_keys[i].unit, sp + 1);
 			return why;
 		}
-		strcpy(r->val[i], sp + 1);
+		snprintf(r->val[i], sizeof(r->val[i]), "%s", sp + 1);
 	}
 	if (i != CB_NKEYS) {
 		snprintf(why, whylen, "%zu keys, want %zu", i, CB_NKEYS);
@@ -644,7 +660,7 @@ TEST_F_TIMEOUT(run, every_variant_gives_verified_results, 600)
 	ASSERT_EQ(0, cb_write("loops", "2"));
 	for (v = 0; v < self->nvariants; v++) {
 		ASSERT_EQ(0, cb_write("variant", self->variants[v]));
-		for (s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
+		for (s = 0; s < ARRAY_SIZE(shapes); s++) {
 			int ret;
 
 			ASSERT_EQ(0, cb_writeu("size", shapes[s].size));
@@ -916,14 +932,15 @@ TEST_F_TIMEOUT(data, reads_return_the_content_with_every_variant, 600)
 	for (v = 0; v < self->nvariants; v++) {
 		size_t c;
 
-		for (c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+		for (c = 0; c < ARRAY_SIZE(chunks); c++) {
 			int fd = cb_open_data(self->variants[v], chunks[c], O_RDONLY);
-			size_t l, o, a;
+			size_t t;
 
 			ASSERT_LE(0, fd) TH_LOG("open data: %s", strerror(errno));
-			for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
-			for (o = 0; o < sizeof(offs) / sizeof(offs[0]); o++)
-			for (a = 0; a < sizeof(aligns) / sizeof(aligns[0]); a++) {
+			for (t = 0; t < ARRAY_SIZE(lens) * ARRAY_SIZE(offs) * ARRAY_SIZE(aligns); t++) {
+				size_t l = t % ARRAY_SIZE(lens);
+				size_t o = t / ARRAY_SIZE(lens) % ARRAY_SIZE(offs);
+				size_t a = t / ARRAY_SIZE(lens) / ARRAY_SIZE(offs);
 				unsigned char *buf = mem + CB_GUARD + aligns[a];
 				size_t want = offs[o] >= self->size ? 0 :
 					      lens[l] < self->size - offs[o] ? lens[l] :
@@ -995,10 +1012,10 @@ TEST_F_TIMEOUT(data, writes_read_back_with_every_variant, 600)
 	ASSERT_NE(NULL, src);
 	ASSERT_NE(NULL, back);
 	for (v = 0; v < self->nvariants; v++) {
-		size_t l, o;
+		size_t t;
 
-		for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
-		for (o = 0; o < sizeof(offs) / sizeof(offs[0]); o++) {
+		for (t = 0; t < ARRAY_SIZE(lens) * ARRAY_SIZE(offs); t++) {
+			size_t l = t % ARRAY_SIZE(lens), o = t / ARRAY_SIZE(lens);
 			unsigned char *p = src + (l & 7);
 			size_t i;
 			int fd;
@@ -1064,7 +1081,7 @@ TEST_F_TIMEOUT(data, read_and_write_across_a_prot_none_page_are_exact, 600)
 	for (v = 0; v < self->nvariants; v++) {
 		size_t d;
 
-		for (d = 0; d < sizeof(dists) / sizeof(dists[0]); d++) {
+		for (d = 0; d < ARRAY_SIZE(dists); d++) {
 			unsigned long long off = 1000 + d;
 			size_t len = dists[d] + 100, i;
 			ssize_t got;
