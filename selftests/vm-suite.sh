@@ -49,7 +49,10 @@ run_nested() {
 	name=$1
 	shift
 	start=$(date +%s)
-	{ COPYBENCH_KO=$ko timeout "$suite_timeout" "$@" 2>&1; echo $? > "$tmp/rc"; } |
+	# stdin from /dev/null: timeout(1) runs the suite in a process group of
+	# its own, where touching the console would stop it (SIGTTIN/SIGTTOU).
+	{ COPYBENCH_KO=$ko timeout "$suite_timeout" "$@" < /dev/null 2>&1
+	  echo $? > "$tmp/rc"; } |
 		sed 's/^/# /'
 	rc=$(cat "$tmp/rc")
 	echo "# $name: exit $rc after $(( $(date +%s) - start )) s"
