@@ -285,6 +285,8 @@ static int cb_pick_loops(struct cb_ctx *c, cb_copy_fn fn, bool flush, u32 *loops
 		if (err)
 			return err;
 		ret = cb_between(c);
+		if (ret == -ETIME)
+			break;		/* out of time: the run goes on with n */
 		if (ret)
 			return ret;
 		n = min(n * 2, CB_LOOPS_MAX);
@@ -370,7 +372,7 @@ static int cb_measure(struct cb_ctx *c, struct cb_results *r)
 
 	ret = cb_pick_loops(c, fn, cold, &loops);
 	if (ret)
-		return ret == -ETIME ? -E2BIG : ret;
+		return ret;
 	/* One untimed sample more, now at the final loops. */
 	cb_sample(c, fn, loops, cold, &err);
 	if (err)
@@ -444,7 +446,8 @@ free_mask:
  * cb_run - one run with knobs k; fills res and returns 0, or a negative
  * errno: -EINTR on a signal, -E2BIG when one sample would be too long,
  * -ENOMEM, -EFAULT if a copy faulted, -EINVAL for a user direction
- * without a user address space.
+ * without a user address space or a CPU outside the task's cpuset,
+ * -ENODEV when the chosen CPU went offline.
  */
 int cb_run(const struct cb_knobs *k, struct cb_results *res)
 {

@@ -53,7 +53,7 @@ run_nested() {
 	# its own, where touching the console would stop it (SIGTTIN/SIGTTOU).
 	{ COPYBENCH_KO=$ko timeout "$suite_timeout" "$@" < /dev/null 2>&1
 	  echo $? > "$tmp/rc"; } |
-		sed 's/^/# /'
+		sed -u 's/^/# /'
 	rc=$(cat "$tmp/rc")
 	echo "# $name: exit $rc after $(( $(date +%s) - start )) s"
 	case $rc in
