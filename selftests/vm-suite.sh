@@ -9,7 +9,7 @@
 # Steps, each one TAP test point:
 #   1. load the given copybench.ko (unloading an old one first);
 #   2. run build/selftests/copybench_test with COPYBENCH_KO set;
-#   3. run every executable selftests/vm-tests.d/* in name order, the hook
+#   3. run every executable selftests/vm-tests/* in name order, the hook
 #      for other in-VM suites: each is called with no arguments, from the
 #      project directory, with COPYBENCH_KO set and the module loaded; it
 #      prints TAP (nested here behind "# ") and exits 0 pass, 4 skip,
@@ -96,7 +96,7 @@ if [ "$loaded" = 1 ]; then
 		not_ok copybench_test
 	fi
 
-	for t in selftests/vm-tests.d/*; do
+	for t in selftests/vm-tests/*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
 		run_nested "$(basename "$t")" "$t"
 	done
