@@ -25,6 +25,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,7 +151,7 @@ static const struct rd_option {
 	{ "help", 'h', NULL, "this text" },
 };
 
-#define RD_NOPTIONS	(sizeof(rd_options) / sizeof(rd_options[0]))
+#define RD_NOPTIONS	ARRAY_SIZE(rd_options)
 
 static void rd_help(void)
 {
@@ -184,8 +185,7 @@ static void rd_help(void)
 	       "3 short reads (without --allow-short). Documentation/readers.rst.\n");
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-rd_usage_error(const char *fmt, ...)
+static void __noreturn __printf(1, 2) rd_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -492,11 +492,34 @@ static const char *rd_buffer_str(char *buf, size_t len, const struct rd_config *
 	return buf;
 }
 
-static void rd_json_str(const char *key, const char *s)
+/*
+ * JSON lines: rd_json_open() starts an object, each rd_j*() adds one
+ * "key":value (the comma is theirs), rd_json_close() ends the line.
+ */
+static bool rd_json_first;
+
+static void rd_json_open(void)
 {
-	printf("\"%s\":", key);
+	putchar('{');
+	rd_json_first = true;
+}
+
+static void rd_json_close(void)
+{
+	fputs("}\n", stdout);
+}
+
+static void rd_jkey(const char *key)
+{
+	printf("%s\"%s\":", rd_json_first ? "" : ",", key);
+	rd_json_first = false;
+}
+
+static void rd_jstr(const char *key, const char *s)
+{
+	rd_jkey(key);
 	if (!s) {
-		printf("null");
+		fputs("null", stdout);
 		return;
 	}
 	putchar('"');
@@ -513,33 +536,53 @@ static void rd_json_str(const char *key, const char *s)
 	putchar('"');
 }
 
+static void rd_ju64(const char *key, uint64_t v)
+{
+	rd_jkey(key);
+	printf("%llu", (unsigned long long)v);
+}
+
+static void rd_jnum(const char *key, double v)
+{
+	rd_jkey(key);
+	printf("%.10g", v);
+}
+
+static void rd_jbool(const char *key, bool v)
+{
+	rd_jkey(key);
+	fputs(v ? "true" : "false", stdout);
+}
+
+static void rd_jnull(const char *key)
+{
+	rd_jkey(key);
+	fputs("null", stdout);
+}
+
 /* The fields every JSON object of a configuration carries. */
 static void rd_json_config(const char *type, const struct rd_config *cfg,
 			   unsigned int repeat)
 {
 	const struct rd_source *src = cfg->src;
 
-	printf("{");
-	rd_json_str("type", type);
-	printf(",");
-	rd_json_str("source", rd_kind_names[src->kind]);
-	printf(",");
-	rd_json_str("path", src->kind == RD_SRC_MEMCPY ? NULL : src->path);
-	printf(",");
-	rd_json_str("variant", src->variant);
-	printf(",\"threads\":%u,\"pinned\":%s,", cfg->threads,
-	       cfg->pin ? "true" : "false");
-	rd_json_str("buffer", rd_buffer_names[cfg->buffer]);
+	rd_json_open();
+	rd_jstr("type", type);
+	rd_jstr("source", rd_kind_names[src->kind]);
+	rd_jstr("path", src->kind == RD_SRC_MEMCPY ? NULL : src->path);
+	rd_jstr("variant", src->variant);
+	rd_ju64("threads", cfg->threads);
+	rd_jbool("pinned", cfg->pin);
+	rd_jstr("buffer", rd_buffer_names[cfg->buffer]);
 	if (cfg->buffer == RD_BUF_PRIVATE)
-		printf(",\"stride\":null");
+		rd_jnull("stride");
 	else
-		printf(",\"stride\":%llu", cfg->buffer == RD_BUF_STRIDE ?
-		       (unsigned long long)cfg->stride : 0ULL);
-	printf(",");
-	rd_json_str("touch", rd_touch_names[cfg->touch]);
-	printf(",\"chunk\":%llu,\"size\":%llu,\"warmup_s\":%g,\"repeat\":%u",
-	       (unsigned long long)cfg->chunk, (unsigned long long)src->size,
-	       cfg->warmup_s, repeat);
+		rd_ju64("stride", cfg->buffer == RD_BUF_STRIDE ? cfg->stride : 0);
+	rd_jstr("touch", rd_touch_names[cfg->touch]);
+	rd_ju64("chunk", cfg->chunk);
+	rd_ju64("size", src->size);
+	rd_jnum("warmup_s", cfg->warmup_s);
+	rd_ju64("repeat", repeat);
 }
 
 static double rd_spread(const struct rd_result *r)
@@ -552,19 +595,22 @@ static void rd_json_run(const struct rd_config *cfg, const struct rd_result *r,
 			unsigned int run, unsigned int repeat, const char *note)
 {
 	rd_json_config("run", cfg, repeat);
-	printf(",\"run\":%u,\"duration_s\":%.6f,\"bytes\":%llu,\"reads\":%llu,"
-	       "\"gbps\":%.4f,\"reads_per_s\":%.1f,\"thread_gbps_min\":%.4f,"
-	       "\"thread_gbps_max\":%.4f,\"spread\":%.4f,\"short_reads\":%llu,"
-	       "\"eof_reads\":%llu,\"verified\":%s,",
-	       run, r->interval_s, (unsigned long long)r->bytes,
-	       (unsigned long long)r->reads, r->gbps, r->reads_per_s,
-	       r->thread_gbps_min, r->thread_gbps_max, rd_spread(r),
-	       (unsigned long long)r->short_reads, (unsigned long long)r->eof_reads,
-	       r->verified ? "true" : "false");
-	rd_json_str("verify_note", note);
-	printf(",\"failed\":%s,", r->failed ? "true" : "false");
-	rd_json_str("error", r->failed ? r->error : NULL);
-	printf("}\n");
+	rd_ju64("run", run);
+	rd_jnum("duration_s", r->interval_s);
+	rd_ju64("bytes", r->bytes);
+	rd_ju64("reads", r->reads);
+	rd_jnum("gbps", r->gbps);
+	rd_jnum("reads_per_s", r->reads_per_s);
+	rd_jnum("thread_gbps_min", r->thread_gbps_min);
+	rd_jnum("thread_gbps_max", r->thread_gbps_max);
+	rd_jnum("spread", rd_spread(r));
+	rd_ju64("short_reads", r->short_reads);
+	rd_ju64("eof_reads", r->eof_reads);
+	rd_jbool("verified", r->verified);
+	rd_jstr("verify_note", note);
+	rd_jbool("failed", r->failed);
+	rd_jstr("error", r->failed ? r->error : NULL);
+	rd_json_close();
 }
 
 /* Mean, sample standard deviation, min and max of a configuration's runs. */
@@ -625,12 +671,16 @@ static void rd_json_summary(const struct rd_config *cfg, unsigned int repeat,
 			    const struct rd_stats *st)
 {
 	rd_json_config("summary", cfg, repeat);
-	printf(",\"runs\":%u,\"failed_runs\":%u,\"gbps_mean\":%.4f,"
-	       "\"gbps_stddev\":%.4f,\"gbps_min\":%.4f,\"gbps_max\":%.4f,"
-	       "\"reads_per_s_mean\":%.1f,\"short_reads\":%llu,\"verified\":%s}\n",
-	       st->runs, st->failed, st->mean, st->stddev, st->min, st->max,
-	       st->reads_per_s_mean, (unsigned long long)st->short_reads,
-	       st->verified ? "true" : "false");
+	rd_ju64("runs", st->runs);
+	rd_ju64("failed_runs", st->failed);
+	rd_jnum("gbps_mean", st->mean);
+	rd_jnum("gbps_stddev", st->stddev);
+	rd_jnum("gbps_min", st->min);
+	rd_jnum("gbps_max", st->max);
+	rd_jnum("reads_per_s_mean", st->reads_per_s_mean);
+	rd_ju64("short_reads", st->short_reads);
+	rd_jbool("verified", st->verified);
+	rd_json_close();
 }
 
 /* ---- configurations ---- */
@@ -780,7 +830,7 @@ static struct rd_stats rd_run_config(const struct rd_opts *o, struct rd_config *
 		exit(RD_EXIT_ERROR);
 	}
 	cfg->verify = rd_decide_verify(o, cfg, &note);
-	for (run = 1; run <= o->repeat && !rd_interrupted; run++) {
+	for (run = 1; run <= o->repeat && !atomic_load(&rd_interrupted); run++) {
 		int ret = rd_run(cfg, cfg->verify ? sums : NULL, &r);
 
 		if (ret) {
@@ -859,7 +909,7 @@ static int rd_series(const struct rd_opts *o, struct rd_source *src)
 		rd_print_setup(o, src);
 		rd_row_header();
 	}
-	for (i = 0; i < o->nthreads && !rd_interrupted; i++) {
+	for (i = 0; i < o->nthreads && !atomic_load(&rd_interrupted); i++) {
 		struct rd_stats st;
 
 		rd_config_init(o, &cfg, src, o->threads[i]);
@@ -871,7 +921,7 @@ static int rd_series(const struct rd_opts *o, struct rd_source *src)
 	if (short_reads && !o->json)
 		printf("# WARNING: %llu short reads: reads returned less than asked before the end of the file\n",
 		       (unsigned long long)short_reads);
-	if (failed || rd_interrupted)
+	if (failed || atomic_load(&rd_interrupted))
 		return RD_EXIT_ERROR;
 	if (short_reads && !o->allow_short)
 		return RD_EXIT_SHORT;
@@ -1029,9 +1079,9 @@ static void rd_matrix_print(const struct rd_opts *o, struct rd_matrix_variant *m
 	int v, t, s_best, p_best, dummy;
 	char c1[48], c2[48];
 
-	printf("#\n# matrix at %u threads: GB/s%s; ratio = shared / private "
-	       "(below 1: sharing the buffer costs)\n", threads,
+	printf("#\n# matrix at %u threads: GB/s%s\n", threads,
 	       o->repeat > 1 ? " mean +- stddev" : "");
+	printf("# ratio = shared / private (below 1: sharing the buffer costs)\n");
 	printf("# * every byte verified   ! short reads\n");
 	printf("%-10s %-5s %*s %*s %15s\n", "variant", "touch", w, "shared GB/s",
 	       w, "private GB/s", "shared/private");
@@ -1070,37 +1120,47 @@ static void rd_matrix_json(struct rd_matrix_variant *mv, int n, unsigned int thr
 	int p = rd_matrix_best(mv, n, 1, 1, &p2);
 	int v, t;
 
-	printf("{\"type\":\"verdict\",\"threads\":%u,", threads);
-	rd_json_str("shared_none_winner", s >= 0 ? mv[s].name : NULL);
-	printf(",\"shared_none_gbps\":%.4f,", s >= 0 ? mv[s].cell[0][0].mean : 0);
-	rd_json_str("private_all_winner", p >= 0 ? mv[p].name : NULL);
-	printf(",\"private_all_gbps\":%.4f,\"agree\":%s,\"ratios\":[",
-	       p >= 0 ? mv[p].cell[1][1].mean : 0,
-	       s >= 0 && s == p ? "true" : "false");
+	rd_json_open();
+	rd_jstr("type", "verdict");
+	rd_ju64("threads", threads);
+	rd_jstr("shared_none_winner", s >= 0 ? mv[s].name : NULL);
+	rd_jnum("shared_none_gbps", s >= 0 ? mv[s].cell[0][0].mean : 0);
+	rd_jstr("private_all_winner", p >= 0 ? mv[p].name : NULL);
+	rd_jnum("private_all_gbps", p >= 0 ? mv[p].cell[1][1].mean : 0);
+	rd_jbool("agree", s >= 0 && s == p);
+	rd_jkey("ratios");
+	putchar('[');
 	for (v = 0; v < n; v++) {
 		for (t = 0; t < 2; t++) {
 			const struct rd_stats *sh = &mv[v].cell[0][t];
 			const struct rd_stats *pr = &mv[v].cell[1][t];
 
-			printf("%s{", v || t ? "," : "");
-			rd_json_str("variant", mv[v].name);
-			printf(",");
-			rd_json_str("touch", rd_touch_names[rd_mx_touches[t]]);
+			if (v || t)
+				putchar(',');
+			rd_json_open();
+			rd_jstr("variant", mv[v].name);
+			rd_jstr("touch", rd_touch_names[rd_mx_touches[t]]);
 			if (sh->runs && pr->runs && pr->mean > 0)
-				printf(",\"shared_private\":%.4f}", sh->mean / pr->mean);
+				rd_jnum("shared_private", sh->mean / pr->mean);
 			else
-				printf(",\"shared_private\":null}");
+				rd_jnull("shared_private");
+			putchar('}');
 		}
 	}
-	printf("],\"skipped\":[");
+	putchar(']');
+	rd_json_first = false;
+	rd_jkey("skipped");
+	putchar('[');
 	for (v = 0; v < rd_nskipped; v++) {
-		printf("%s{", v ? "," : "");
-		rd_json_str("variant", rd_skipped[v].name);
-		printf(",");
-		rd_json_str("reason", rd_skipped[v].why);
-		printf("}");
+		if (v)
+			putchar(',');
+		rd_json_open();
+		rd_jstr("variant", rd_skipped[v].name);
+		rd_jstr("reason", rd_skipped[v].why);
+		putchar('}');
 	}
-	printf("]}\n");
+	putchar(']');
+	rd_json_close();
 }
 
 static void rd_matrix_notes(FILE *f, const struct rd_source *base)
@@ -1138,8 +1198,8 @@ static int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 		rd_matrix_notes(stdout, base);
 	}
 
-	for (ti = 0; ti < o->nthreads && !rd_interrupted; ti++) {
-		for (v = 0; v < n && !rd_interrupted; v++) {
+	for (ti = 0; ti < o->nthreads && !atomic_load(&rd_interrupted); ti++) {
+		for (v = 0; v < n && !atomic_load(&rd_interrupted); v++) {
 			struct rd_sums sums;
 			char err[512];
 
@@ -1169,7 +1229,7 @@ static int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 			}
 			rd_sums_free(&sums);
 		}
-		if (rd_interrupted)
+		if (atomic_load(&rd_interrupted))
 			break;
 		if (o->json)
 			rd_matrix_json(mv, n, o->threads[ti]);
@@ -1178,7 +1238,7 @@ static int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 	}
 	if (shorts && !o->json)
 		printf("# WARNING: short reads in the cells marked '!'\n");
-	if (failed || rd_interrupted)
+	if (failed || atomic_load(&rd_interrupted))
 		ret = RD_EXIT_ERROR;
 	else if (shorts && !o->allow_short)
 		ret = RD_EXIT_SHORT;
@@ -1189,16 +1249,17 @@ out:
 
 /* ---- main ---- */
 
-static volatile sig_atomic_t rd_signal_seen;
+/* The first signal, for the exit status; a lock-free atomic. */
+static atomic_int rd_signal_seen;
 
 static void rd_on_signal(int sig)
 {
-	if (rd_signal_seen) {
+	if (atomic_load(&rd_signal_seen)) {
 		/* Second signal: restore the knob and leave now. */
 		rd_variant_restore_async();
 		_exit(128 + sig);
 	}
-	rd_signal_seen = sig;
+	atomic_store(&rd_signal_seen, sig);
 	rd_run_signal();
 }
 
@@ -1326,9 +1387,10 @@ int main(int argc, char **argv)
 
 	ret = o.matrix ? rd_matrix(&o, &src) : rd_series(&o, &src);
 	rd_variant_restore();
-	if (rd_signal_seen) {
-		fprintf(stderr, "readers: stopped by signal %d\n", (int)rd_signal_seen);
-		return 128 + rd_signal_seen;
+	if (atomic_load(&rd_signal_seen)) {
+		fprintf(stderr, "readers: stopped by signal %d\n",
+			atomic_load(&rd_signal_seen));
+		return 128 + atomic_load(&rd_signal_seen);
 	}
 	return ret;
 }

@@ -17,7 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <signal.h>
+#include <stdatomic.h>
 
+#include "kselftest.h"		/* ARRAY_SIZE, __printf, __noreturn */
 #include "copybench.h"
 #include "copy_variants.h"
 
@@ -140,7 +142,7 @@ void rd_variant_restore(void);
 void rd_variant_restore_async(void);
 
 /* readers_run.c */
-extern volatile sig_atomic_t rd_interrupted;
+extern atomic_int rd_interrupted;
 int rd_cpus_init(void);
 unsigned int rd_cpu_count(void);
 const char *rd_cpu_list(char *buf, size_t len);

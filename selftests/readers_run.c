@@ -50,7 +50,7 @@ static struct {
 /* Wakes the main thread early: a thread failed, or a signal came. */
 static sem_t rd_wake;
 static bool rd_wake_ready;
-volatile sig_atomic_t rd_interrupted;
+atomic_int rd_interrupted;
 
 static int rd_cpus[CPU_SETSIZE];
 static unsigned int rd_ncpus;
@@ -126,7 +126,7 @@ const char *rd_cpu_list(char *buf, size_t len)
 /* From a signal handler: stop the run in progress. Async-signal-safe. */
 void rd_run_signal(void)
 {
-	rd_interrupted = 1;
+	atomic_store(&rd_interrupted, 1);
 	atomic_store(&rd_gate.phase, RD_PHASE_STOP);
 	if (rd_wake_ready)
 		sem_post(&rd_wake);
@@ -150,10 +150,7 @@ static uint64_t rd_round_page(uint64_t len)
 	return (len + rd_page_size - 1) / rd_page_size * rd_page_size;
 }
 
-static void rd_thread_fail(struct rd_thread *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void rd_thread_fail(struct rd_thread *t, const char *fmt, ...)
+static void __printf(2, 3) rd_thread_fail(struct rd_thread *t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -274,13 +271,12 @@ static void rd_read_loop(struct rd_thread *t)
 
 		if (size && expect > size - off)
 			expect = size - off;
-		if (src->kind == RD_SRC_MEMCPY) {
+		if (src->kind == RD_SRC_MEMCPY)
 			got = expect - src->uvariant->copy(buf, t->src + off, expect);
-		} else if (src->seekable) {
+		else if (src->seekable)
 			got = pread(t->fd, buf, chunk, off);
-		} else {
+		else
 			got = read(t->fd, buf, chunk);
-		}
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
@@ -413,7 +409,7 @@ static void rd_gate_release(unsigned int n)
 static bool rd_wait_until(const struct timespec *deadline)
 {
 	for (;;) {
-		if (rd_interrupted || atomic_load(&rd_gate.failed))
+		if (atomic_load(&rd_interrupted) || atomic_load(&rd_gate.failed))
 			return false;
 		if (!sem_clockwait(&rd_wake, CLOCK_MONOTONIC, deadline))
 			continue;	/* a post: look at the flags again */
@@ -479,7 +475,7 @@ static void rd_collect(const struct rd_config *cfg, struct rd_thread *th,
 		res->gbps = res->bytes / res->interval_s / 1e9;
 		res->reads_per_s = res->reads / res->interval_s;
 	}
-	if (rd_interrupted && !res->failed) {
+	if (atomic_load(&rd_interrupted) && !res->failed) {
 		res->failed = true;
 		snprintf(res->error, sizeof(res->error), "interrupted by a signal");
 	}
@@ -529,7 +525,7 @@ int rd_run(const struct rd_config *cfg, const struct rd_sums *sums,
 	atomic_store(&rd_gate.failed, 0);
 	atomic_store(&rd_gate.phase,
 		     cfg->warmup_s > 0 ? RD_PHASE_WARMUP : RD_PHASE_MEASURE);
-	if (rd_interrupted)
+	if (atomic_load(&rd_interrupted))
 		atomic_store(&rd_gate.phase, RD_PHASE_STOP);
 	rd_gate_ready = 0;
 	rd_gate_open = false;

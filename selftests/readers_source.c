@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -285,7 +286,7 @@ int rd_module_variants(char names[][RD_NAME_MAX], bool *usable, int max)
 
 /* The knob's value before readers changed it; restored on every exit. */
 static char rd_variant_saved[RD_NAME_MAX];
-static volatile sig_atomic_t rd_variant_armed;
+static atomic_int rd_variant_armed;	/* lock-free: signal-safe */
 
 /*
  * rd_variant_set - point the module's data file at a variant for the opens
@@ -295,7 +296,7 @@ int rd_variant_set(const char *name, char *err, size_t errlen)
 {
 	int ret;
 
-	if (!rd_variant_armed) {
+	if (!atomic_load(&rd_variant_armed)) {
 		ret = rd_knob_read(RD_VARIANT_KNOB, rd_variant_saved,
 				   sizeof(rd_variant_saved));
 		if (ret) {
@@ -303,7 +304,7 @@ int rd_variant_set(const char *name, char *err, size_t errlen)
 				 RD_VARIANT_KNOB, strerror(-ret));
 			return ret;
 		}
-		rd_variant_armed = 1;
+		atomic_store(&rd_variant_armed, 1);
 	}
 	ret = rd_knob_write(RD_VARIANT_KNOB, name);
 	if (ret == -EINVAL)
@@ -321,9 +322,8 @@ int rd_variant_set(const char *name, char *err, size_t errlen)
 /* Put the knob back; idempotent; async-signal-safe. */
 void rd_variant_restore_async(void)
 {
-	if (!rd_variant_armed)
+	if (!atomic_exchange(&rd_variant_armed, 0))
 		return;
-	rd_variant_armed = 0;
 	rd_knob_write(RD_VARIANT_KNOB, rd_variant_saved);
 }
 
@@ -331,9 +331,8 @@ void rd_variant_restore(void)
 {
 	int ret;
 
-	if (!rd_variant_armed)
+	if (!atomic_exchange(&rd_variant_armed, 0))
 		return;
-	rd_variant_armed = 0;
 	ret = rd_knob_write(RD_VARIANT_KNOB, rd_variant_saved);
 	if (ret)
 		fprintf(stderr, "readers: warning: cannot restore %s to '%s': %s\n",
