@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <assert.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -75,6 +76,9 @@ struct rd_thread {
 	bool failed;
 	char error[384];
 };
+
+static_assert(sizeof(struct rd_thread) % RD_PAD == 0,
+	      "per-thread data must not share a line pair with the next");
 
 /* The CPUs this process may run on, in order: the pinning targets. */
 int rd_cpus_init(void)
