@@ -903,7 +903,8 @@ static int rd_series(const struct rd_opts *o, struct rd_source *src)
 		rd_config_init(o, &cfg, src, o->threads[i]);
 		rd_check_verify_on(o, &cfg);
 	}
-	if (rd_build_sums(o, src, &sums))
+	memset(&sums, 0, sizeof(sums));
+	if (o->touch == RD_TOUCH_ALL && rd_build_sums(o, src, &sums))
 		return RD_EXIT_ERROR;
 	if (!o->json) {
 		rd_print_setup(o, src);

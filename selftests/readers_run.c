@@ -331,8 +331,9 @@ static void rd_read_loop(struct rd_thread *t)
 			if ((uint64_t)got < chunk)
 				short_reads++;
 		} else if (size) {
-			if ((uint64_t)got == expect) {
-				if (expect < chunk)
+			/* More than expected: the file grew; not short. */
+			if ((uint64_t)got >= expect) {
+				if ((uint64_t)got < chunk)
 					eof_reads++;
 				off += got;
 			} else {
