@@ -19,6 +19,9 @@
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 
+/* copy_variants.S: nonzero makes movs_alt take rep movsb (ERMS). */
+extern u8 cb_cpu_erms;
+
 /* native: copy_to_user()/copy_from_user() pick the direction themselves. */
 static unsigned long cb_native_memcpy(void *dst, const void *src, unsigned long len)
 {
@@ -89,4 +92,5 @@ unsigned long cb_kvariant_copy(const struct cb_kvariant *v, enum cb_direction di
 
 void cb_variants_init(void)
 {
+	cb_cpu_erms = boot_cpu_has(X86_FEATURE_ERMS);
 }

@@ -18,6 +18,15 @@
 #define SYM_FUNC_END(name)		\
 	.size name, . - name
 
+/* Library-internal data: hidden, so a -fPIC link may use %rip addressing. */
+#define SYM_DATA(name, data...)		\
+	.globl name;			\
+	.hidden name;			\
+	.type name, @object;		\
+	name:				\
+	data;				\
+	.size name, . - name
+
 #define RET	ret
 #define ASM_STAC
 #define ASM_CLAC
