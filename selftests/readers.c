@@ -1054,30 +1054,43 @@ static int rd_matrix_best(const struct rd_matrix_variant *mv, int n, int b, int 
 	return best;
 }
 
+/*
+ * A win is "within noise" when the two best cells' ranges over their runs
+ * (min..max) overlap: another run could have ordered them the other way.
+ */
+static bool rd_within_noise(const struct rd_stats *a, const struct rd_stats *b)
+{
+	return a->runs > 1 && b->runs > 1 && a->min <= b->max && b->min <= a->max;
+}
+
 static void rd_verdict_line(const struct rd_matrix_variant *mv, int n, int b, int t,
 			    const char *what)
 {
 	int second, best = rd_matrix_best(mv, n, b, t, &second);
+	const struct rd_stats *w, *r;
 
 	if (best < 0) {
 		printf("# verdict: %s: no cell ran\n", what);
 		return;
 	}
-	printf("# verdict: %s: %s wins, %.2f GB/s", what, mv[best].name,
-	       mv[best].cell[b][t].mean);
-	if (second >= 0)
-		printf(" (next: %s %.2f GB/s, %+.0f%%)\n", mv[second].name,
-		       mv[second].cell[b][t].mean,
-		       100 * (mv[second].cell[b][t].mean / mv[best].cell[b][t].mean - 1));
-	else
+	w = &mv[best].cell[b][t];
+	printf("# verdict: %s: %s wins, %.2f GB/s", what, mv[best].name, w->mean);
+	if (second < 0) {
 		printf(" (the only variant on this source)\n");
+		return;
+	}
+	r = &mv[second].cell[b][t];
+	printf(" (next: %s %.2f GB/s, %+.0f%%%s)\n", mv[second].name, r->mean,
+	       100 * (r->mean / w->mean - 1),
+	       rd_within_noise(w, r) ? "; their runs overlap: within noise" : "");
 }
 
 static void rd_matrix_print(const struct rd_opts *o, struct rd_matrix_variant *mv,
 			    int n, unsigned int threads)
 {
 	int w = o->repeat > 1 ? 20 : 12;
-	int v, t, s_best, p_best, dummy;
+	int v, t, s_best, p_best, s_next, p_next;
+	bool noisy;
 	char c1[48], c2[48];
 
 	printf("#\n# matrix at %u threads: GB/s%s\n", threads,
@@ -1103,16 +1116,21 @@ static void rd_matrix_print(const struct rd_opts *o, struct rd_matrix_variant *m
 	}
 	rd_verdict_line(mv, n, 0, 0, "shared buffer, untouched (blogbench 1.1)");
 	rd_verdict_line(mv, n, 1, 1, "private buffers, every byte touched");
-	s_best = rd_matrix_best(mv, n, 0, 0, &dummy);
-	p_best = rd_matrix_best(mv, n, 1, 1, &dummy);
-	if (s_best >= 0 && p_best >= 0 && n > 1) {
-		if (s_best != p_best)
-			printf("# verdict: they disagree: a shared, never-read buffer picks %s; "
-			       "threads that read their own data run fastest with %s\n",
-			       mv[s_best].name, mv[p_best].name);
-		else
-			printf("# verdict: they agree: %s wins both\n", mv[s_best].name);
-	}
+	s_best = rd_matrix_best(mv, n, 0, 0, &s_next);
+	p_best = rd_matrix_best(mv, n, 1, 1, &p_next);
+	if (s_best < 0 || p_best < 0 || n < 2)
+		return;
+	noisy = (s_next >= 0 && rd_within_noise(&mv[s_best].cell[0][0],
+						&mv[s_next].cell[0][0])) ||
+		(p_next >= 0 && rd_within_noise(&mv[p_best].cell[1][1],
+						&mv[p_next].cell[1][1]));
+	if (s_best != p_best)
+		printf("# verdict: they disagree: a shared, never-read buffer picks %s; threads that read their own data run fastest with %s\n",
+		       mv[s_best].name, mv[p_best].name);
+	else
+		printf("# verdict: they agree: %s wins both\n", mv[s_best].name);
+	if (noisy)
+		printf("# verdict: a winner is within noise: rerun with a longer --duration or more --repeat\n");
 }
 
 static void rd_matrix_json(struct rd_matrix_variant *mv, int n, unsigned int threads)
