@@ -821,6 +821,7 @@ static struct rd_stats rd_run_config(const struct rd_opts *o, struct rd_config *
 {
 	double *gbps = calloc(o->repeat, sizeof(*gbps));
 	struct rd_stats st = { 0 };
+	char buf[32];
 	struct rd_result r;
 	const char *note;
 	unsigned int run;
@@ -852,7 +853,7 @@ static struct rd_stats rd_run_config(const struct rd_opts *o, struct rd_config *
 		rd_json_summary(cfg, o->repeat, &st);
 	else if (print_rows && o->repeat > 1 && st.runs)
 		printf("# %u threads, %s, touch %s: mean %.2f GB/s, stddev %.2f, min %.2f, max %.2f (%u runs)\n",
-		       cfg->threads, rd_buffer_names[cfg->buffer],
+		       cfg->threads, rd_buffer_str(buf, sizeof(buf), cfg),
 		       rd_touch_names[cfg->touch], st.mean, st.stddev, st.min,
 		       st.max, st.runs);
 	free(gbps);
