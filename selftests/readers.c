@@ -852,8 +852,9 @@ static struct rd_stats rd_run_config(const struct rd_opts *o, struct rd_config *
 	if (o->json)
 		rd_json_summary(cfg, o->repeat, &st);
 	else if (print_rows && o->repeat > 1 && st.runs)
-		printf("# %u threads, %s, touch %s: mean %.2f GB/s, stddev %.2f, min %.2f, max %.2f (%u runs)\n",
-		       cfg->threads, rd_buffer_str(buf, sizeof(buf), cfg),
+		printf("# %u thread%s, %s, touch %s: mean %.2f GB/s, stddev %.2f, min %.2f, max %.2f (%u runs)\n",
+		       cfg->threads, cfg->threads > 1 ? "s" : "",
+		       rd_buffer_str(buf, sizeof(buf), cfg),
 		       rd_touch_names[cfg->touch], st.mean, st.stddev, st.min,
 		       st.max, st.runs);
 	free(gbps);
