@@ -11,7 +11,7 @@
 # per check); jcheck and jrun on top of it; cb_byte, copybench.h's
 # cb_data_byte() computed independently of readers.
 
-rd_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+rd_here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 if [ -z "${READERS:-}" ]; then
 	for c in "$rd_here/readers" "$rd_here/../build/selftests/readers"; do
 		[ -x "$c" ] && READERS=$c && break

@@ -23,7 +23,7 @@
 
 set -u
 
-. "$(dirname "$0")/readers_lib.sh"
+. "$(dirname "$(readlink -f "$0")")/readers_lib.sh"
 rd_lib_check_tools
 
 dir=/sys/kernel/debug/copybench
