@@ -20,19 +20,24 @@ BUILD		:= $(PWD_TOP)/build
 KDIR_RUNNING	:= /lib/modules/$(shell uname -r)/build
 KDIR_NEWEST	:= $(lastword $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V))
 KDIR		?= $(if $(wildcard $(KDIR_RUNNING)),$(KDIR_RUNNING),$(KDIR_NEWEST))
+# Where "make module" leaves copybench.ko (make check builds one per kernel).
+KO_OUT		?= $(PWD_TOP)/copybench.ko
 
-# The kernel's own kselftest headers and lib.mk, extracted from Debian's
-# linux-source tarball into a miniature kernel tree (never committed).
+# The kernel's own kselftest headers and lib.mk (and checkpatch.pl for the
+# style check), extracted from Debian's linux-source tarball into a miniature
+# kernel tree under build/ (never committed).
 KSFT_TARBALL	?= $(lastword $(shell ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V))
 KSFT_TREE	:= $(BUILD)/linux
 KSFT_DIR	:= $(KSFT_TREE)/tools/testing/selftests
 KSFT_STAMP	:= $(KSFT_DIR)/.extracted
 
+.DEFAULT_GOAL	:= all
+
 CB_TOP		:= $(PWD_TOP)
 CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
-.PHONY: all module lib selftests ksft-headers check bench setup clean
+.PHONY: all module module-clean lib selftests ksft-headers check bench setup clean
 
 all: module lib selftests
 
@@ -41,7 +46,15 @@ module:
 		echo "copybench: no kernel build directory (KDIR='$(KDIR)');" \
 		     "install linux-headers or run 'make setup'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(PWD_TOP) modules
-	cp $(BUILD)/module/copybench.ko $(PWD_TOP)/copybench.ko
+	@mkdir -p $(dir $(KO_OUT))
+	cp $(BUILD)/module/copybench.ko $(KO_OUT)
+
+# The module's kbuild products only (kbuild's own "clean" for M= deletes
+# every *.o, *.a and *.ko below this directory, build/ included).
+module-clean:
+	rm -rf $(BUILD)/module
+	rm -f $(PWD_TOP)/*.o $(PWD_TOP)/.*.cmd $(PWD_TOP)/*.mod $(PWD_TOP)/*.mod.c \
+		$(PWD_TOP)/Module.symvers $(PWD_TOP)/modules.order
 
 lib: $(CB_LIB)
 
@@ -58,7 +71,10 @@ $(KSFT_STAMP):
 		'*/tools/testing/selftests/kselftest_harness.h' \
 		'*/tools/testing/selftests/kselftest/*' \
 		'*/tools/testing/selftests/Makefile' \
-		'*/scripts/subarch.include'
+		'*/scripts/subarch.include' \
+		'*/scripts/checkpatch.pl' \
+		'*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
 	@echo "$(KSFT_TARBALL)" > $@
 
 selftests: $(KSFT_STAMP) $(CB_LIB)
@@ -75,7 +91,7 @@ bench: lib selftests
 setup:
 	$(PWD_TOP)/tools/setup
 
-clean:
-	@if [ -n "$(KDIR)" ] && [ -d "$(KDIR)" ]; then \
-		$(MAKE) -C $(KDIR) M=$(PWD_TOP) clean; fi
+clean: module-clean
+	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests clean \
+		>/dev/null 2>&1 || true
 	rm -rf $(BUILD) $(PWD_TOP)/copybench.ko

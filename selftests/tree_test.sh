@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tree_test.sh - checks on the source tree itself, as TAP: licence headers,
+# kernel style (the kernel's own checkpatch.pl), one variant list that the
+# docs follow, the README's two commands, a clean tree after a build, and the
+# selftests directory building as a kernel-tree kselftest target.
+#
+# Usage: selftests/tree_test.sh     (from anywhere; needs `make lib selftests`
+#                                    to have run, which extracts the kernel files)
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+ksft=$top/build/linux
+n=0
+failed=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $1"; }
+# check NAME COMMAND...: one test from a command's status; its output as
+# diagnostics when it fails.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$name"
+	else
+		not_ok "$name"
+		printf '%s\n' "$out" | head -n 40 | sed 's/^/# /'
+	fi
+}
+
+echo "TAP version 13"
+
+# Every tracked source file starts (after a shebang) with an SPDX line.
+spdx_missing() {
+	local f bad=0
+	while IFS= read -r f; do
+		case "$f" in
+		*.c|*.h|*.S|*.sh|*.bt|*.rst|*.mk|Makefile|*/Makefile|Kbuild|tools/*|.ci/*) ;;
+		*) continue ;;
+		esac
+		case "$f" in *_example.txt) continue ;; esac
+		head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0' ||
+			{ echo "no GPL-2.0 SPDX line: $f"; bad=1; }
+	done < <(git ls-files)
+	return $bad
+}
+check "every source file carries a GPL-2.0 SPDX line" spdx_missing
+
+# No build output is tracked, and a build leaves no untracked output behind
+# (the .gitignore covers it).
+tree_clean() {
+	local bad=0 f
+	while IFS= read -r f; do
+		case "$f" in
+		build/*|*.o|*.ko|*.a|*.cmd|*.mod|*.mod.c|Module.symvers|modules.order)
+			echo "generated file not ignored or tracked: $f"; bad=1 ;;
+		esac
+	done < <(git ls-files; git ls-files --others --exclude-standard)
+	return $bad
+}
+check "build output is neither tracked nor left unignored" tree_clean
+
+# The variant list drives the docs: every variant has a section.
+variants_documented() {
+	local v bad=0
+	for v in $(sed -n 's/^CB_VARIANT(\([a-z_0-9]*\),.*/\1/p' copy_variants_list.h) native; do
+		grep -q "^\`\`$v\`\`\|^$v\$\|\`\`$v\`\`" Documentation/variants.rst 2>/dev/null ||
+			{ echo "variant $v not described in Documentation/variants.rst"; bad=1; }
+	done
+	return $bad
+}
+check "every variant of copy_variants_list.h is documented" variants_documented
+
+# README: the main job's and the tests' commands in its first lines, and
+# .ci/run runs the latter.
+readme_commands() {
+	head -n 12 README.md | grep -q '`make bench`' || { echo "no make bench at the top"; return 1; }
+	head -n 12 README.md | grep -q '`make check`' || { echo "no make check at the top"; return 1; }
+	grep -q '^exec make check' .ci/run || { echo ".ci/run does not run make check"; return 1; }
+}
+check "README's first lines give the two commands; .ci/run runs the test one" readme_commands
+
+# No atoi() anywhere: every value is parsed with an end pointer.
+no_atoi() {
+	! git grep -nE '\bato(i|l|ll)\(' -- '*.c' '*.h'
+}
+check "no atoi() in the sources" no_atoi
+
+# Kernel style, judged by the kernel's own checkpatch.pl (extracted from
+# linux-source with the kselftest headers). Each C, header and asm file must
+# come out with no error and no warning, except these types:
+#   EMBEDDED_FILENAME	every file opens with "name - one line" on purpose
+#   MACRO_ARG_UNUSED,	the CB_VARIANT() X-macro expansions each use some
+#   TRAILING_SEMICOLON	columns of the list and expand to declarations
+# lib/cb_asm_user.h is assembler macros for cpp, which checkpatch reads as C.
+checkpatch() {
+	local f=$1
+	perl "$ksft/scripts/checkpatch.pl" --no-tree --quiet --show-types \
+		--ignore EMBEDDED_FILENAME,MACRO_ARG_UNUSED,TRAILING_SEMICOLON -f "$f"
+}
+if [ -f "$ksft/scripts/checkpatch.pl" ]; then
+	for f in $(git ls-files '*.c' '*.h' '*.S' | grep -v '^lib/cb_asm_user\.h$'); do
+		check "checkpatch: $f" checkpatch "$f"
+	done
+else
+	not_ok "checkpatch: $ksft/scripts/checkpatch.pl missing (run make ksft-headers)"
+fi
+
+# The selftests directory also builds as tools/testing/selftests/copybench
+# inside a kernel tree, with the kernel's own selftests Makefile.
+in_tree_build() {
+	local dst=$ksft/tools/testing/selftests/copybench out
+	rm -rf "$dst" "$top/build/intree"
+	cp -r "$top/selftests" "$dst" || return 1
+	out=$top/build/intree
+	make -C "$ksft/tools/testing/selftests" TARGETS=copybench CB_TOP="$top" \
+		KBUILD_OUTPUT="$out" >"$top/build/intree.log" 2>&1 ||
+		{ tail -n 20 "$top/build/intree.log"; return 1; }
+	[ -x "$out/kselftest/copybench/copybench_test" ] ||
+		{ echo "no copybench_test built"; ls -R "$out" | head; return 1; }
+}
+check "selftests/ builds as a kernel-tree kselftest target" in_tree_build
+
+echo "1..$n"
+exit $failed
