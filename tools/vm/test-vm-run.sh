@@ -7,8 +7,8 @@
 #
 # Prints TAP 13 and exits 0 when every case passes, 1 when one fails, 4 when
 # nothing could run (no qemu or no kernel). Needs what tools/vm-run needs.
-# Ten boots under TCG: about 1m45s on a 2-CPU host, 30 s of it the
-# --timeout case, which waits by design. Scratch files go to build/vm-test/
+# Ten boots under TCG: 1m15s to 3m15s on this 2-CPU host, depending on
+# its load, 30 s of it the --timeout case, which waits by design. Scratch files go to build/vm-test/
 # (removed at the end).
 # shellcheck disable=SC2016 # guest commands are single-quoted on purpose
 set -uo pipefail
