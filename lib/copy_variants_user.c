@@ -26,15 +26,15 @@
 
 #include "copybench.h"
 #include "copy_variants.h"
+#include "lib/cb_asm_user.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define CB_VARIANT(name, needs, desc)						\
 	unsigned long cb_##name##_user(void *dst, const void *src,		\
 				       unsigned long len);
 #include "copy_variants_list.h"
 #undef CB_VARIANT
-
-/* Defined in copy_variants.S: nonzero makes movs_alt use rep movsb. */
-extern unsigned char cb_cpu_erms;
 
 static unsigned long cb_native_copy(void *dst, const void *src,
 				    unsigned long len)
@@ -55,7 +55,7 @@ static const struct cb_variant cb_variants[] = {
 
 unsigned int cb_variant_count(void)
 {
-	return sizeof(cb_variants) / sizeof(cb_variants[0]);
+	return ARRAY_SIZE(cb_variants);
 }
 
 const struct cb_variant *cb_variant_at(unsigned int i)
@@ -112,15 +112,6 @@ int cb_variant_usable(const struct cb_variant *v)
 		return 0;
 	return 1;
 }
-
-/* One entry of "cb_extable", as lib/cb_asm_user.h emits it. */
-struct cb_extable_entry {
-	int32_t insn;	/* faulting instruction, relative to this field */
-	int32_t fixup;	/* where to resume, relative to this field */
-};
-
-extern const struct cb_extable_entry __start_cb_extable[];
-extern const struct cb_extable_entry __stop_cb_extable[];
 
 /* The fixup for the instruction at ip, or 0 if ip is not in the table. */
 static uintptr_t cb_extable_fixup(uintptr_t ip)

@@ -94,10 +94,14 @@ static int parse_sizes(struct opts *o, const char *arg)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned long v = parse_size(tok);
 
-		if (!v || o->nr_sizes == MAX_SIZES) {
-			fprintf(stderr, "variants_bench: invalid size: %s (accepted: 1..64M, "
-				"bytes with optional K or M suffix, at most %d sizes)\n",
-				tok, MAX_SIZES);
+		if (o->nr_sizes == MAX_SIZES) {
+			fprintf(stderr, "variants_bench: more than %d sizes\n", MAX_SIZES);
+			free(copy);
+			return -1;
+		}
+		if (!v) {
+			fprintf(stderr, "variants_bench: invalid size: %s (accepted: 1..64M bytes, K or M suffix)\n",
+				tok);
 			free(copy);
 			return -1;
 		}
@@ -178,8 +182,6 @@ static int wanted(const struct opts *o, const char *name)
 	return 0;
 }
 
-static volatile unsigned long sink;
-
 /* n copies back to back; returns the TSC ticks they took. */
 static uint64_t timed_copies(const struct cb_variant *v, void *dst,
 			     const void *src, unsigned long len,
@@ -199,7 +201,8 @@ static uint64_t timed_copies(const struct cb_variant *v, void *dst,
 	t1 = __rdtscp(&aux);
 	_mm_lfence();
 	*ns = now_ns() - n0;
-	sink += left;
+	/* The results are used: the copies cannot be optimised away. */
+	asm volatile("" : : "r" (left) : "memory");
 	return t1 - t0;
 }
 
@@ -230,15 +233,17 @@ static int bench_point(const struct opts *o, const struct cb_variant *v,
 	qsort(ticks, o->runs, sizeof(ticks[0]), cmp_double);
 	qsort(ns, o->runs, sizeof(ns[0]), cmp_double);
 	med_ns = ns[o->runs / 2];
-	if (o->json)
-		printf("{\"variant\":\"%s\",\"size\":%lu,\"src_off\":%lu,\"dst_off\":%lu,"
-		       "\"ticks_per_copy\":%.1f,\"ns_per_copy\":%.2f,\"gbps\":%.2f,"
-		       "\"best_gbps\":%.2f,\"runs\":%lu,\"copies_per_run\":%lu}\n",
-		       v->name, len, o->src_off, o->dst_off, ticks[o->runs / 2], med_ns,
-		       len / med_ns, len / ns[0], o->runs, n);
-	else
+	if (o->json) {
+		printf("{\"variant\":\"%s\",\"size\":%lu,", v->name, len);
+		printf("\"src_off\":%lu,\"dst_off\":%lu,", o->src_off, o->dst_off);
+		printf("\"ticks_per_copy\":%.1f,\"ns_per_copy\":%.2f,", ticks[o->runs / 2],
+		       med_ns);
+		printf("\"gbps\":%.2f,\"best_gbps\":%.2f,", len / med_ns, len / ns[0]);
+		printf("\"runs\":%lu,\"copies_per_run\":%lu}\n", o->runs, n);
+	} else {
 		printf("%-9s %9lu %12.1f %10.2f %9.2f %9.2f\n", v->name, len,
 		       ticks[o->runs / 2], med_ns, len / med_ns, len / ns[0]);
+	}
 	return 0;
 }
 

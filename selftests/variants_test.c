@@ -54,12 +54,7 @@
 
 #include "copybench.h"
 #include "copy_variants.h"
-
-/*
- * copy_variants.S: nonzero makes movs_alt use rep movsb. Library-internal
- * (hidden), reachable here because the test links the archive statically.
- */
-extern unsigned char cb_cpu_erms;
+#include "lib/cb_asm_user.h"	/* cb_cpu_erms: forced by some variants */
 
 #define PAGE		4096UL
 #define POISON		0xa5
@@ -120,7 +115,7 @@ static int want_byte(long at, const uint8_t *src, size_t copied)
 	if (__bad != CB_GOOD)							\
 		TH_LOG("%s %s: len %zu src_off %zu dst_off %zu: first bad "	\
 		       "byte dst[%ld] = 0x%02x, want 0x%02x",			\
-		       self->v->name, what, (size_t)(len), (size_t)(soff),	\
+		       b->v->name, what, (size_t)(len), (size_t)(soff),	\
 		       (size_t)(doff), __bad, (dst)[__bad],			\
 		       want_byte(__bad, src, copied));				\
 	ASSERT_EQ(CB_GOOD, __bad);						\
@@ -130,11 +125,21 @@ static int want_byte(long at, const uint8_t *src, size_t copied)
 #define ASSERT_LEFT(what, len, soff, doff, got, want) do {			\
 	if ((got) != (want))							\
 		TH_LOG("%s %s: len %zu src_off %zu dst_off %zu: returned %lu "	\
-		       "bytes not copied, want %lu", self->v->name, what,	\
+		       "bytes not copied, want %lu", b->v->name, what,	\
 		       (size_t)(len), (size_t)(soff), (size_t)(doff),		\
 		       (unsigned long)(got), (unsigned long)(want));		\
 	ASSERT_EQ((unsigned long)(want), (unsigned long)(got));			\
 } while (0)
+
+/* "what, N bytes before the PROT_NONE page", for failure messages. */
+static const char *at_dist(const char *what, size_t d)
+{
+	static char buf[96];
+
+	snprintf(buf, sizeof(buf), "%s, %zu bytes before the PROT_NONE page",
+		 what, d);
+	return buf;
+}
 
 static double now_s(void)
 {
@@ -160,65 +165,120 @@ static uint8_t *map_edge(uint8_t **base)
 	return p + 2 * PAGE;
 }
 
-FIXTURE(variants) {
+/* What both fixtures hold. */
+struct bufs {
 	const struct cb_variant *v;
 	uint8_t *src, *dst;	/* BUF_SIZE each; src holds the pattern */
 	uint8_t *edge;		/* EDGE_PAGES pages */
 	uint8_t *boundary;	/* edge + 2 pages: the first PROT_NONE byte */
 };
 
-FIXTURE_VARIANT(variants) {
+/* Find the variant, force movs_alt's switch if asked, map the buffers. */
+static void bufs_setup(struct __test_metadata *_metadata, struct bufs *b,
+		       const char *name, int erms)
+{
+	b->v = cb_variant_find(name);
+	ASSERT_NE(NULL, b->v);
+	if (!cb_variant_usable(b->v))
+		SKIP(return, "%s: this CPU lacks a feature it needs (0x%x)",
+		     b->v->name, b->v->needs);
+	if (erms >= 0)
+		cb_cpu_erms = erms;
+	ASSERT_EQ(0, cb_fault_init());
+
+	b->src = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, b->src);
+	b->dst = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, b->dst);
+	fill_pattern(b->src, BUF_SIZE);
+	b->boundary = map_edge(&b->edge);
+	ASSERT_NE(NULL, b->boundary);
+}
+
+static void bufs_teardown(struct bufs *b)
+{
+	if (b->src && b->src != MAP_FAILED)
+		munmap(b->src, BUF_SIZE);
+	if (b->dst && b->dst != MAP_FAILED)
+		munmap(b->dst, BUF_SIZE);
+	if (b->edge)
+		munmap(b->edge, EDGE_PAGES * PAGE);
+}
+
+/* copy: every variant of the list, movs_alt forced each way, and native. */
+FIXTURE(copy) {
+	struct bufs b;
+};
+
+FIXTURE_VARIANT(copy) {
 	const char *name;
 	int erms;		/* movs_alt's switch: -1 as detected, 0/1 forced */
 };
 
 #define CB_VARIANT(vname, vneeds, vdesc)					\
-	FIXTURE_VARIANT_ADD(variants, vname) { .name = #vname, .erms = -1 };
+	FIXTURE_VARIANT_ADD(copy, vname) { .name = #vname, .erms = -1 };
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 
-FIXTURE_VARIANT_ADD(variants, movs_alt_forced_movsq) {
+FIXTURE_VARIANT_ADD(copy, movs_alt_forced_movsq) {
 	.name = "movs_alt", .erms = 0,
 };
 
-FIXTURE_VARIANT_ADD(variants, movs_alt_forced_movsb) {
+FIXTURE_VARIANT_ADD(copy, movs_alt_forced_movsb) {
 	.name = "movs_alt", .erms = 1,
 };
 
-FIXTURE_VARIANT_ADD(variants, native) {
+FIXTURE_VARIANT_ADD(copy, native) {
 	.name = CB_NATIVE_NAME, .erms = -1,
 };
 
-FIXTURE_SETUP(variants)
+FIXTURE_SETUP(copy)
 {
-	self->v = cb_variant_find(variant->name);
-	ASSERT_NE(NULL, self->v);
-	if (!cb_variant_usable(self->v))
-		SKIP(return, "%s: this CPU lacks a feature it needs (0x%x)",
-		     self->v->name, self->v->needs);
-	if (variant->erms >= 0)
-		cb_cpu_erms = variant->erms;
-	ASSERT_EQ(0, cb_fault_init());
-
-	self->src = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, self->src);
-	self->dst = mmap(NULL, BUF_SIZE, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, self->dst);
-	fill_pattern(self->src, BUF_SIZE);
-	self->boundary = map_edge(&self->edge);
-	ASSERT_NE(NULL, self->boundary);
+	bufs_setup(_metadata, &self->b, variant->name, variant->erms);
 }
 
-FIXTURE_TEARDOWN(variants)
+FIXTURE_TEARDOWN(copy)
 {
-	if (self->src && self->src != MAP_FAILED)
-		munmap(self->src, BUF_SIZE);
-	if (self->dst && self->dst != MAP_FAILED)
-		munmap(self->dst, BUF_SIZE);
-	if (self->edge)
-		munmap(self->edge, EDGE_PAGES * PAGE);
+	bufs_teardown(&self->b);
+}
+
+/*
+ * fault: the same without native: libc's memcpy has no fault table entries,
+ * a fault there kills the process.
+ */
+FIXTURE(fault) {
+	struct bufs b;
+};
+
+FIXTURE_VARIANT(fault) {
+	const char *name;
+	int erms;
+};
+
+#define CB_VARIANT(vname, vneeds, vdesc)					\
+	FIXTURE_VARIANT_ADD(fault, vname) { .name = #vname, .erms = -1 };
+#include "copy_variants_list.h"
+#undef CB_VARIANT
+
+FIXTURE_VARIANT_ADD(fault, movs_alt_forced_movsq) {
+	.name = "movs_alt", .erms = 0,
+};
+
+FIXTURE_VARIANT_ADD(fault, movs_alt_forced_movsb) {
+	.name = "movs_alt", .erms = 1,
+};
+
+FIXTURE_SETUP(fault)
+{
+	bufs_setup(_metadata, &self->b, variant->name, variant->erms);
+	ASSERT_EQ(1, self->b.v->fault_exact);
+}
+
+FIXTURE_TEARDOWN(fault)
+{
+	bufs_teardown(&self->b);
 }
 
 /*
@@ -226,20 +286,21 @@ FIXTURE_TEARDOWN(variants)
  * with GUARD poison bytes each side. Returns from the test on failure.
  */
 #define CHECK_COPY(len, soff, doff) do {					\
-	uint8_t *__d = self->dst + GUARD + (doff);				\
-	const uint8_t *__s = self->src + (soff);				\
+	uint8_t *__d = b->dst + GUARD + (doff);					\
+	const uint8_t *__s = b->src + (soff);					\
 	unsigned long __left;							\
 										\
 	memset(__d - GUARD, POISON, (len) + 2 * GUARD);				\
-	__left = self->v->copy(__d, __s, (len));				\
+	__left = b->v->copy(__d, __s, (len));					\
 	ASSERT_LEFT("copy", len, soff, doff, __left, 0);			\
 	ASSERT_DST("copy", len, soff, doff, __d, __s, GUARD, (len),		\
 		   (len) + GUARD);						\
 } while (0)
 
 /* Result equals the source for every size to 256 at every offset pair. */
-TEST_F(variants, copies_sizes_0_to_256_at_every_misalignment)
+TEST_F(copy, copies_sizes_0_to_256_at_every_misalignment)
 {
+	struct bufs *b = &self->b;
 	size_t len, soff, doff, n = 0;
 	double t = now_s();
 
@@ -247,7 +308,7 @@ TEST_F(variants, copies_sizes_0_to_256_at_every_misalignment)
 		for (soff = 0; soff < 64; soff++)
 			for (doff = 0; doff < 64; doff++, n++)
 				CHECK_COPY(len, soff, doff);
-	TH_LOG("%s: %zu copies checked in %.2f s", self->v->name, n,
+	TH_LOG("%s: %zu copies checked in %.2f s", b->v->name, n,
 	       now_s() - t);
 }
 
@@ -264,16 +325,17 @@ static const size_t sample_offsets[][2] = {
 };
 
 /* Result equals the source for every size 257..2048 at sampled offsets. */
-TEST_F(variants, copies_sizes_257_to_2048_at_sampled_misalignments)
+TEST_F(copy, copies_sizes_257_to_2048_at_sampled_misalignments)
 {
+	struct bufs *b = &self->b;
 	size_t len, i, n = 0;
 	double t = now_s();
 
 	for (len = 257; len <= 2048; len++)
-		for (i = 0; i < sizeof(sample_offsets) / sizeof(sample_offsets[0]);
+		for (i = 0; i < ARRAY_SIZE(sample_offsets);
 		     i++, n++)
 			CHECK_COPY(len, sample_offsets[i][0], sample_offsets[i][1]);
-	TH_LOG("%s: %zu copies checked in %.2f s", self->v->name, n,
+	TH_LOG("%s: %zu copies checked in %.2f s", b->v->name, n,
 	       now_s() - t);
 }
 
@@ -284,21 +346,22 @@ static const long pow2_deltas[] = {
 };
 
 /* Result equals the source for sizes around powers of two, 2 KiB..4 MiB. */
-TEST_F(variants, copies_large_sizes_around_powers_of_two)
+TEST_F(copy, copies_large_sizes_around_powers_of_two)
 {
+	struct bufs *b = &self->b;
 	static const size_t offs[][2] = { { 0, 0 }, { 1, 63 }, { 0x81, 3 } };
 	size_t p, i, k, n = 0, bytes = 0;
 	double t = now_s();
 
 	for (p = 11; p <= 22; p++)
-		for (i = 0; i < sizeof(pow2_deltas) / sizeof(pow2_deltas[0]); i++)
-			for (k = 0; k < sizeof(offs) / sizeof(offs[0]); k++, n++) {
+		for (i = 0; i < ARRAY_SIZE(pow2_deltas); i++)
+			for (k = 0; k < ARRAY_SIZE(offs); k++, n++) {
 				size_t len = (1UL << p) + pow2_deltas[i];
 
 				CHECK_COPY(len, offs[k][0], offs[k][1]);
 				bytes += len;
 			}
-	TH_LOG("%s: %zu copies, %zu MiB checked in %.2f s", self->v->name, n,
+	TH_LOG("%s: %zu copies, %zu MiB checked in %.2f s", b->v->name, n,
 	       bytes >> 20, now_s() - t);
 }
 
@@ -313,7 +376,7 @@ static const size_t fault_extra[] = {
  * orig's signed direction test across its sign change).
  */
 static const size_t fault_other_off[] = { 0, 1, 7, 0x9c };
-#define NOTHER	(sizeof(fault_other_off) / sizeof(fault_other_off[0]))
+#define NOTHER	(ARRAY_SIZE(fault_other_off))
 
 /* orig copies backward when the source's low byte is below (signed). */
 static int orig_backward(const void *dst, const void *src)
@@ -325,68 +388,66 @@ static int orig_backward(const void *dst, const void *src)
  * A source ending at a PROT_NONE page, at every distance 0..300: the exact
  * count comes back, the readable prefix is copied, nothing else written.
  */
-TEST_F(variants, stops_exactly_at_unreadable_source_page)
+TEST_F(fault, stops_exactly_at_unreadable_source_page)
 {
+	struct bufs *b = &self->b;
 	size_t d, i, n = 0, faults = 0, backward = 0;
 	double t = now_s();
 
-	if (!self->v->fault_exact)
-		SKIP(return, "%s has no fault table entries: a fault would kill the process",
-		     self->v->name);
-	fill_pattern(self->boundary - 2 * PAGE, 2 * PAGE);
+	fill_pattern(b->boundary - 2 * PAGE, 2 * PAGE);
 	for (d = 0; d <= FAULT_DIST_MAX; d++)
-		for (i = 0; i < sizeof(fault_extra) / sizeof(fault_extra[0]); i++, n++) {
+		for (i = 0; i < ARRAY_SIZE(fault_extra); i++, n++) {
 			size_t len = d + fault_extra[i];
 			size_t doff = fault_other_off[(d + i) % NOTHER];
-			const uint8_t *s = self->boundary - d;
-			uint8_t *dd = self->dst + GUARD + doff;
+			size_t soff = (PAGE - d) % PAGE;
+			const uint8_t *s = b->boundary - d;
+			uint8_t *dd = b->dst + GUARD + doff;
 			unsigned long left;
 
 			memset(dd - GUARD, POISON, len + 2 * GUARD);
-			left = self->v->copy(dd, s, len);
-			ASSERT_LEFT("unreadable source", len, PAGE - d, doff,
+			left = b->v->copy(dd, s, len);
+			ASSERT_LEFT(at_dist("unreadable source", d), len, soff, doff,
 				    left, len - d);
-			ASSERT_DST("unreadable source", len, PAGE - d, doff,
+			ASSERT_DST(at_dist("unreadable source", d), len, soff, doff,
 				   dd, s, GUARD, d, len + GUARD);
 			faults += len > d;
 			backward += len >= 32 && orig_backward(dd, s);
 		}
 	TH_LOG("%s: %zu copies (%zu faulting, %zu in orig's backward direction) in %.2f s",
-	       self->v->name, n, faults, backward, now_s() - t);
+	       b->v->name, n, faults, backward, now_s() - t);
 }
 
 /*
  * A destination ending at a PROT_NONE page, at every distance 0..300: the
  * exact count, the writable prefix copied, the rest of its page untouched.
  */
-TEST_F(variants, stops_exactly_at_unwritable_destination_page)
+TEST_F(fault, stops_exactly_at_unwritable_destination_page)
 {
+	struct bufs *b = &self->b;
 	size_t d, i, n = 0, faults = 0, backward = 0;
-	uint8_t *page = self->boundary - PAGE;
+	uint8_t *page = b->boundary - PAGE;
 	double t = now_s();
 
-	if (!self->v->fault_exact)
-		SKIP(return, "%s has no fault table entries: a fault would kill the process",
-		     self->v->name);
 	for (d = 0; d <= FAULT_DIST_MAX; d++)
-		for (i = 0; i < sizeof(fault_extra) / sizeof(fault_extra[0]); i++, n++) {
+		for (i = 0; i < ARRAY_SIZE(fault_extra); i++, n++) {
 			size_t len = d + fault_extra[i];
 			size_t soff = fault_other_off[(d + i) % NOTHER];
-			const uint8_t *s = self->src + soff;
-			uint8_t *dd = self->boundary - d;
+			size_t doff = (PAGE - d) % PAGE;
+			const uint8_t *s = b->src + soff;
+			uint8_t *dd = b->boundary - d;
 			unsigned long left;
 
 			memset(page, POISON, PAGE);
-			left = self->v->copy(dd, s, len);
-			ASSERT_LEFT("unwritable destination", len, soff,
-				    PAGE - d, left, len - d);
-			ASSERT_DST("unwritable destination", len, soff,
-				   PAGE - d, dd, s, PAGE - d, d, d);
+			left = b->v->copy(dd, s, len);
+			ASSERT_LEFT(at_dist("unwritable destination", d), len, soff,
+				    doff, left, len - d);
+			ASSERT_DST(at_dist("unwritable destination", d), len, soff,
+				   doff, dd, s, PAGE - d, d, d);
 			faults += len > d;
 			backward += len >= 32 && orig_backward(dd, s);
 		}
 	TH_LOG("%s: %zu copies (%zu faulting, %zu in orig's backward direction) in %.2f s",
-	       self->v->name, n, faults, backward, now_s() - t);
+	       b->v->name, n, faults, backward, now_s() - t);
 }
 
 /* Distances before the hole for the hole tests. */
@@ -403,71 +464,69 @@ static const size_t hole_after[] = { 1, 8, 63, 64, 300, PAGE };
  * it: the exact count, and nothing written at or past the first unreadable
  * byte even though the source is readable again further on.
  */
-TEST_F(variants, writes_nothing_past_unreadable_source_hole)
+TEST_F(fault, writes_nothing_past_unreadable_source_hole)
 {
+	struct bufs *b = &self->b;
 	size_t i, j, k, n = 0;
 
-	if (!self->v->fault_exact)
-		SKIP(return, "%s has no fault table entries: a fault would kill the process",
-		     self->v->name);
-	fill_pattern(self->edge, 2 * PAGE);
-	fill_pattern(self->boundary + 2 * PAGE, PAGE);
-	for (i = 0; i < sizeof(hole_dist) / sizeof(hole_dist[0]); i++)
-		for (j = 0; j < sizeof(hole_after) / sizeof(hole_after[0]); j++)
-			for (k = 0; k < sizeof(fault_other_off) / sizeof(fault_other_off[0]);
+	fill_pattern(b->edge, 2 * PAGE);
+	fill_pattern(b->boundary + 2 * PAGE, PAGE);
+	for (i = 0; i < ARRAY_SIZE(hole_dist); i++)
+		for (j = 0; j < ARRAY_SIZE(hole_after); j++)
+			for (k = 0; k < ARRAY_SIZE(fault_other_off);
 			     k++, n++) {
 				size_t d = hole_dist[i];
 				size_t len = d + 2 * PAGE + hole_after[j];
 				size_t doff = fault_other_off[k];
-				const uint8_t *s = self->boundary - d;
-				uint8_t *dd = self->dst + GUARD + doff;
+				size_t soff = (PAGE - d) % PAGE;
+				const uint8_t *s = b->boundary - d;
+				uint8_t *dd = b->dst + GUARD + doff;
 				unsigned long left;
 
 				memset(dd - GUARD, POISON, len + 2 * GUARD);
-				left = self->v->copy(dd, s, len);
-				ASSERT_LEFT("source hole", len, 2 * PAGE - d, doff,
+				left = b->v->copy(dd, s, len);
+				ASSERT_LEFT(at_dist("source hole", d), len, soff, doff,
 					    left, len - d);
-				ASSERT_DST("source hole", len, 2 * PAGE - d, doff,
+				ASSERT_DST(at_dist("source hole", d), len, soff, doff,
 					   dd, s, GUARD, d, len + GUARD);
 			}
-	TH_LOG("%s: %zu copies across a hole checked", self->v->name, n);
+	TH_LOG("%s: %zu copies across a hole checked", b->v->name, n);
 }
 
 /*
  * A destination with an unwritable page in the middle and writable memory
  * after it: the exact count, and the page after the hole untouched.
  */
-TEST_F(variants, writes_nothing_past_unwritable_destination_hole)
+TEST_F(fault, writes_nothing_past_unwritable_destination_hole)
 {
+	struct bufs *b = &self->b;
 	size_t i, j, k, n = 0;
-	uint8_t *after = self->boundary + 2 * PAGE;
+	uint8_t *after = b->boundary + 2 * PAGE;
 
-	if (!self->v->fault_exact)
-		SKIP(return, "%s has no fault table entries: a fault would kill the process",
-		     self->v->name);
-	for (i = 0; i < sizeof(hole_dist) / sizeof(hole_dist[0]); i++)
-		for (j = 0; j < sizeof(hole_after) / sizeof(hole_after[0]); j++)
-			for (k = 0; k < sizeof(fault_other_off) / sizeof(fault_other_off[0]);
+	for (i = 0; i < ARRAY_SIZE(hole_dist); i++)
+		for (j = 0; j < ARRAY_SIZE(hole_after); j++)
+			for (k = 0; k < ARRAY_SIZE(fault_other_off);
 			     k++, n++) {
 				size_t d = hole_dist[i];
 				size_t len = d + 2 * PAGE + hole_after[j];
 				size_t soff = fault_other_off[k];
-				const uint8_t *s = self->src + soff;
-				uint8_t *dd = self->boundary - d;
+				size_t doff = (PAGE - d) % PAGE;
+				const uint8_t *s = b->src + soff;
+				uint8_t *dd = b->boundary - d;
 				unsigned long left;
 
-				memset(self->edge, POISON, 2 * PAGE);
+				memset(b->edge, POISON, 2 * PAGE);
 				memset(after, POISON, PAGE);
-				left = self->v->copy(dd, s, len);
-				ASSERT_LEFT("destination hole", len, soff,
-					    2 * PAGE - d, left, len - d);
-				ASSERT_DST("destination hole", len, soff,
-					   2 * PAGE - d, dd, s, 2 * PAGE - d, d, d);
-				/* The page after the hole: offset from dd. */
-				ASSERT_DST("destination hole (page after it)", len,
-					   soff, 2 * PAGE - d, after, s, 0, 0, PAGE);
+				left = b->v->copy(dd, s, len);
+				ASSERT_LEFT(at_dist("destination hole", d), len, soff,
+					    doff, left, len - d);
+				ASSERT_DST(at_dist("destination hole", d), len, soff,
+					   doff, dd, s, 2 * PAGE - d, d, d);
+				/* A dst[] index here counts from that page's start. */
+				ASSERT_DST(at_dist("page after the destination hole", d),
+					   len, soff, doff, after, s, 0, 0, PAGE);
 			}
-	TH_LOG("%s: %zu copies across a hole checked", self->v->name, n);
+	TH_LOG("%s: %zu copies across a hole checked", b->v->name, n);
 }
 
 #define FAULTS_PER_THREAD	2000
@@ -517,19 +576,17 @@ static void *fault_thread_fn(void *arg)
 }
 
 /* Four threads fault at once: every one still gets exact counts. */
-TEST_F(variants, faults_stay_exact_in_concurrent_threads)
+TEST_F(fault, faults_stay_exact_in_concurrent_threads)
 {
+	struct bufs *b = &self->b;
 	struct fault_thread ft[4];
 	pthread_t tid[4];
 	size_t total = 0;
 	int i;
 
-	if (!self->v->fault_exact)
-		SKIP(return, "%s has no fault table entries: a fault would kill the process",
-		     self->v->name);
 	for (i = 0; i < 4; i++) {
 		memset(&ft[i], 0, sizeof(ft[i]));
-		ft[i].v = self->v;
+		ft[i].v = b->v;
 		ft[i].seed = 12345 + i;
 		ASSERT_EQ(0, pthread_create(&tid[i], NULL, fault_thread_fn, &ft[i]));
 	}
@@ -541,7 +598,7 @@ TEST_F(variants, faults_stay_exact_in_concurrent_threads)
 		EXPECT_EQ(0, ft[i].error[0]);
 		total += ft[i].copies;
 	}
-	TH_LOG("%s: %zu faulting copies in 4 threads checked", self->v->name, total);
+	TH_LOG("%s: %zu faulting copies in 4 threads checked", b->v->name, total);
 }
 
 /* The other side of orig_backward_fault_after_probes_retries_from_start. */
@@ -626,8 +683,9 @@ TEST(orig_backward_fault_after_probes_retries_from_start)
 	ASSERT_EQ(0, memcmp(d, c.src, PAGE));
 	for (i = 2 * PAGE; i < len; i++)
 		above += d[i] == c.page[i - 2 * PAGE];
-	TH_LOG("orig: retried from the start, %lu left; %zu bytes above the fault were already written (the documented race)",
+	TH_LOG("orig: retried from the start, %lu left; %zu bytes above the fault",
 	       left, above);
+	TH_LOG("were already written by the backward loop (the documented race)");
 	munmap(dst, len + PAGE);
 	munmap(c.src, len);
 	close(c.uffd);
@@ -636,20 +694,24 @@ TEST(orig_backward_fault_after_probes_retries_from_start)
 /* The table: every list entry once, in list order, then native. */
 TEST(table_lists_every_variant_then_native)
 {
-	static const char *const names[] = {
-#define CB_VARIANT(vname, vneeds, vdesc) #vname,
+	static const struct {
+		const char *name;
+		unsigned int needs;
+	} listed[] = {
+#define CB_VARIANT(vname, vneeds, vdesc) { #vname, vneeds },
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 	};
-	unsigned int n = sizeof(names) / sizeof(names[0]), i;
+	unsigned int n = ARRAY_SIZE(listed), i;
 	const struct cb_variant *v;
 
 	ASSERT_EQ(n + 1, cb_variant_count());
 	for (i = 0; i < n; i++) {
 		v = cb_variant_at(i);
 		ASSERT_NE(NULL, v);
-		EXPECT_STREQ(names[i], v->name);
-		EXPECT_EQ(v, cb_variant_find(names[i]));
+		EXPECT_STREQ(listed[i].name, v->name);
+		EXPECT_EQ(listed[i].needs, v->needs);
+		EXPECT_EQ(v, cb_variant_find(listed[i].name));
 		EXPECT_NE(NULL, v->copy);
 		EXPECT_NE(NULL, v->desc);
 		EXPECT_EQ(1, v->fault_exact);
@@ -685,15 +747,16 @@ static int run_child(void (*fn)(void))
 }
 
 /* A PROT_NONE page no variant is given: faults there are foreign. */
-static volatile int *foreign_page;
+static void *foreign_page;
 
+/* A store that is not in the fault table, to the PROT_NONE page. */
 static void write_foreign(void)
 {
 	foreign_page = mmap(NULL, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 			    -1, 0);
 	if (foreign_page == MAP_FAILED)
 		_exit(2);
-	*foreign_page = 1;
+	asm volatile("movl $1, (%0)" : : "r" (foreign_page) : "memory");
 }
 
 static void child_foreign_fault(void)
@@ -714,7 +777,7 @@ TEST(foreign_fault_still_kills_the_process)
 
 static void previous_handler(int sig, siginfo_t *si, void *ctx)
 {
-	_exit(sig == SIGSEGV && si->si_addr == (void *)foreign_page ? 42 : 43);
+	_exit(sig == SIGSEGV && si->si_addr == foreign_page ? 42 : 43);
 }
 
 static void child_chained_fault(void)
@@ -764,7 +827,7 @@ TEST(stops_exactly_at_sigbus_page)
 
 		if (!v->fault_exact || !cb_variant_usable(v))
 			continue;
-		for (k = 0; k < sizeof(dist) / sizeof(dist[0]); k++) {
+		for (k = 0; k < ARRAY_SIZE(dist); k++) {
 			size_t d = dist[k];
 			unsigned long left;
 
