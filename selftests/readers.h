@@ -2,7 +2,9 @@
 /*
  * readers.h - what the parts of the readers harness share.
  *
- *   readers.c         options, the run series and the matrix, output
+ *   readers.c         options, checks, the run series, main()
+ *   readers_out.c     names, the human table, JSON lines, statistics
+ *   readers_matrix.c  --matrix: variants x buffers x touch, the verdict
  *   readers_source.c  sources (memcpy, files, the module's data file),
  *                     the module's variant knob, known content and its
  *                     checksums
@@ -68,6 +70,11 @@ enum rd_verify {
 	RD_VERIFY_OFF,
 };
 
+#define RD_THREADS_LIST_MAX	64
+#define RD_MATRIX_VARIANTS_MAX	32
+/* The matrix's variants: the seeds' question. Override with --variants. */
+#define RD_MATRIX_DEFAULT	"movsb,unrolled,nocache,native"
+
 /* A source as opened once per process; threads open their own fds. */
 struct rd_source {
 	enum rd_source_kind kind;
@@ -111,6 +118,43 @@ struct rd_result {
 	char error[512];		/* the first failure, for the user */
 };
 
+/* The command line, parsed (readers.c). */
+struct rd_opts {
+	const char *source;
+	const char *variant;
+	const char *variants;
+	const char *fill;
+	unsigned int threads[RD_THREADS_LIST_MAX];
+	unsigned int nthreads;
+	bool pin;
+	enum rd_buffer_kind buffer;
+	uint64_t stride;
+	bool buffer_set;
+	uint64_t chunk;
+	enum rd_touch touch;
+	bool touch_set;
+	double duration;
+	double warmup;
+	unsigned int repeat;
+	uint64_t size;
+	bool size_set;
+	enum rd_verify verify;
+	int64_t corrupt;
+	bool allow_short;
+	bool json;
+	bool matrix;
+};
+
+/* Mean, sample standard deviation, min and max of a configuration's runs. */
+struct rd_stats {
+	unsigned int runs;
+	unsigned int failed;
+	double mean, stddev, min, max;
+	double reads_per_s_mean;
+	uint64_t short_reads;
+	bool verified;
+};
+
 /* Position-weighted checksum of a span (Fletcher-style, 64-bit words). */
 struct rd_sum {
 	uint64_t a;
@@ -124,6 +168,44 @@ struct rd_sums {
 	uint64_t count;
 	struct rd_sum *sum;		/* NULL: verify byte by byte */
 };
+
+/* readers.c: one configuration's runs, shared with the matrix */
+void rd_config_init(const struct rd_opts *o, struct rd_config *cfg,
+		    struct rd_source *src, unsigned int threads);
+int rd_build_sums(const struct rd_opts *o, const struct rd_source *src,
+		  struct rd_sums *sums);
+struct rd_stats rd_run_config(const struct rd_opts *o, struct rd_config *cfg,
+			      const struct rd_sums *sums, bool print_rows);
+
+/* readers_out.c: names, tables, JSON lines, statistics */
+extern const char *const rd_buffer_names[];
+extern const char *const rd_touch_names[];
+extern const char *const rd_kind_names[];
+const char *rd_bytes_str(char *buf, size_t len, uint64_t v);
+const char *rd_buffer_str(char *buf, size_t len, const struct rd_config *cfg);
+void rd_json_open(void);
+void rd_json_close(void);
+void rd_jstr(const char *key, const char *s);
+void rd_ju64(const char *key, uint64_t v);
+void rd_jnum(const char *key, double v);
+void rd_jbool(const char *key, bool v);
+void rd_jnull(const char *key);
+void rd_jarray_open(const char *key);
+void rd_jarray_item(void);
+void rd_jarray_close(void);
+void rd_json_run(const struct rd_config *cfg, const struct rd_result *r,
+		 unsigned int run, unsigned int repeat, const char *note);
+void rd_json_summary(const struct rd_config *cfg, unsigned int repeat,
+		     const struct rd_stats *st);
+void rd_stats_add(struct rd_stats *st, const struct rd_result *r, double *gbps);
+void rd_stats_done(struct rd_stats *st, const double *gbps);
+void rd_print_setup(const struct rd_opts *o, const struct rd_source *src);
+void rd_row_header(void);
+void rd_row(const struct rd_config *cfg, const struct rd_result *r,
+	    unsigned int run, unsigned int repeat);
+
+/* readers_matrix.c */
+int rd_matrix(const struct rd_opts *o, struct rd_source *base);
 
 /* readers_source.c */
 int rd_source_open(struct rd_source *src, const char *spec, char *err, size_t errlen);
