@@ -58,10 +58,10 @@ static const struct rd_option {
 } rd_options[] = {
 	{ "source", 's', "SPEC",
 	  "what the threads read: a PATH (pread() through the running kernel,\n"
-	  "e.g. a tmpfs file), copybench.ko's data file (" RD_DATA_PATH ";\n"
-	  "the default when it exists), or memcpy:VARIANT (each thread copies\n"
-	  "from its own buffer with the userspace VARIANT; plain 'memcpy' is\n"
-	  "memcpy:native)" },
+	  "e.g. a tmpfs file), copybench.ko's data file, the default when it\n"
+	  "exists (" RD_DATA_PATH "), or memcpy:VARIANT\n"
+	  "(each thread copies from its own buffer with the userspace VARIANT;\n"
+	  "plain 'memcpy' is memcpy:native)" },
 	{ "variant", 'v', "NAME",
 	  "with the module's data file: set its 'variant' knob for the run and\n"
 	  "restore it after (also on error or signal); default: as it is" },
@@ -107,8 +107,8 @@ static const struct rd_option {
 	  "run variant x buffer {shared, private} x touch {none, all} at the\n"
 	  "thread counts of --threads, print the table and a verdict" },
 	{ "variants", OPT_VARIANTS, "LIST",
-	  "the matrix's variants (default: " RD_MATRIX_DEFAULT ", those that\n"
-	  "exist and are usable)" },
+	  "the matrix's variants, those of them that exist and are usable;\n"
+	  "default: " RD_MATRIX_DEFAULT },
 	{ "fill", OPT_FILL, "PATH",
 	  "write --size bytes of the known content to PATH and exit" },
 	{ "corrupt", OPT_CORRUPT, "OFFSET",
