@@ -85,7 +85,19 @@ selftests: $(KSFT_STAMP) $(CB_LIB)
 check:
 	$(PWD_TOP)/tools/check
 
-bench: lib selftests
+# The main job: set up (light), build, and when the running kernel has its
+# headers build copybench.ko for it too, so tools/bench can load it.
+bench:
+	$(PWD_TOP)/tools/setup --for bench
+	$(MAKE) -C $(PWD_TOP) lib selftests
+	@if [ -d "$(KDIR_RUNNING)" ]; then \
+		$(MAKE) -C $(PWD_TOP) module KDIR=$(KDIR_RUNNING) || \
+		echo "bench: copybench.ko did not build for $$(uname -r);" \
+		     "the module's data file will not be a source"; \
+	else \
+		echo "bench: no headers for the running kernel $$(uname -r):" \
+		     "copybench.ko is not built for it"; \
+	fi
 	$(PWD_TOP)/tools/bench
 
 setup:

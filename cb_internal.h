@@ -103,6 +103,7 @@ bool cb_kvariant_usable(const struct cb_kvariant *v);
 unsigned long cb_kvariant_copy(const struct cb_kvariant *v, enum cb_direction dir,
 			       void *dst, const void *src, unsigned long len);
 void cb_variants_init(void);
+/* copy_variants.S: nonzero makes movs_alt take rep movsb (ERMS). */
 extern u8 cb_cpu_erms;
 
 /* copy_variants.S: two entry points per variant of copy_variants_list.h. */

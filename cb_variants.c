@@ -28,9 +28,6 @@
 
 #include "cb_internal.h"
 
-/* Set from the boot CPU's ERMS flag; copy_variants.S may read it. */
-u8 cb_cpu_erms;
-
 /* In enum order: both come from the same list in copybench.h. */
 const char * const cb_direction_names[CB_DIR_COUNT] = {
 #define CB_DIRECTION(name)	__stringify(name),
@@ -121,6 +118,7 @@ unsigned long cb_kvariant_copy(const struct cb_kvariant *v, enum cb_direction di
 	return v->copy[dir](dst, src, len);
 }
 
+/* cb_cpu_erms lives in copy_variants.S (movs_alt reads it). */
 void cb_variants_init(void)
 {
 	cb_cpu_erms = boot_cpu_has(X86_FEATURE_ERMS);

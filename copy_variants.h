@@ -39,8 +39,10 @@ const struct cb_variant *cb_variant_find(const char *name);
 int cb_variant_usable(const struct cb_variant *v);
 /*
  * Install the fault-table handler for SIGSEGV and SIGBUS; 0 on success,
- * -1 with errno set. Faults outside the variants' table still kill the
- * process as they would without it.
+ * -1 with errno set. Idempotent and thread-safe; call it before the first
+ * copy that may fault. Faults outside the variants' table go to the handler
+ * installed before, or kill the process as they would without it.
+ * Documentation/variants.rst describes the table.
  */
 int cb_fault_init(void);
 

@@ -24,3 +24,10 @@
  * this list: it has no asm, and each table adds it itself.
  */
 CB_VARIANT(bytes, 0, "one byte per iteration: the oracle and the floor")
+CB_VARIANT(movsb, 0, "rep movsb for everything (ERMS/FSRM copy_user)")
+CB_VARIANT(movsq, 0, "rep movsq words + rep movsb tail (<= 6.3 REP_GOOD copy_user)")
+CB_VARIANT(unrolled, 0, "64-byte blocks of 8 GPR loads/stores (<= 6.3 copy_user_generic_unrolled)")
+CB_VARIANT(movs_alt, 0, "bytes <8, words <64, then rep movsb or rep movsq (6.4+ rep_movs_alternative)")
+CB_VARIANT(orig, 0, "32-byte loop, overlapping tails, 4K-aliasing direction (memcpy_orig)")
+CB_VARIANT(laight, 0, "16 bytes per iteration on one negative index (Laight, LKML 2023)")
+CB_VARIANT(nocache, CB_NEED_SSE2, "movnti 64-byte blocks, cached head/tail, sfence (__copy_user_nocache)")

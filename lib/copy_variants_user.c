@@ -2,12 +2,33 @@
 /*
  * copy_variants_user.c - the userspace table of copybench's copy variants
  * (copy_variants.h): the list in copy_variants_list.h, plus libc's memcpy as
- * "native".
+ * "native", and the fault table that makes their fault paths run natively.
+ *
+ * The fault table: copy_variants.S, assembled through lib/cb_asm_user.h,
+ * records every instruction of a cb_<name>_user instance that may fault as a
+ * pair of self-relative 32-bit offsets (instruction, fixup) in the section
+ * "cb_extable"; the linker brackets the section with __start_cb_extable and
+ * __stop_cb_extable. cb_fault_init() installs a SIGSEGV/SIGBUS handler that
+ * looks the faulting instruction up there and, when found, resumes at the
+ * fixup with every other register as the fault left it: what the kernel's
+ * ex_handler_uaccess() does with __ex_table. Anything else goes on to the
+ * handler that was installed before, or to the default action.
  */
+#define _GNU_SOURCE	/* REG_RIP */
+#include <cpuid.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
+#include <ucontext.h>
 
 #include "copybench.h"
 #include "copy_variants.h"
+#include "lib/cb_asm_user.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 #define CB_VARIANT(name, needs, desc)						\
 	unsigned long cb_##name##_user(void *dst, const void *src,		\
@@ -34,7 +55,7 @@ static const struct cb_variant cb_variants[] = {
 
 unsigned int cb_variant_count(void)
 {
-	return sizeof(cb_variants) / sizeof(cb_variants[0]);
+	return ARRAY_SIZE(cb_variants);
 }
 
 const struct cb_variant *cb_variant_at(unsigned int i)
@@ -46,20 +67,123 @@ const struct cb_variant *cb_variant_find(const char *name)
 {
 	unsigned int i;
 
+	if (!name)
+		return NULL;
 	for (i = 0; i < cb_variant_count(); i++)
 		if (!strcmp(cb_variants[i].name, name))
 			return &cb_variants[i];
 	return NULL;
 }
 
+/* CPUID.1:EDX.SSE2[bit 26] */
+static int cb_cpu_has_sse2(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx))
+		return 0;
+	return !!(edx & (1U << 26));
+}
+
+/* CPUID.(EAX=7,ECX=0):EBX.ERMS[bit 9] */
+static int cb_cpu_has_erms(void)
+{
+	unsigned int eax, ebx, ecx, edx;
+
+	if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
+		return 0;
+	return !!(ebx & (1U << 9));
+}
+
+/* Before main(): movs_alt takes the ERMS path when the CPU has it. */
+static void __attribute__((constructor)) cb_cpu_init(void)
+{
+	cb_cpu_erms = cb_cpu_has_erms();
+}
+
 int cb_variant_usable(const struct cb_variant *v)
 {
-	/* TODO(variants issue): check v->needs against CPUID. */
-	return v != NULL;
+	if (!v)
+		return 0;
+	/* A need this library does not know is a need it cannot check. */
+	if (v->needs & ~CB_NEED_SSE2)
+		return 0;
+	if ((v->needs & CB_NEED_SSE2) && !cb_cpu_has_sse2())
+		return 0;
+	return 1;
+}
+
+/* The fixup for the instruction at ip, or 0 if ip is not in the table. */
+static uintptr_t cb_extable_fixup(uintptr_t ip)
+{
+	const struct cb_extable_entry *e;
+
+	for (e = __start_cb_extable; e < __stop_cb_extable; e++)
+		if ((uintptr_t)&e->insn + (intptr_t)e->insn == ip)
+			return (uintptr_t)&e->fixup + (intptr_t)e->fixup;
+	return 0;
+}
+
+/* What SIGSEGV and SIGBUS did before cb_fault_init(): written once. */
+static struct sigaction cb_old_segv, cb_old_bus;
+
+static void cb_fault_handler(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	struct sigaction *old = sig == SIGBUS ? &cb_old_bus : &cb_old_segv;
+	uintptr_t fixup = 0;
+
+	/*
+	 * Only a fault raised by the CPU (si_code > 0) is ours to fix: a
+	 * SIGSEGV sent with kill() while a copy runs is not a fault.
+	 */
+	if (si->si_code > 0)
+		fixup = cb_extable_fixup(uc->uc_mcontext.gregs[REG_RIP]);
+	if (fixup) {
+		uc->uc_mcontext.gregs[REG_RIP] = fixup;
+		return;
+	}
+
+	/* Not a variant's access: whatever was there before us. */
+	if (old->sa_flags & SA_SIGINFO) {
+		old->sa_sigaction(sig, si, ctx);
+		return;
+	}
+	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+		old->sa_handler(sig);
+		return;
+	}
+	/*
+	 * Default action: restore it and return; the instruction faults again
+	 * and the process dies as it would have without us (a fault cannot be
+	 * ignored, so SIG_IGN is treated the same).
+	 */
+	signal(sig, SIG_DFL);
+}
+
+static int cb_fault_err;
+
+static void cb_fault_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = cb_fault_handler;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, &cb_old_segv) ||
+	    sigaction(SIGBUS, &sa, &cb_old_bus))
+		cb_fault_err = errno ? errno : EINVAL;
 }
 
 int cb_fault_init(void)
 {
-	/* TODO(variants issue): the SIGSEGV/SIGBUS fault-table handler. */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, cb_fault_install);
+	if (cb_fault_err) {
+		errno = cb_fault_err;
+		return -1;
+	}
 	return 0;
 }

@@ -1,2 +1,745 @@
 // SPDX-License-Identifier: GPL-2.0
-int main(void) { return 0; }
+/*
+ * readers - parallel reads into shared, private or strided buffers, with a
+ * touch policy: blogbench's read experiment done right.
+ *
+ *   readers --source /dev/shm/file --threads 1,2,max --buffer private --touch all
+ *   readers --source memcpy:movsb --buffer shared --touch none
+ *   readers --matrix --source memcpy
+ *   readers --fill /dev/shm/file --size 64M
+ *
+ * N threads each read CHUNK bytes at a time from a source (a file with
+ * pread(), or a userspace copy variant), into one shared buffer, one
+ * private buffer each, or buffers STRIDE bytes apart, and then touch none,
+ * one line, one page or every byte of what they got. With known content
+ * every byte is verified; every read must return what it asked for except
+ * at end of file. Human table or JSON lines out; --matrix answers the
+ * seeds' question (which copy wins, with which buffers) in one command.
+ *
+ * Documentation/readers.rst is the manual.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "readers.h"
+
+#define RD_REPEAT_MAX		1000
+#define RD_DURATION_MAX		3600.0
+#define RD_FILL_DEFAULT		(64ULL << 20)
+
+static const char *const rd_verify_names[] = { "auto", "on", "off" };
+
+
+enum {
+	OPT_NO_PIN = 256,
+	OPT_SIZE,
+	OPT_VERIFY,
+	OPT_ALLOW_SHORT,
+	OPT_VARIANTS,
+	OPT_FILL,
+	OPT_CORRUPT,
+};
+
+/* The option table: getopt_long()'s table and --help both come from it. */
+static const struct rd_option {
+	const char *name;
+	int key;
+	const char *arg;	/* NULL: a flag */
+	const char *help;
+} rd_options[] = {
+	{ "source", 's', "SPEC",
+	  "what the threads read: a PATH (pread() through the running kernel,\n"
+	  "e.g. a tmpfs file), copybench.ko's data file, the default when it\n"
+	  "exists (" RD_DATA_PATH "), or memcpy:VARIANT\n"
+	  "(each thread copies from its own buffer with the userspace VARIANT;\n"
+	  "plain 'memcpy' is memcpy:native)" },
+	{ "variant", 'v', "NAME",
+	  "with the module's data file: set its 'variant' knob for the run and\n"
+	  "restore it after (also on error or signal); default: as it is" },
+	{ "threads", 't', "LIST",
+	  "thread counts, one run series each: N, 'max' (the CPUs this process\n"
+	  "may use) or a list such as 1,2,4,max; default: max, at least 2" },
+	{ "no-pin", OPT_NO_PIN, NULL,
+	  "do not pin threads (default: pinned round-robin over the CPUs)" },
+	{ "buffer", 'b', "KIND",
+	  "where reads land: shared (one buffer for every thread, blogbench\n"
+	  "1.1), private (a page-aligned buffer per thread, allocated and\n"
+	  "first touched by it) or stride:BYTES (per-thread buffers BYTES apart\n"
+	  "in one allocation: 0 shared, 64 a line apart, 4096 a page);\n"
+	  "default: private" },
+	{ "chunk", 'c', "BYTES",
+	  "bytes per read; K, M, G suffixes (1024-based); default: 65536" },
+	{ "touch", 'T', "POLICY",
+	  "what a thread does with each read: none (blogbench 1.1), line (one\n"
+	  "load per 64-byte line), page (one load per page) or all (every byte,\n"
+	  "verified when the content is known); default: all" },
+	{ "duration", 'd', "SECONDS",
+	  "measured time per run, in seconds ('ms' suffix for milliseconds);\n"
+	  "default: 2" },
+	{ "warmup", 'w', "SECONDS",
+	  "unmeasured reading before each run; default: 0.5" },
+	{ "repeat", 'r', "N",
+	  "runs per configuration, reported with mean, stddev, min, max;\n"
+	  "1..1000, default: 1" },
+	{ "size", OPT_SIZE, "BYTES",
+	  "memcpy: each thread's source size (default: the chunk, so the copy\n"
+	  "reads from cache); --fill: the file's size (default: 64M)" },
+	{ "verify", OPT_VERIFY, "MODE",
+	  "auto (verify with --touch all when the content is known and the\n"
+	  "buffers do not overlap), on (refuse to run otherwise) or off;\n"
+	  "default: auto" },
+	{ "allow-short", OPT_ALLOW_SHORT, NULL,
+	  "exit 0 despite short reads (default: exit 3; they are always\n"
+	  "counted and flagged)" },
+	{ "json", 'j', NULL,
+	  "print one JSON object per line (runs, summaries, the matrix verdict)\n"
+	  "instead of tables" },
+	{ "matrix", 'm', NULL,
+	  "run variant x buffer {shared, private} x touch {none, all} at the\n"
+	  "thread counts of --threads, print the table and a verdict" },
+	{ "variants", OPT_VARIANTS, "LIST",
+	  "the matrix's variants, those of them that exist and are usable;\n"
+	  "default: " RD_MATRIX_DEFAULT },
+	{ "fill", OPT_FILL, "PATH",
+	  "write --size bytes of the known content to PATH and exit" },
+	{ "corrupt", OPT_CORRUPT, "OFFSET",
+	  "flip the byte at OFFSET of the known content (in the file --fill\n"
+	  "writes, or in every memcpy source) to prove the verifier fails" },
+	{ "help", 'h', NULL, "this text" },
+};
+
+#define RD_NOPTIONS	ARRAY_SIZE(rd_options)
+
+static void rd_help(void)
+{
+	unsigned int i;
+
+	printf("Usage: readers [OPTION]...\n"
+	       "Parallel reads of CHUNK bytes into shared, private or strided buffers,\n"
+	       "timed, checked for short reads, and verified byte by byte when the\n"
+	       "content is known. GB/s are 10^9 bytes per second.\n\n");
+	for (i = 0; i < RD_NOPTIONS; i++) {
+		const struct rd_option *o = &rd_options[i];
+		const char *p = o->help;
+		char head[48];
+
+		if (o->key < 256)
+			snprintf(head, sizeof(head), "  -%c, --%s%s%s", o->key,
+				 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(head, sizeof(head), "      --%s%s%s", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		printf("%s\n", head);
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			int len = nl ? nl - p : (int)strlen(p);
+
+			printf("        %.*s\n", len, p);
+			p += len + (nl ? 1 : 0);
+		}
+	}
+	printf("\nExit status: 0 done; 1 error or a verification mismatch; 2 bad usage;\n"
+	       "3 short reads (without --allow-short). Documentation/readers.rst.\n");
+}
+
+static void __noreturn __printf(1, 2) rd_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "readers: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'readers --help' for the options.\n");
+	exit(RD_EXIT_USAGE);
+}
+
+/* ---- parsing: one function per kind of value, each naming the option ---- */
+
+/*
+ * BYTES: digits and an optional K/KiB, M/MiB, G/GiB (1024-based) suffix.
+ * Returns 0, -EINVAL for garbage or -ERANGE for an overflow.
+ */
+static int rd_bytes_value(const char *s, uint64_t *val)
+{
+	unsigned long long v;
+	uint64_t mult = 1;
+	char *end;
+
+	errno = 0;
+	if (!isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -ERANGE;
+	if (*end) {
+		switch (toupper((unsigned char)*end)) {
+		case 'K':
+			mult = 1ULL << 10;
+			break;
+		case 'M':
+			mult = 1ULL << 20;
+			break;
+		case 'G':
+			mult = 1ULL << 30;
+			break;
+		default:
+			return -EINVAL;
+		}
+		end++;
+		if (*end && strcasecmp(end, "iB") && strcasecmp(end, "B"))
+			return -EINVAL;
+	}
+	if (v > UINT64_MAX / mult)
+		return -ERANGE;
+	*val = v * mult;
+	return 0;
+}
+
+/* opt names the option, text is its whole value, num the byte count in it. */
+static uint64_t rd_parse_bytes_in(const char *opt, const char *text,
+				  const char *num, uint64_t min, uint64_t max)
+{
+	char lo[32], hi[32];
+	uint64_t v;
+	int ret = rd_bytes_value(num, &v);
+
+	if (ret == -EINVAL)
+		rd_usage_error("invalid --%s '%s': expected a byte count, digits with an optional K, M or G suffix (1024-based)",
+			       opt, text);
+	if (ret || v < min || v > max)
+		rd_usage_error("invalid --%s '%s': must be %s..%s", opt, text,
+			       rd_bytes_str(lo, sizeof(lo), min),
+			       rd_bytes_str(hi, sizeof(hi), max));
+	return v;
+}
+
+static uint64_t rd_parse_bytes(const char *opt, const char *s, uint64_t min,
+			       uint64_t max)
+{
+	return rd_parse_bytes_in(opt, s, s, min, max);
+}
+
+static unsigned int rd_parse_count(const char *opt, const char *s,
+				   unsigned int min, unsigned int max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	if (!isdigit((unsigned char)s[0]))
+		goto bad;
+	v = strtoul(s, &end, 10);
+	if (errno || *end)
+		goto bad;
+	if (v < min || v > max)
+		rd_usage_error("invalid --%s '%s': must be %u..%u", opt, s, min, max);
+	return v;
+bad:
+	rd_usage_error("invalid --%s '%s': expected a whole number %u..%u", opt, s,
+		       min, max);
+}
+
+/* SECONDS: a decimal number, optionally followed by 's' or 'ms'. */
+static double rd_parse_seconds(const char *opt, const char *s, double min,
+			       double max)
+{
+	double v;
+	char *end;
+
+	errno = 0;
+	if (!isdigit((unsigned char)s[0]) && s[0] != '.')
+		goto bad;
+	v = strtod(s, &end);
+	if (errno || end == s)
+		goto bad;
+	if (!strcmp(end, "ms"))
+		v /= 1000;
+	else if (*end && strcmp(end, "s"))
+		goto bad;
+	if (!(v >= min && v <= max))
+		rd_usage_error("invalid --%s '%s': must be %g..%g seconds", opt, s,
+			       min, max);
+	return v;
+bad:
+	rd_usage_error("invalid --%s '%s': expected seconds, e.g. 2, 0.5 or 250ms",
+		       opt, s);
+}
+
+static int rd_parse_name(const char *opt, const char *s,
+			 const char *const *names, unsigned int n)
+{
+	char list[128];
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	list[0] = '\0';
+	for (i = 0; i < n; i++)
+		used += snprintf(list + used, sizeof(list) - used, "%s%s",
+				 i ? ", " : "", names[i]);
+	rd_usage_error("invalid --%s '%s': accepted values: %s", opt, s, list);
+}
+
+static void rd_parse_threads(struct rd_opts *o, const char *s)
+{
+	char buf[512], *tok, *save;
+	unsigned int n = 0;
+
+	if (strlen(s) >= sizeof(buf) || !*s || s[0] == ',' ||
+	    s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+		goto bad;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == RD_THREADS_LIST_MAX)
+			rd_usage_error("invalid --threads '%s': at most %d counts",
+				       s, RD_THREADS_LIST_MAX);
+		if (!strcmp(tok, "max")) {
+			o->threads[n++] = rd_cpu_count();
+			continue;
+		}
+		if (!isdigit((unsigned char)tok[0]))
+			goto bad;
+		o->threads[n++] = rd_parse_count("threads", tok, 1, RD_THREADS_MAX);
+	}
+	o->nthreads = n;
+	return;
+bad:
+	rd_usage_error("invalid --threads '%s': expected a count 1..%d or 'max', or a comma-separated list of them",
+		       s, RD_THREADS_MAX);
+}
+
+static void rd_parse_buffer(struct rd_opts *o, const char *s)
+{
+	if (!strncmp(s, "stride:", 7)) {
+		o->buffer = RD_BUF_STRIDE;
+		o->stride = rd_parse_bytes_in("buffer", s, s + 7, 0, RD_STRIDE_MAX);
+	} else if (!strcmp(s, "shared")) {
+		o->buffer = RD_BUF_SHARED;
+	} else if (!strcmp(s, "private")) {
+		o->buffer = RD_BUF_PRIVATE;
+	} else {
+		rd_usage_error("invalid --buffer '%s': accepted values: shared, private, stride:BYTES",
+			       s);
+	}
+	o->buffer_set = true;
+}
+
+static void rd_parse_args(struct rd_opts *o, int argc, char **argv)
+{
+	struct option longopts[RD_NOPTIONS + 1];
+	char shortopts[2 * RD_NOPTIONS + 2];
+	size_t ns = 0;
+	unsigned int i;
+	int c;
+
+	shortopts[ns++] = ':';	/* a missing value is ':', not '?' */
+	memset(longopts, 0, sizeof(longopts));
+	for (i = 0; i < RD_NOPTIONS; i++) {
+		longopts[i].name = rd_options[i].name;
+		longopts[i].has_arg = rd_options[i].arg ? required_argument : no_argument;
+		longopts[i].val = rd_options[i].key;
+		if (rd_options[i].key < 256) {
+			shortopts[ns++] = rd_options[i].key;
+			if (rd_options[i].arg)
+				shortopts[ns++] = ':';
+		}
+	}
+	shortopts[ns] = '\0';
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o->source = optarg;
+			break;
+		case 'v':
+			o->variant = optarg;
+			break;
+		case 't':
+			rd_parse_threads(o, optarg);
+			break;
+		case OPT_NO_PIN:
+			o->pin = false;
+			break;
+		case 'b':
+			rd_parse_buffer(o, optarg);
+			break;
+		case 'c':
+			o->chunk = rd_parse_bytes("chunk", optarg, 1, RD_CHUNK_MAX);
+			break;
+		case 'T':
+			o->touch = rd_parse_name("touch", optarg, rd_touch_names, 4);
+			o->touch_set = true;
+			break;
+		case 'd':
+			o->duration = rd_parse_seconds("duration", optarg, 0.001,
+						       RD_DURATION_MAX);
+			break;
+		case 'w':
+			o->warmup = rd_parse_seconds("warmup", optarg, 0,
+						     RD_DURATION_MAX);
+			break;
+		case 'r':
+			o->repeat = rd_parse_count("repeat", optarg, 1, RD_REPEAT_MAX);
+			break;
+		case OPT_SIZE:
+			o->size = rd_parse_bytes("size", optarg, 1, RD_SIZE_MAX);
+			o->size_set = true;
+			break;
+		case OPT_VERIFY:
+			o->verify = rd_parse_name("verify", optarg, rd_verify_names, 3);
+			break;
+		case OPT_ALLOW_SHORT:
+			o->allow_short = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'm':
+			o->matrix = true;
+			break;
+		case OPT_VARIANTS:
+			o->variants = optarg;
+			break;
+		case OPT_FILL:
+			o->fill = optarg;
+			break;
+		case OPT_CORRUPT:
+			o->corrupt = rd_parse_bytes("corrupt", optarg, 0, RD_SIZE_MAX - 1);
+			break;
+		case 'h':
+			rd_help();
+			exit(RD_EXIT_OK);
+		case ':':
+			rd_usage_error("option '%s' needs a value", argv[optind - 1]);
+		default:
+			rd_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		rd_usage_error("unexpected argument '%s' (options only)", argv[optind]);
+}
+
+/* ---- configurations ---- */
+
+/*
+ * rd_decide_verify - whether a run can check every byte, and why not.
+ * Verification needs --touch all, known content, and buffers that no
+ * other thread writes while this one checks.
+ */
+static bool rd_decide_verify(const struct rd_opts *o, const struct rd_config *cfg,
+			     const char **note)
+{
+	const struct rd_source *src = cfg->src;
+	bool overlap = cfg->threads > 1 &&
+		       (cfg->buffer == RD_BUF_SHARED ||
+			(cfg->buffer == RD_BUF_STRIDE && cfg->stride < cfg->chunk));
+
+	if (o->verify == RD_VERIFY_OFF) {
+		*note = "verification off (--verify off)";
+		return false;
+	}
+	if (cfg->touch != RD_TOUCH_ALL) {
+		*note = "only --touch all reads every byte";
+		return false;
+	}
+	if (!src->known_content) {
+		*note = src->content_note;
+		return false;
+	}
+	if (overlap) {
+		*note = "buffers overlap: other threads overwrite what a thread checks";
+		return false;
+	}
+	*note = "every byte checked against the known content";
+	return true;
+}
+
+static void rd_check_verify_on(const struct rd_opts *o, const struct rd_config *cfg)
+{
+	const char *note;
+
+	if (o->verify == RD_VERIFY_ON && !rd_decide_verify(o, cfg, &note))
+		rd_usage_error("--verify on: cannot verify %u threads, --buffer %s, --touch %s: %s",
+			       cfg->threads, rd_buffer_names[cfg->buffer],
+			       rd_touch_names[cfg->touch], note);
+}
+
+/*
+ * rd_run_config - the runs of one configuration, reported as they finish.
+ * Returns the stats; *short_seen and *failed_seen accumulate.
+ */
+struct rd_stats rd_run_config(const struct rd_opts *o, struct rd_config *cfg,
+				     const struct rd_sums *sums, bool print_rows)
+{
+	double *gbps = calloc(o->repeat, sizeof(*gbps));
+	struct rd_stats st = { 0 };
+	char buf[32];
+	struct rd_result r;
+	const char *note;
+	unsigned int run;
+
+	if (!gbps) {
+		fprintf(stderr, "readers: out of memory\n");
+		exit(RD_EXIT_ERROR);
+	}
+	cfg->verify = rd_decide_verify(o, cfg, &note);
+	for (run = 1; run <= o->repeat && !atomic_load(&rd_interrupted); run++) {
+		int ret = rd_run(cfg, cfg->verify ? sums : NULL, &r);
+
+		if (ret) {
+			memset(&r, 0, sizeof(r));
+			r.failed = true;
+			snprintf(r.error, sizeof(r.error), "cannot start the run: %s",
+				 strerror(-ret));
+		}
+		rd_stats_add(&st, &r, gbps);
+		if (o->json)
+			rd_json_run(cfg, &r, run, o->repeat, note);
+		else if (print_rows)
+			rd_row(cfg, &r, run, o->repeat);
+		if (r.failed && !o->json)
+			fprintf(stderr, "readers: error: %s\n", r.error);
+	}
+	rd_stats_done(&st, gbps);
+	if (o->json)
+		rd_json_summary(cfg, o->repeat, &st);
+	else if (print_rows && o->repeat > 1 && st.runs)
+		printf("# %u thread%s, %s, touch %s: mean %.2f GB/s, stddev %.2f, min %.2f, max %.2f (%u runs)\n",
+		       cfg->threads, cfg->threads > 1 ? "s" : "",
+		       rd_buffer_str(buf, sizeof(buf), cfg),
+		       rd_touch_names[cfg->touch], st.mean, st.stddev, st.min,
+		       st.max, st.runs);
+	free(gbps);
+	return st;
+}
+
+void rd_config_init(const struct rd_opts *o, struct rd_config *cfg,
+			   struct rd_source *src, unsigned int threads)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->src = src;
+	cfg->threads = threads;
+	cfg->pin = o->pin;
+	cfg->buffer = o->buffer;
+	cfg->stride = o->stride;
+	cfg->touch = o->touch;
+	cfg->chunk = o->chunk;
+	cfg->duration_s = o->duration;
+	cfg->warmup_s = o->warmup;
+	cfg->corrupt_at = src->kind == RD_SRC_MEMCPY ? o->corrupt : -1;
+}
+
+int rd_build_sums(const struct rd_opts *o, const struct rd_source *src,
+			 struct rd_sums *sums)
+{
+	int ret;
+
+	memset(sums, 0, sizeof(*sums));
+	if (!src->known_content || !src->size || o->verify == RD_VERIFY_OFF)
+		return 0;
+	ret = rd_sums_build(sums, src->size, o->chunk);
+	if (ret)
+		fprintf(stderr, "readers: cannot build the expected checksums: %s\n",
+			strerror(-ret));
+	return ret;
+}
+
+/* Plain mode: every thread count of the list, --repeat runs each. */
+static int rd_series(const struct rd_opts *o, struct rd_source *src)
+{
+	struct rd_config cfg;
+	struct rd_sums sums;
+	uint64_t short_reads = 0;
+	unsigned int i;
+	bool failed = false;
+
+	for (i = 0; i < o->nthreads; i++) {
+		rd_config_init(o, &cfg, src, o->threads[i]);
+		rd_check_verify_on(o, &cfg);
+	}
+	memset(&sums, 0, sizeof(sums));
+	if (o->touch == RD_TOUCH_ALL && rd_build_sums(o, src, &sums))
+		return RD_EXIT_ERROR;
+	if (!o->json) {
+		rd_print_setup(o, src);
+		rd_row_header();
+	}
+	for (i = 0; i < o->nthreads && !atomic_load(&rd_interrupted); i++) {
+		struct rd_stats st;
+
+		rd_config_init(o, &cfg, src, o->threads[i]);
+		st = rd_run_config(o, &cfg, &sums, true);
+		failed |= st.failed > 0;
+		short_reads += st.short_reads;
+	}
+	rd_sums_free(&sums);
+	if (short_reads && !o->json)
+		printf("# WARNING: %llu short reads: reads returned less than asked before the end of the file\n",
+		       (unsigned long long)short_reads);
+	if (failed || atomic_load(&rd_interrupted))
+		return RD_EXIT_ERROR;
+	if (short_reads && !o->allow_short)
+		return RD_EXIT_SHORT;
+	return RD_EXIT_OK;
+}
+
+/* ---- main ---- */
+
+/* The first signal, for the exit status; a lock-free atomic. */
+static atomic_int rd_signal_seen;
+
+static void rd_on_signal(int sig)
+{
+	if (atomic_load(&rd_signal_seen)) {
+		/* Second signal: restore the knob and leave now. */
+		rd_variant_restore_async();
+		_exit(128 + sig);
+	}
+	atomic_store(&rd_signal_seen, sig);
+	rd_run_signal();
+}
+
+static void rd_signals_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = rd_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Cross-option checks: each bad combination named with what to do. */
+static void rd_check_opts(struct rd_opts *o, struct rd_source *src)
+{
+	if (o->variant && src->kind == RD_SRC_MEMCPY)
+		rd_usage_error("--variant sets the module's knob; with the memcpy source use --source memcpy:%s",
+			       o->variant);
+	if (o->variant && src->kind == RD_SRC_FILE)
+		rd_usage_error("--variant needs the module's data file (%s); a file's read path uses the running kernel's own copy",
+			       RD_DATA_PATH);
+	if (o->variants && !o->matrix)
+		rd_usage_error("--variants chooses the matrix's variants: add --matrix");
+	if (o->matrix && (o->buffer_set || o->touch_set))
+		rd_usage_error("--matrix runs buffer {shared, private} x touch {none, all} itself: drop --buffer and --touch");
+	if (o->matrix && o->variant)
+		rd_usage_error("--matrix sets the module's variant per cell: use --variants LIST");
+	if (o->matrix && o->variants && src->kind == RD_SRC_FILE)
+		rd_usage_error("--variants: a file's read path is the kernel's own copy; use --source memcpy or the module's data file");
+	if (o->matrix && src->kind == RD_SRC_MEMCPY && strcmp(o->source, "memcpy"))
+		rd_usage_error("--matrix picks the variants itself: use --source memcpy (and --variants LIST)");
+	if (o->size_set && src->kind != RD_SRC_MEMCPY)
+		rd_usage_error("--size sets the memcpy source's size (or the --fill file's); a file's size is its own");
+	if (o->corrupt >= 0 && src->kind != RD_SRC_MEMCPY)
+		rd_usage_error("--corrupt works on the memcpy source or with --fill");
+	if (o->corrupt >= 0 && (uint64_t)o->corrupt >= src->size)
+		rd_usage_error("invalid --corrupt '%lld': the source has %llu bytes",
+			       (long long)o->corrupt, (unsigned long long)src->size);
+	if (o->verify == RD_VERIFY_ON && o->matrix)
+		rd_usage_error("--verify on: the matrix's shared and untouched cells cannot verify; use auto");
+}
+
+int main(int argc, char **argv)
+{
+	struct rd_opts o = {
+		.pin = true,
+		.buffer = RD_BUF_PRIVATE,
+		.chunk = 65536,
+		.touch = RD_TOUCH_ALL,
+		.duration = 2,
+		.warmup = 0.5,
+		.repeat = 1,
+		.verify = RD_VERIFY_AUTO,
+		.corrupt = -1,
+	};
+	struct rd_source src;
+	char err[1024];
+	int ret;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ret = rd_cpus_init();
+	if (ret) {
+		fprintf(stderr, "readers: cannot list this process's CPUs: %s\n",
+			strerror(-ret));
+		return RD_EXIT_ERROR;
+	}
+	rd_parse_args(&o, argc, argv);
+
+	if (o.fill) {
+		uint64_t size = o.size_set ? o.size : RD_FILL_DEFAULT;
+
+		if (o.corrupt >= 0 && (uint64_t)o.corrupt >= size)
+			rd_usage_error("invalid --corrupt '%lld': the file has %llu bytes",
+				       (long long)o.corrupt, (unsigned long long)size);
+		ret = rd_fill_file(o.fill, size, o.corrupt);
+		if (ret) {
+			fprintf(stderr, "readers: --fill %s: %s\n", o.fill, strerror(-ret));
+			return RD_EXIT_ERROR;
+		}
+		if (!o.json)
+			printf("# wrote %llu bytes of the known content to %s%s\n",
+			       (unsigned long long)size, o.fill,
+			       o.corrupt >= 0 ? " (one byte flipped)" : "");
+		return RD_EXIT_OK;
+	}
+
+	if (!o.source) {
+		if (!rd_module_present())
+			rd_usage_error("no --source and copybench.ko's data file %s is absent: pass --source FILE (e.g. a tmpfs file made with --fill) or --source memcpy:VARIANT",
+				       RD_DATA_PATH);
+		o.source = RD_DATA_PATH;
+	}
+	ret = rd_source_open(&src, o.source, err, sizeof(err));
+	if (ret) {
+		if (ret == RD_EXIT_USAGE)
+			rd_usage_error("%s", err);
+		fprintf(stderr, "readers: %s\n", err);
+		return ret;
+	}
+	if (src.kind == RD_SRC_MEMCPY)
+		src.size = o.size_set ? o.size : o.chunk;
+	if (!o.nthreads) {
+		o.threads[0] = rd_cpu_count() < 2 ? 2 : rd_cpu_count();
+		o.nthreads = 1;
+	}
+	rd_check_opts(&o, &src);
+
+	atexit(rd_variant_restore);
+	rd_signals_init();
+	if (src.kind == RD_SRC_MODULE && o.variant) {
+		ret = rd_variant_set(o.variant, err, sizeof(err));
+		if (ret) {
+			rd_variant_restore();
+			if (ret == -EINVAL || ret == -EOPNOTSUPP)
+				rd_usage_error("invalid --variant '%s': %s", o.variant, err);
+			fprintf(stderr, "readers: %s\n", err);
+			return RD_EXIT_ERROR;
+		}
+		snprintf(src.variant, sizeof(src.variant), "%s", o.variant);
+	}
+
+	ret = o.matrix ? rd_matrix(&o, &src) : rd_series(&o, &src);
+	rd_variant_restore();
+	if (atomic_load(&rd_signal_seen)) {
+		fprintf(stderr, "readers: stopped by signal %d\n",
+			atomic_load(&rd_signal_seen));
+		return 128 + atomic_load(&rd_signal_seen);
+	}
+	return ret;
+}

@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# readers_lib.sh - what the readers test scripts share; sourced by
+# readers_test.sh (native) and readers_vm_test.sh (the module's data file).
+#
+# Gives: $READERS, the readers binary (beside the scripts when kselftest
+# installed them, else build/selftests/readers; or set READERS); TAP 13 the
+# kselftest way (ok, not_ok, skip, finish); rd_lib_init DIR, which makes
+# $tmp under DIR and starts one python3 that checks readers' JSON lines for
+# the whole suite (its start-up is the slow part, minutes under TCG if run
+# per check); jcheck and jrun on top of it; cb_byte, copybench.h's
+# cb_data_byte() computed independently of readers.
+
+rd_here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
+if [ -z "${READERS:-}" ]; then
+	for c in "$rd_here/readers" "$rd_here/../build/selftests/readers"; do
+		[ -x "$c" ] && READERS=$c && break
+	done
+fi
+
+ntest=0
+npass=0
+nfail=0
+nskip=0
+
+echo "TAP version 13"
+
+ok()
+{
+	ntest=$((ntest + 1))
+	npass=$((npass + 1))
+	echo "ok $ntest $1"
+}
+
+# not_ok NAME [DIAGNOSTIC...]: each diagnostic line printed as a comment.
+not_ok()
+{
+	ntest=$((ntest + 1))
+	nfail=$((nfail + 1))
+	echo "not ok $ntest $1"
+	shift
+	for line in "$@"; do
+		printf '%s\n' "$line" | sed 's/^/# /'
+	done
+}
+
+skip()
+{
+	ntest=$((ntest + 1))
+	nskip=$((nskip + 1))
+	echo "ok $ntest $1 # SKIP $2"
+}
+
+finish()
+{
+	echo "1..$ntest"
+	echo "# $npass passed, $nfail failed, $nskip skipped"
+	[ $nfail -gt 0 ] && exit 1
+	[ $npass -eq 0 ] && exit 4
+	exit 0
+}
+
+# rd_lib_check_tools: the binary and python3, or a SKIP and the end.
+rd_lib_check_tools()
+{
+	if [ -z "${READERS:-}" ] || [ ! -x "$READERS" ]; then
+		skip readers_binary_present "no readers binary: run 'make selftests' or set READERS"
+		finish
+	fi
+	if ! command -v python3 > /dev/null; then
+		skip python3_present "python3 is needed to check the JSON output"
+		finish
+	fi
+}
+
+# rd_lib_init DIR: $tmp under DIR, removed on exit, and the JSON checker.
+# Each request to the checker names a file of readers --json output and a
+# file holding a Python expression over objs, runs, summaries and
+# verdicts; the answer is "OK" or, on one line, what was found instead.
+rd_lib_init()
+{
+	tmp=$(mktemp -d "$1/readers_test.XXXXXX") || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+	cat > "$tmp/check.py" <<'PYEOF'
+import json, sys
+RUN_FIELDS = """type source path variant threads pinned buffer stride touch chunk
+    size warmup_s repeat run duration_s bytes reads gbps reads_per_s
+    thread_gbps_min thread_gbps_max spread short_reads eof_reads verified
+    verify_note failed error""".split()
+SUMMARY_FIELDS = """type source path variant threads pinned buffer stride touch
+    chunk size warmup_s repeat runs failed_runs gbps_mean gbps_stddev
+    gbps_min gbps_max reads_per_s_mean short_reads verified""".split()
+def has(o, fields):
+    return all(f in o for f in fields)
+def sane(r):
+    return (r["bytes"] > 0 and r["reads"] > 0 and r["gbps"] > 0 and
+            r["reads_per_s"] > 0 and r["duration_s"] > 0 and
+            0 <= r["thread_gbps_min"] <= r["thread_gbps_max"] and
+            0 <= r["spread"] < 1 and not r["failed"] and r["error"] is None)
+def check(path, expr):
+    objs = []
+    for n, line in enumerate(open(path), 1):
+        try:
+            objs.append(json.loads(line))
+        except ValueError as e:
+            return "line %d is not JSON (%s): %r" % (n, e, line[:200])
+    names = dict(objs=objs, has=has, sane=sane, RUN_FIELDS=RUN_FIELDS,
+                 SUMMARY_FIELDS=SUMMARY_FIELDS,
+                 runs=[o for o in objs if o.get("type") == "run"],
+                 summaries=[o for o in objs if o.get("type") == "summary"],
+                 verdicts=[o for o in objs if o.get("type") == "verdict"])
+    seen = " | ".join(json.dumps(o)[:300] for o in objs[:4])
+    try:
+        if eval(expr, names):
+            return "OK"
+    except Exception as e:
+        return "error %r in: %s | %s" % (e, expr, seen)
+    return "false: %s | %s" % (expr, seen)
+for req in sys.stdin:
+    path, exprfile = req.rstrip("\n").split("\t")
+    print(check(path, open(exprfile).read()).replace("\n", " "), flush=True)
+PYEOF
+	coproc PY { exec python3 "$tmp/check.py"; }
+}
+
+# jcheck FILE EXPR: 0 if EXPR holds over FILE's JSON lines, else 1 with
+# the reason in $jwhy. (Not in $(...): the checker belongs to this shell.)
+jcheck()
+{
+	printf '%s' "$2" > "$tmp/expr.txt"
+	printf '%s\t%s\n' "$1" "$tmp/expr.txt" >&"${PY[1]}"
+	IFS= read -r jwhy <&"${PY[0]}"
+	[ "$jwhy" = OK ]
+}
+
+# jrun NAME STATUS EXPR -- ARGS: run readers --json ARGS; one test that
+# passes when it exits with STATUS and EXPR holds over its output.
+jrun()
+{
+	local name=$1 want=$2 expr=$3 rc
+	shift 4
+	"$READERS" --json "$@" > "$tmp/out.json" 2> "$tmp/err.txt"
+	rc=$?
+	if [ $rc -ne "$want" ]; then
+		not_ok "$name" "exit status $rc, expected $want: readers $*" \
+			"$(head -c 600 "$tmp/err.txt")"
+		return
+	fi
+	if jcheck "$tmp/out.json" "$expr"; then
+		ok "$name"
+	else
+		not_ok "$name" "readers $*" "$jwhy"
+	fi
+}
+
+# bad_option NAME PATTERN ARGS...: readers ARGS exits 2, prints nothing on
+# stdout, and its message contains PATTERN.
+bad_option()
+{
+	local name=$1 pattern=$2 rc
+	shift 2
+	"$READERS" "$@" > "$tmp/out.txt" 2> "$tmp/err.txt"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q -- "$pattern" "$tmp/err.txt" && [ ! -s "$tmp/out.txt" ]; then
+		ok "rejects_$name"
+	else
+		not_ok "rejects_$name" "readers $*: exit $rc (want 2), wanted '$pattern' in:" \
+			"$(cat "$tmp/err.txt" "$tmp/out.txt")"
+	fi
+}
+
+# cb_byte P: cb_data_byte(P) of copybench.h, as 0xNN.
+cb_byte()
+{
+	printf '0x%02x' $(( ((($1) * 0x9E3779B1) & 0xffffffff) >> 24 ))
+}

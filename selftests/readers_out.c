@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * readers_out.c - what readers prints: the names of its choices, the
+ * human table (# comment lines, one row per run), JSON lines (one object
+ * per run, per configuration's summary, per matrix verdict; the fields are
+ * in Documentation/readers.rst) and the statistics over --repeat runs.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "readers.h"
+
+const char *const rd_buffer_names[] = { "shared", "private", "stride" };
+const char *const rd_touch_names[] = { "none", "line", "page", "all" };
+const char *const rd_kind_names[] = { "memcpy", "module", "file" };
+
+const char *rd_bytes_str(char *buf, size_t len, uint64_t v)
+{
+	if (v && !(v % (1ULL << 30)))
+		snprintf(buf, len, "%llu GiB", (unsigned long long)(v >> 30));
+	else if (v && !(v % (1ULL << 20)))
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(v >> 20));
+	else if (v && !(v % (1ULL << 10)))
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(v >> 10));
+	else
+		snprintf(buf, len, "%llu B", (unsigned long long)v);
+	return buf;
+}
+
+const char *rd_buffer_str(char *buf, size_t len, const struct rd_config *cfg)
+{
+	if (cfg->buffer == RD_BUF_STRIDE)
+		snprintf(buf, len, "stride:%llu", (unsigned long long)cfg->stride);
+	else
+		snprintf(buf, len, "%s", rd_buffer_names[cfg->buffer]);
+	return buf;
+}
+
+/*
+ * JSON lines: rd_json_open() starts an object, each rd_j*() adds one
+ * "key":value (the comma is theirs), rd_json_close() ends the line.
+ */
+static bool rd_json_first;
+
+void rd_json_open(void)
+{
+	putchar('{');
+	rd_json_first = true;
+}
+
+void rd_json_close(void)
+{
+	fputs("}\n", stdout);
+}
+
+static void rd_jkey(const char *key)
+{
+	printf("%s\"%s\":", rd_json_first ? "" : ",", key);
+	rd_json_first = false;
+}
+
+/*
+ * An array of objects as the value of key: rd_jarray_item() before each
+ * object's fields, rd_jarray_close() after the last. One level deep.
+ */
+static bool rd_jarray_first, rd_jarray_inside;
+
+void rd_jarray_open(const char *key)
+{
+	rd_jkey(key);
+	putchar('[');
+	rd_jarray_first = true;
+	rd_jarray_inside = false;
+}
+
+void rd_jarray_item(void)
+{
+	if (rd_jarray_inside)
+		putchar('}');
+	if (!rd_jarray_first)
+		putchar(',');
+	putchar('{');
+	rd_jarray_first = false;
+	rd_jarray_inside = true;
+	rd_json_first = true;
+}
+
+void rd_jarray_close(void)
+{
+	if (rd_jarray_inside)
+		putchar('}');
+	putchar(']');
+	rd_jarray_inside = false;
+	rd_json_first = false;
+}
+
+void rd_jstr(const char *key, const char *s)
+{
+	rd_jkey(key);
+	if (!s) {
+		fputs("null", stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+void rd_ju64(const char *key, uint64_t v)
+{
+	rd_jkey(key);
+	printf("%llu", (unsigned long long)v);
+}
+
+void rd_jnum(const char *key, double v)
+{
+	rd_jkey(key);
+	printf("%.10g", v);
+}
+
+void rd_jbool(const char *key, bool v)
+{
+	rd_jkey(key);
+	fputs(v ? "true" : "false", stdout);
+}
+
+void rd_jnull(const char *key)
+{
+	rd_jkey(key);
+	fputs("null", stdout);
+}
+
+/* The fields every JSON object of a configuration carries. */
+static void rd_json_config(const char *type, const struct rd_config *cfg,
+			   unsigned int repeat)
+{
+	const struct rd_source *src = cfg->src;
+
+	rd_json_open();
+	rd_jstr("type", type);
+	rd_jstr("source", rd_kind_names[src->kind]);
+	rd_jstr("path", src->kind == RD_SRC_MEMCPY ? NULL : src->path);
+	rd_jstr("variant", src->variant);
+	rd_ju64("threads", cfg->threads);
+	rd_jbool("pinned", cfg->pin);
+	rd_jstr("buffer", rd_buffer_names[cfg->buffer]);
+	if (cfg->buffer == RD_BUF_PRIVATE)
+		rd_jnull("stride");
+	else
+		rd_ju64("stride", cfg->buffer == RD_BUF_STRIDE ? cfg->stride : 0);
+	rd_jstr("touch", rd_touch_names[cfg->touch]);
+	rd_ju64("chunk", cfg->chunk);
+	rd_ju64("size", src->size);
+	rd_jnum("warmup_s", cfg->warmup_s);
+	rd_ju64("repeat", repeat);
+}
+
+static double rd_spread(const struct rd_result *r)
+{
+	return r->thread_gbps_max > 0 ?
+	       (r->thread_gbps_max - r->thread_gbps_min) / r->thread_gbps_max : 0;
+}
+
+void rd_json_run(const struct rd_config *cfg, const struct rd_result *r,
+			unsigned int run, unsigned int repeat, const char *note)
+{
+	rd_json_config("run", cfg, repeat);
+	rd_ju64("run", run);
+	rd_jnum("duration_s", r->interval_s);
+	rd_ju64("bytes", r->bytes);
+	rd_ju64("reads", r->reads);
+	rd_jnum("gbps", r->gbps);
+	rd_jnum("reads_per_s", r->reads_per_s);
+	rd_jnum("thread_gbps_min", r->thread_gbps_min);
+	rd_jnum("thread_gbps_max", r->thread_gbps_max);
+	rd_jnum("spread", rd_spread(r));
+	rd_ju64("short_reads", r->short_reads);
+	rd_ju64("eof_reads", r->eof_reads);
+	rd_jbool("verified", r->verified);
+	rd_jstr("verify_note", note);
+	rd_jbool("failed", r->failed);
+	rd_jstr("error", r->failed ? r->error : NULL);
+	rd_json_close();
+}
+
+
+void rd_stats_add(struct rd_stats *st, const struct rd_result *r,
+			 double *gbps)
+{
+	if (!st->runs && !st->failed)
+		st->verified = true;
+	if (r->failed) {
+		st->failed++;
+		st->verified = false;
+		return;
+	}
+	gbps[st->runs++] = r->gbps;
+	st->reads_per_s_mean += r->reads_per_s;
+	st->short_reads += r->short_reads;
+	st->verified &= r->verified;
+}
+
+void rd_stats_done(struct rd_stats *st, const double *gbps)
+{
+	unsigned int i;
+	double ss = 0;
+
+	if (!st->runs)
+		return;
+	st->min = st->max = gbps[0];
+	st->mean = 0;
+	for (i = 0; i < st->runs; i++) {
+		st->mean += gbps[i];
+		if (gbps[i] < st->min)
+			st->min = gbps[i];
+		if (gbps[i] > st->max)
+			st->max = gbps[i];
+	}
+	st->mean /= st->runs;
+	st->reads_per_s_mean /= st->runs;
+	for (i = 0; i < st->runs; i++)
+		ss += (gbps[i] - st->mean) * (gbps[i] - st->mean);
+	st->stddev = st->runs > 1 ? sqrt(ss / (st->runs - 1)) : 0;
+	/* Rounding must not put the mean outside [min, max]. */
+	if (st->mean < st->min)
+		st->mean = st->min;
+	if (st->mean > st->max)
+		st->mean = st->max;
+}
+
+void rd_json_summary(const struct rd_config *cfg, unsigned int repeat,
+			    const struct rd_stats *st)
+{
+	rd_json_config("summary", cfg, repeat);
+	rd_ju64("runs", st->runs);
+	rd_ju64("failed_runs", st->failed);
+	rd_jnum("gbps_mean", st->mean);
+	rd_jnum("gbps_stddev", st->stddev);
+	rd_jnum("gbps_min", st->min);
+	rd_jnum("gbps_max", st->max);
+	rd_jnum("reads_per_s_mean", st->reads_per_s_mean);
+	rd_ju64("short_reads", st->short_reads);
+	rd_jbool("verified", st->verified);
+	rd_json_close();
+}
+
+static void rd_print_source(const struct rd_opts *o, const struct rd_source *src)
+{
+	char b1[32];
+
+	switch (src->kind) {
+	case RD_SRC_MEMCPY:
+		if (o->matrix)
+			printf("# source: memcpy:VARIANT, userspace copy, no kernel; each thread its own %s source\n",
+			       rd_bytes_str(b1, sizeof(b1), src->size));
+		else
+			printf("# source: memcpy:%s (%s), userspace copy, no kernel; each thread its own %s source\n",
+			       src->variant, src->uvariant->desc,
+			       rd_bytes_str(b1, sizeof(b1), src->size));
+		break;
+	case RD_SRC_MODULE:
+		if (o->matrix)
+			printf("# source: %s (%s), copybench.ko's read path, its 'variant' knob set per row and restored after\n",
+			       src->path, rd_bytes_str(b1, sizeof(b1), src->size));
+		else
+			printf("# source: %s (%s), copybench.ko's read path, variant %s%s\n",
+			       src->path, rd_bytes_str(b1, sizeof(b1), src->size),
+			       src->variant, o->variant ? " (set for the run, restored after)" :
+			       " (the knob's current value)");
+		break;
+	case RD_SRC_FILE:
+		if (src->size)
+			printf("# source: %s (%s), the running kernel's read path (%s), its own copy: variant native\n",
+			       src->path, rd_bytes_str(b1, sizeof(b1), src->size),
+			       src->seekable ? "pread" : "read");
+		else
+			printf("# source: %s (size unknown: read to end of file), the running kernel's read path (%s)\n",
+			       src->path, src->seekable ? "pread" : "read");
+		break;
+	}
+	printf("# content: %s\n", src->content_note);
+}
+
+void rd_print_setup(const struct rd_opts *o, const struct rd_source *src)
+{
+	char cpus[256], b1[32];
+
+	rd_print_source(o, src);
+	printf("# chunk %s per read; %.3g s measured after %.3g s warm-up per run\n",
+	       rd_bytes_str(b1, sizeof(b1), o->chunk), o->duration, o->warmup);
+	if (o->pin)
+		printf("# threads pinned round-robin over CPUs %s\n",
+		       rd_cpu_list(cpus, sizeof(cpus)));
+	else
+		printf("# threads not pinned (--no-pin)\n");
+}
+
+void rd_row_header(void)
+{
+	printf("# GB/s: 10^9 bytes/s of all threads over the measured interval;"
+	       " thread GB/s: slowest-fastest thread;\n"
+	       "# spread: (fastest - slowest) / fastest; short: short reads;"
+	       " verified: every byte checked\n");
+	printf("%7s  %-14s %-5s %-10s %7s %9s %12s %17s %7s %6s  %s\n",
+	       "threads", "buffer", "touch", "variant", "run", "GB/s", "reads/s",
+	       "thread GB/s", "spread", "short", "verified");
+}
+
+void rd_row(const struct rd_config *cfg, const struct rd_result *r,
+		   unsigned int run, unsigned int repeat)
+{
+	char buf[32], runs[16], range[40];
+
+	snprintf(runs, sizeof(runs), "%u/%u", run, repeat);
+	if (r->failed) {
+		printf("%7u  %-14s %-5s %-10s %7s  FAILED: %s\n", cfg->threads,
+		       rd_buffer_str(buf, sizeof(buf), cfg), rd_touch_names[cfg->touch],
+		       cfg->src->variant, runs, r->error);
+		return;
+	}
+	snprintf(range, sizeof(range), "%.2f-%.2f", r->thread_gbps_min,
+		 r->thread_gbps_max);
+	printf("%7u  %-14s %-5s %-10s %7s %9.2f %12.0f %17s %6.1f%% %6llu%s %s\n",
+	       cfg->threads, rd_buffer_str(buf, sizeof(buf), cfg),
+	       rd_touch_names[cfg->touch], cfg->src->variant, runs, r->gbps,
+	       r->reads_per_s, range, 100 * rd_spread(r),
+	       (unsigned long long)r->short_reads, r->short_reads ? "!" : " ",
+	       r->verified ? "yes" : "no");
+}

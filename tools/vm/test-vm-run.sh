@@ -1,0 +1,217 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test-vm-run.sh - behaviour tests of tools/vm-run, booting real kernels
+#
+# Usage: tools/vm/test-vm-run.sh
+#
+# Prints TAP 13 and exits 0 when every case passes, 1 when one fails, 4 when
+# nothing could run (no qemu or no kernel). Needs what tools/vm-run needs.
+# Ten boots under TCG: 1m15s to 3m15s on this 2-CPU host, depending on
+# its load, 30 s of it the --timeout case, which waits by design. Scratch files go to build/vm-test/
+# (removed at the end).
+# shellcheck disable=SC2016 # guest commands are single-quoted on purpose
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd -P)
+vmrun=$top/tools/vm-run
+work=$top/build/vm-test
+rm -rf "$work"
+mkdir -p "$work/tmp"
+trap 'rm -rf "$work"' EXIT
+# Run directories under work/tmp: after a run, no qemu may still use one.
+export TMPDIR=$work/tmp
+
+NTESTS=18
+n=0
+passed=0
+failed=0
+skipped=0
+
+echo "TAP version 13"
+echo "1..$NTESTS"
+
+ok() {
+	n=$((n + 1))
+	passed=$((passed + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	local note
+	for note in "$@"; do
+		[ -n "$note" ] && echo "# ${note//$'\n'/$'\n'# }"
+	done
+}
+
+skip() {
+	n=$((n + 1))
+	skipped=$((skipped + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+# check STATUS NAME [NOTE...]: one TAP line from the status of the
+# assertions just run; a failure shows the last run's output and the notes.
+check() {
+	local st=$1 name=$2
+	shift 2
+	if [ "$st" -eq 0 ]; then
+		ok "$name"
+	else
+		not_ok "$name" "$(diag)" "$@"
+	fi
+}
+
+# vm ARGS...: run tools/vm-run in directory $vm_cwd (default: here); sets
+# rc, and out/err to the files holding its stdout and stderr.
+vm_cwd=.
+vm() {
+	out=$work/out.$n
+	err=$work/err.$n
+	(cd "$vm_cwd" && exec "$vmrun" "$@") >"$out" 2>"$err"
+	rc=$?
+}
+
+# What the last run did: status and the head of both streams.
+diag() {
+	echo "status $rc"
+	echo "stdout: $(head -c 300 "$out" | od -An -c | head -4 | tr -s ' ')"
+	sed -n '1,12s/^/stderr: /p' "$err"
+}
+
+releases=$(for k in /boot/vmlinuz-*; do
+		r=${k#/boot/vmlinuz-}
+		[ -d "/lib/modules/$r" ] && echo "$r"
+	   done)
+missing=
+command -v "${COPYBENCH_VM_QEMU:-qemu-system-x86_64}" >/dev/null || missing="no qemu"
+[ -n "$releases" ] || missing="no kernel in /boot with modules in /lib/modules"
+if [ -n "$missing" ]; then
+	echo "# $missing; run tools/setup"
+	while [ $n -lt $NTESTS ]; do
+		skip "vm-run case $((n + 1))" "$missing"
+	done
+	exit 4
+fi
+echo "# installed kernels: $(tr '\n' ' ' <<<"$releases")"
+
+# 1-2: the exit status comes back whole, without isa-debug-exit's loss of
+# the low bit.
+vm -- sh -c 'exit 3'
+[ $rc -eq 3 ] && [ ! -s "$out" ]
+check $? "exit status 3 of the command is vm-run's status"
+vm -- sh -c 'exit 255'
+[ $rc -eq 255 ]
+check $? "exit status 255 of the command is vm-run's status"
+
+# 3-4: series aliases; 6.1 must not pick a 6.12 kernel.
+for series in 6.12 6.1; do
+	if ! grep -q "^${series//./\\.}\." <<<"$releases"; then
+		skip "--kernel $series boots a $series kernel" "no $series kernel installed"
+		continue
+	fi
+	vm --kernel "$series" -- uname -r
+	got=$(cat "$out")
+	[ $rc -eq 0 ] && [[ $got == "$series".* ]] && grep -Fqx "$got" <<<"$releases"
+	check $? "--kernel $series boots a $series kernel ($got)"
+done
+
+# 5-6: stdout is byte-exact (all 256 byte values, CR, tabs, a blank line,
+# then 100 KiB of random bytes through the serial line) and stdout and
+# stderr stay apart.
+fmt=
+for i in $(seq 0 255); do
+	fmt+=$(printf '\\%03o' "$i")
+done
+fmt+='a\tb\r\n\n\nend'
+head -c 102400 /dev/urandom >"$work/blob"
+# shellcheck disable=SC2059 # the format is the test data
+{ printf "$fmt"; cat "$work/blob"; } >"$work/expected"
+vm -- sh -c 'printf "$1" && cat "$2" && printf "to stderr\n" >&2' sh "$fmt" "$work/blob"
+[ $rc -eq 0 ] && cmp "$out" "$work/expected" >"$work/cmp" 2>&1
+check $? "stdout is byte-exact ($(stat -c %s "$work/expected") bytes: every byte value, CR, LF, tab, random)" \
+	"$(cat "$work/cmp")"
+[ "$(cat "$err")" = "to stderr" ] && ! grep -q 'to stderr' "$out"
+check $? "stderr carries only what the command wrote to stderr"
+
+# 7-8: the working directory and arguments arrive unchanged.
+dir="$work/dir with spaces"
+mkdir -p "$dir"
+args=('a b' "it's" '' '$HOME `id` *' $'new\nline' '--')
+printf '%s\n' "$dir" >"$work/expected"
+printf '<%s>\n' "${args[@]}" >>"$work/expected"
+vm_cwd=$dir
+vm -- sh -c 'pwd; printf "<%s>\n" "$@"' sh "${args[@]}"
+vm_cwd=.
+[ $rc -eq 0 ] && [ "$(head -n 1 "$out")" = "$dir" ]
+check $? "cwd is the caller's, with a space in its name"
+[ $rc -eq 0 ] && cmp -s "$out" "$work/expected"
+check $? "arguments with spaces, quotes, newlines, globs and empty ones survive"
+
+# 9-10: the project directory is shared read-write; the rest of the host
+# root takes writes that stay in the guest.
+marker=/etc/vm-run-test-$$
+vm -- sh -c 'echo "$COPYBENCH_VM_KERNEL" > "$1/written" && echo x > "$2" && cat "$2"' \
+	sh "$work" "$marker"
+[ $rc -eq 0 ] && [ -s "$work/written" ] &&
+	grep -Fqx "$(cat "$work/written")" <<<"$releases"
+check $? "a file the guest writes into the project directory is on the host"
+[ $rc -eq 0 ] && [ "$(cat "$out")" = x ] && [ ! -e "$marker" ]
+check $? "a write outside the project works in the guest, not on the host"
+
+# 11: debugfs and tracefs where the kernel tools expect them.
+vm -- sh -c 'awk "\$2 ~ /^\/sys\/kernel\/(debug|tracing)$/ { print \$2, \$3 }" /proc/mounts;
+	test -r /sys/kernel/tracing/trace && echo trace-readable'
+[ $rc -eq 0 ] && grep -qx '/sys/kernel/debug debugfs' "$out" &&
+	grep -qx '/sys/kernel/tracing tracefs' "$out" &&
+	grep -qx trace-readable "$out"
+check $? "debugfs is on /sys/kernel/debug, tracefs on /sys/kernel/tracing"
+
+# 12: a guest panic is status 123, with the panic line on stderr.
+vm -- sh -c 'echo 1 > /proc/sys/kernel/sysrq && echo c > /proc/sysrq-trigger; echo survived'
+[ $rc -eq 123 ] && ! grep -q survived "$out" &&
+	grep -q 'Kernel panic - not syncing: sysrq triggered crash' "$err"
+check $? "a guest kernel panic gives 123 and the panic reason on stderr"
+
+# 13-14: a command that hangs past --timeout is status 124, and the VM is
+# gone when vm-run returns.
+vm --timeout 30 -- sleep 1000
+[ $rc -eq 124 ] && grep -q '^vm-run: timeout' "$err" &&
+	grep -q 'running the command' "$err"
+check $? "a hang past --timeout 30 gives 124 and says timeout"
+! pgrep -f "$work/tmp" >/dev/null
+check $? "no qemu is left running after a timeout" "$(pgrep -af "$work/tmp")"
+
+# 15-17: bad options are refused by name, before any boot.
+vm --frobnicate -- true
+[ $rc -eq 125 ] && grep -q "'--frobnicate'" "$err" && [ ! -s "$out" ]
+check $? "an unknown option is refused by name with status 125"
+vm --accel xen -- true
+[ $rc -eq 125 ] && grep -q "'xen'.*auto, kvm, tcg" "$err"
+check $? "a bad --accel value is refused, listing auto, kvm, tcg"
+vm --kernel 6.3.999 -- true
+[ $rc -eq 125 ] && grep -q "'6.3.999'" "$err" &&
+	grep -qF "$(head -n 1 <<<"$releases")" "$err"
+check $? "an unknown --kernel is refused, listing the installed releases"
+
+# 18: --resolve names the release without booting: the newest of a series
+# for an alias, 6.1 never meaning 6.12.
+notes=()
+for series in 6.1 6.12; do
+	want=$(grep "^${series//./\\.}\." <<<"$releases" | sort -V | tail -n 1)
+	got=$("$vmrun" --kernel "$series" --resolve 2>&1)
+	[ -z "$want" ] || [ "$got" = "$want" ] ||
+		notes+=("--kernel $series --resolve: '$got', expected '$want'")
+done
+name="--resolve picks the newest release of a series, 6.1 never 6.12"
+if [ ${#notes[@]} -eq 0 ]; then ok "$name"; else not_ok "$name" "${notes[@]}"; fi
+
+echo "# $passed passed, $failed failed, $skipped skipped"
+[ $n -eq $NTESTS ] || { echo "# ran $n cases, planned $NTESTS"; exit 1; }
+[ $failed -eq 0 ] || exit 1
+[ $passed -eq 0 ] && exit 4
+exit 0
