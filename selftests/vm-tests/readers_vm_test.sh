@@ -1,0 +1,1 @@
+../readers_vm_test.sh
