@@ -217,18 +217,33 @@ FIXTURE_VARIANT(copy) {
 	int erms;		/* movs_alt's switch: -1 as detected, 0/1 forced */
 };
 
-#define CB_VARIANT(vname, vneeds, vdesc)					\
-	FIXTURE_VARIANT_ADD(copy, vname) { .name = #vname, .erms = -1 };
+/*
+ * fault: the same without native: libc's memcpy has no fault table entries,
+ * a fault there kills the process.
+ */
+FIXTURE(fault) {
+	struct bufs b;
+};
+
+FIXTURE_VARIANT(fault) {
+	const char *name;
+	int erms;
+};
+
+/*
+ * The variants both fixtures run: vtest is the name in the results, vname
+ * the copy variant, verms movs_alt's switch.
+ */
+#define VARIANT_ADD_BOTH(vtest, vname, verms)					\
+	FIXTURE_VARIANT_ADD(copy, vtest) { .name = vname, .erms = verms };	\
+	FIXTURE_VARIANT_ADD(fault, vtest) { .name = vname, .erms = verms };
+
+#define CB_VARIANT(vname, vneeds, vdesc)	VARIANT_ADD_BOTH(vname, #vname, -1)
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 
-FIXTURE_VARIANT_ADD(copy, movs_alt_forced_movsq) {
-	.name = "movs_alt", .erms = 0,
-};
-
-FIXTURE_VARIANT_ADD(copy, movs_alt_forced_movsb) {
-	.name = "movs_alt", .erms = 1,
-};
+VARIANT_ADD_BOTH(movs_alt_forced_movsq, "movs_alt", 0)
+VARIANT_ADD_BOTH(movs_alt_forced_movsb, "movs_alt", 1)
 
 FIXTURE_VARIANT_ADD(copy, native) {
 	.name = CB_NATIVE_NAME, .erms = -1,
@@ -243,32 +258,6 @@ FIXTURE_TEARDOWN(copy)
 {
 	bufs_teardown(&self->b);
 }
-
-/*
- * fault: the same without native: libc's memcpy has no fault table entries,
- * a fault there kills the process.
- */
-FIXTURE(fault) {
-	struct bufs b;
-};
-
-FIXTURE_VARIANT(fault) {
-	const char *name;
-	int erms;
-};
-
-#define CB_VARIANT(vname, vneeds, vdesc)					\
-	FIXTURE_VARIANT_ADD(fault, vname) { .name = #vname, .erms = -1 };
-#include "copy_variants_list.h"
-#undef CB_VARIANT
-
-FIXTURE_VARIANT_ADD(fault, movs_alt_forced_movsq) {
-	.name = "movs_alt", .erms = 0,
-};
-
-FIXTURE_VARIANT_ADD(fault, movs_alt_forced_movsb) {
-	.name = "movs_alt", .erms = 1,
-};
 
 FIXTURE_SETUP(fault)
 {
