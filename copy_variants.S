@@ -99,6 +99,25 @@ SYM_DATA(cb_cpu_erms, .byte 0)
 .endm
 
 /*
+ * CB_BYTE_LOOP user, label, fault, count=%rcx: copy \count bytes (at least
+ * one) from rsi to rdi one at a time, in a loop at \label. A fault at either
+ * access goes to \fault with \count the bytes not copied, the faulting one
+ * included: the exact answer from there. \count is %ecx where it is known
+ * to fit (a shorter "decl"). Clobbers al.
+ */
+.macro CB_BYTE_LOOP user, label, fault, count=%rcx
+\label:
+10:	movb	(%rsi), %al
+	CB_EXTABLE \user, 10b, \fault
+11:	movb	%al, (%rdi)
+	CB_EXTABLE \user, 11b, \fault
+	incq	%rsi
+	incq	%rdi
+	dec	\count
+	jnz	\label
+.endm
+
+/*
  * CB_BYTE_RETRY tag: the common end of every fault path of cb_<tag>_user.
  *
  * Input (from a fixup, user access still enabled):
@@ -114,15 +133,7 @@ SYM_DATA(cb_cpu_erms, .byte 0)
 .L\tag\()_retry:
 	testq	%rcx, %rcx
 	jz	.L\tag\()_retry_done
-.L\tag\()_retry_loop:
-90:	movb	(%rsi), %al
-	_ASM_EXTABLE_UA(90b, .L\tag\()_retry_done)
-91:	movb	%al, (%rdi)
-	_ASM_EXTABLE_UA(91b, .L\tag\()_retry_done)
-	incq	%rsi
-	incq	%rdi
-	decq	%rcx
-	jnz	.L\tag\()_retry_loop
+	CB_BYTE_LOOP 1, .L\tag\()_retry_loop, .L\tag\()_retry_done
 .L\tag\()_retry_done:
 	ASM_CLAC
 	movq	%rcx, %rax
@@ -141,16 +152,89 @@ SYM_DATA(cb_cpu_erms, .byte 0)
 	andl	$7, %ecx
 	jz	.L\tag\()_aligned_\user
 	subq	%rcx, %rdx
-.L\tag\()_align_\user:
-10:	movb	(%rsi), %al
-	CB_EXTABLE \user, 10b, .L\tag\()_align_fault
-11:	movb	%al, (%rdi)
-	CB_EXTABLE \user, 11b, .L\tag\()_align_fault
-	incq	%rsi
-	incq	%rdi
-	decl	%ecx
-	jnz	.L\tag\()_align_\user
+	CB_BYTE_LOOP \user, .L\tag\()_align_\user, .L\tag\()_align_fault, %ecx
 .L\tag\()_aligned_\user:
+.endm
+
+/*
+ * CB_BLOCKS64 tag, user, store: after CB_ALIGN_DEST, the 64-byte blocks of
+ * unrolled and nocache, through r8-r11, the stores spelled \store (movq, or
+ * movnti to bypass the caches). Copies rdx / 64 blocks, possibly none, and
+ * leaves rdx the 0-63 bytes after them, at .L<tag>_under64_<user>. The
+ * pointers move at the end of a block, so a fault anywhere in it goes to
+ * .L<tag>_block_fault with rcx the blocks not copied, the faulting one
+ * included, and rdx the rest.
+ */
+.macro CB_BLOCKS64 tag, user, store
+	movq	%rdx, %rcx
+	andl	$63, %edx
+	shrq	$6, %rcx
+	jz	.L\tag\()_under64_\user
+
+	/* 64-byte blocks: 4 loads, 4 stores, 4 loads, 4 stores. */
+	.p2align 4
+.L\tag\()_block_\user:
+20:	movq	0*8(%rsi), %r8
+	CB_EXTABLE \user, 20b, .L\tag\()_block_fault
+21:	movq	1*8(%rsi), %r9
+	CB_EXTABLE \user, 21b, .L\tag\()_block_fault
+22:	movq	2*8(%rsi), %r10
+	CB_EXTABLE \user, 22b, .L\tag\()_block_fault
+23:	movq	3*8(%rsi), %r11
+	CB_EXTABLE \user, 23b, .L\tag\()_block_fault
+24:	\store	%r8, 0*8(%rdi)
+	CB_EXTABLE \user, 24b, .L\tag\()_block_fault
+25:	\store	%r9, 1*8(%rdi)
+	CB_EXTABLE \user, 25b, .L\tag\()_block_fault
+26:	\store	%r10, 2*8(%rdi)
+	CB_EXTABLE \user, 26b, .L\tag\()_block_fault
+27:	\store	%r11, 3*8(%rdi)
+	CB_EXTABLE \user, 27b, .L\tag\()_block_fault
+30:	movq	4*8(%rsi), %r8
+	CB_EXTABLE \user, 30b, .L\tag\()_block_fault
+31:	movq	5*8(%rsi), %r9
+	CB_EXTABLE \user, 31b, .L\tag\()_block_fault
+32:	movq	6*8(%rsi), %r10
+	CB_EXTABLE \user, 32b, .L\tag\()_block_fault
+33:	movq	7*8(%rsi), %r11
+	CB_EXTABLE \user, 33b, .L\tag\()_block_fault
+34:	\store	%r8, 4*8(%rdi)
+	CB_EXTABLE \user, 34b, .L\tag\()_block_fault
+35:	\store	%r9, 5*8(%rdi)
+	CB_EXTABLE \user, 35b, .L\tag\()_block_fault
+36:	\store	%r10, 6*8(%rdi)
+	CB_EXTABLE \user, 36b, .L\tag\()_block_fault
+37:	\store	%r11, 7*8(%rdi)
+	CB_EXTABLE \user, 37b, .L\tag\()_block_fault
+	leaq	64(%rsi), %rsi
+	leaq	64(%rdi), %rdi
+	decq	%rcx
+	jnz	.L\tag\()_block_\user
+.L\tag\()_under64_\user:
+.endm
+
+/*
+ * CB_WORDS tag, user, store: after CB_BLOCKS64, the 8-byte words of the 0-63
+ * bytes in rdx, each one load and one \store through r8. Leaves rdx the 0-7
+ * bytes after them, at .L<tag>_under8_<user>. A fault goes to
+ * .L<tag>_word_fault with rcx the words not copied, the faulting one
+ * included, and rdx the rest.
+ */
+.macro CB_WORDS tag, user, store
+	movl	%edx, %ecx
+	andl	$7, %edx
+	shrl	$3, %ecx
+	jz	.L\tag\()_under8_\user
+.L\tag\()_word_loop_\user:
+40:	movq	(%rsi), %r8
+	CB_EXTABLE \user, 40b, .L\tag\()_word_fault
+41:	\store	%r8, (%rdi)
+	CB_EXTABLE \user, 41b, .L\tag\()_word_fault
+	leaq	8(%rsi), %rsi
+	leaq	8(%rdi), %rdi
+	decl	%ecx
+	jnz	.L\tag\()_word_loop_\user
+.L\tag\()_under8_\user:
 .endm
 
 /*
@@ -181,15 +265,7 @@ SYM_FUNC_END(cb_\name\()_user)
 	movq	%rdx, %rcx
 	testq	%rcx, %rcx
 	jz	.Lbytes_done_\user
-.Lbytes_loop_\user:
-10:	movb	(%rsi), %al
-	CB_EXTABLE \user, 10b, .Lbytes_fault
-11:	movb	%al, (%rdi)
-	CB_EXTABLE \user, 11b, .Lbytes_fault
-	incq	%rsi
-	incq	%rdi
-	decq	%rcx
-	jnz	.Lbytes_loop_\user
+	CB_BYTE_LOOP \user, .Lbytes_loop_\user, .Lbytes_fault
 .Lbytes_done_\user:
 	CB_RETURN_OK \user
 
@@ -279,80 +355,15 @@ SYM_FUNC_END(cb_\name\()_user)
 	jb	.Lunrolled_bytes_\user
 
 	CB_ALIGN_DEST unrolled, \user
-	movq	%rdx, %rcx
-	andl	$63, %edx
-	shrq	$6, %rcx
-	jz	.Lunrolled_words_\user
+	CB_BLOCKS64 unrolled, \user, movq
+	CB_WORDS unrolled, \user, movq
 
-	/* 64-byte blocks: 4 loads, 4 stores, 4 loads, 4 stores. */
-	.p2align 4
-.Lunrolled_block_\user:
-20:	movq	0*8(%rsi), %r8
-	CB_EXTABLE \user, 20b, .Lunrolled_block_fault
-21:	movq	1*8(%rsi), %r9
-	CB_EXTABLE \user, 21b, .Lunrolled_block_fault
-22:	movq	2*8(%rsi), %r10
-	CB_EXTABLE \user, 22b, .Lunrolled_block_fault
-23:	movq	3*8(%rsi), %r11
-	CB_EXTABLE \user, 23b, .Lunrolled_block_fault
-24:	movq	%r8, 0*8(%rdi)
-	CB_EXTABLE \user, 24b, .Lunrolled_block_fault
-25:	movq	%r9, 1*8(%rdi)
-	CB_EXTABLE \user, 25b, .Lunrolled_block_fault
-26:	movq	%r10, 2*8(%rdi)
-	CB_EXTABLE \user, 26b, .Lunrolled_block_fault
-27:	movq	%r11, 3*8(%rdi)
-	CB_EXTABLE \user, 27b, .Lunrolled_block_fault
-30:	movq	4*8(%rsi), %r8
-	CB_EXTABLE \user, 30b, .Lunrolled_block_fault
-31:	movq	5*8(%rsi), %r9
-	CB_EXTABLE \user, 31b, .Lunrolled_block_fault
-32:	movq	6*8(%rsi), %r10
-	CB_EXTABLE \user, 32b, .Lunrolled_block_fault
-33:	movq	7*8(%rsi), %r11
-	CB_EXTABLE \user, 33b, .Lunrolled_block_fault
-34:	movq	%r8, 4*8(%rdi)
-	CB_EXTABLE \user, 34b, .Lunrolled_block_fault
-35:	movq	%r9, 5*8(%rdi)
-	CB_EXTABLE \user, 35b, .Lunrolled_block_fault
-36:	movq	%r10, 6*8(%rdi)
-	CB_EXTABLE \user, 36b, .Lunrolled_block_fault
-37:	movq	%r11, 7*8(%rdi)
-	CB_EXTABLE \user, 37b, .Lunrolled_block_fault
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	decq	%rcx
-	jnz	.Lunrolled_block_\user
-
-	/* Under 64 bytes left: words, then bytes. */
-.Lunrolled_words_\user:
-	movl	%edx, %ecx
-	andl	$7, %edx
-	shrl	$3, %ecx
-	jz	.Lunrolled_tail_\user
-.Lunrolled_word_loop_\user:
-40:	movq	(%rsi), %r8
-	CB_EXTABLE \user, 40b, .Lunrolled_word_fault
-41:	movq	%r8, (%rdi)
-	CB_EXTABLE \user, 41b, .Lunrolled_word_fault
-	leaq	8(%rsi), %rsi
-	leaq	8(%rdi), %rdi
-	decl	%ecx
-	jnz	.Lunrolled_word_loop_\user
-.Lunrolled_tail_\user:
+	/* Under 8 bytes left: a byte loop. */
 	movl	%edx, %ecx
 .Lunrolled_bytes_\user:
 	testq	%rcx, %rcx
 	jz	.Lunrolled_done_\user
-.Lunrolled_byte_loop_\user:
-50:	movb	(%rsi), %al
-	CB_EXTABLE \user, 50b, .Lunrolled_retry_done
-51:	movb	%al, (%rdi)
-	CB_EXTABLE \user, 51b, .Lunrolled_retry_done
-	incq	%rsi
-	incq	%rdi
-	decq	%rcx
-	jnz	.Lunrolled_byte_loop_\user
+	CB_BYTE_LOOP \user, .Lunrolled_byte_loop_\user, .Lunrolled_retry_done
 .Lunrolled_done_\user:
 	CB_RETURN_OK \user
 
@@ -394,7 +405,10 @@ SYM_FUNC_END(cb_\name\()_user)
 	testl	%ecx, %ecx
 	jz	.Lmovs_alt_done_\user
 
-	/* Bytes: under 8, and the tails of the longer paths. */
+	/*
+	 * Bytes: under 8, and the tails of the longer paths. Upstream's loop,
+	 * which steps rdi before rsi: not CB_BYTE_LOOP, to stay its copy.
+	 */
 .Lmovs_alt_bytes_\user:
 10:	movb	(%rsi), %al
 	CB_EXTABLE \user, 10b, .Lmovs_alt_retry_done
@@ -795,72 +809,16 @@ SYM_FUNC_END(cb_\name\()_user)
 .macro CB_BODY_nocache user
 	CB_UACCESS_BEGIN \user
 	cmpq	$8, %rdx
-	jb	.Lnocache_4b_entry_\user
+	jb	.Lnocache_under8_\user
 
 	CB_ALIGN_DEST nocache, \user
-	movq	%rdx, %rcx
-	andl	$63, %edx
-	shrq	$6, %rcx
-	jz	.Lnocache_8b_entry_\user
+	CB_BLOCKS64 nocache, \user, movnti
+	CB_WORDS nocache, \user, movnti
 
-	/* 64-byte blocks: 4 loads, 4 movnti, 4 loads, 4 movnti. */
-	.p2align 4
-.Lnocache_block_\user:
-20:	movq	0*8(%rsi), %r8
-	CB_EXTABLE \user, 20b, .Lnocache_block_fault
-21:	movq	1*8(%rsi), %r9
-	CB_EXTABLE \user, 21b, .Lnocache_block_fault
-22:	movq	2*8(%rsi), %r10
-	CB_EXTABLE \user, 22b, .Lnocache_block_fault
-23:	movq	3*8(%rsi), %r11
-	CB_EXTABLE \user, 23b, .Lnocache_block_fault
-24:	movnti	%r8, 0*8(%rdi)
-	CB_EXTABLE \user, 24b, .Lnocache_block_fault
-25:	movnti	%r9, 1*8(%rdi)
-	CB_EXTABLE \user, 25b, .Lnocache_block_fault
-26:	movnti	%r10, 2*8(%rdi)
-	CB_EXTABLE \user, 26b, .Lnocache_block_fault
-27:	movnti	%r11, 3*8(%rdi)
-	CB_EXTABLE \user, 27b, .Lnocache_block_fault
-30:	movq	4*8(%rsi), %r8
-	CB_EXTABLE \user, 30b, .Lnocache_block_fault
-31:	movq	5*8(%rsi), %r9
-	CB_EXTABLE \user, 31b, .Lnocache_block_fault
-32:	movq	6*8(%rsi), %r10
-	CB_EXTABLE \user, 32b, .Lnocache_block_fault
-33:	movq	7*8(%rsi), %r11
-	CB_EXTABLE \user, 33b, .Lnocache_block_fault
-34:	movnti	%r8, 4*8(%rdi)
-	CB_EXTABLE \user, 34b, .Lnocache_block_fault
-35:	movnti	%r9, 5*8(%rdi)
-	CB_EXTABLE \user, 35b, .Lnocache_block_fault
-36:	movnti	%r10, 6*8(%rdi)
-	CB_EXTABLE \user, 36b, .Lnocache_block_fault
-37:	movnti	%r11, 7*8(%rdi)
-	CB_EXTABLE \user, 37b, .Lnocache_block_fault
-	leaq	64(%rsi), %rsi
-	leaq	64(%rdi), %rdi
-	decq	%rcx
-	jnz	.Lnocache_block_\user
-
-	/* 8-byte movnti while 8 or more are left. */
-.Lnocache_8b_entry_\user:
-	movl	%edx, %ecx
-	andl	$7, %edx
-	shrl	$3, %ecx
-	jz	.Lnocache_4b_entry_\user
-.Lnocache_8b_loop_\user:
-40:	movq	(%rsi), %r8
-	CB_EXTABLE \user, 40b, .Lnocache_8b_fault
-41:	movnti	%r8, (%rdi)
-	CB_EXTABLE \user, 41b, .Lnocache_8b_fault
-	leaq	8(%rsi), %rsi
-	leaq	8(%rdi), %rdi
-	decl	%ecx
-	jnz	.Lnocache_8b_loop_\user
-
-	/* 0-7 left: one 4-byte movnti if the destination allows, then bytes. */
-.Lnocache_4b_entry_\user:
+	/*
+	 * 0-7 left, at .Lnocache_under8_ (the end of CB_WORDS): one 4-byte
+	 * movnti if the destination allows, then bytes.
+	 */
 	testl	%edx, %edx
 	jz	.Lnocache_finish_\user
 	movl	%edi, %ecx
@@ -880,15 +838,7 @@ SYM_FUNC_END(cb_\name\()_user)
 	jz	.Lnocache_finish_\user
 .Lnocache_1b_entry_\user:
 	movl	%edx, %ecx
-.Lnocache_1b_loop_\user:
-60:	movb	(%rsi), %al
-	CB_EXTABLE \user, 60b, .Lnocache_fault
-61:	movb	%al, (%rdi)
-	CB_EXTABLE \user, 61b, .Lnocache_fault
-	incq	%rsi
-	incq	%rdi
-	decl	%ecx
-	jnz	.Lnocache_1b_loop_\user
+	CB_BYTE_LOOP \user, .Lnocache_1b_loop_\user, .Lnocache_fault, %ecx
 
 	/* Order the non-temporal stores before whatever comes next. */
 .Lnocache_finish_\user:
@@ -905,7 +855,7 @@ SYM_FUNC_END(cb_\name\()_user)
 	shlq	$6, %rcx
 	addq	%rdx, %rcx
 	jmp	.Lnocache_fault
-.Lnocache_8b_fault:
+.Lnocache_word_fault:
 	leaq	(%rdx,%rcx,8), %rcx
 	jmp	.Lnocache_fault
 .Lnocache_4b_fault:

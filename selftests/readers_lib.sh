@@ -8,8 +8,9 @@
 # kselftest way (ok, not_ok, skip, finish); rd_lib_init DIR, which makes
 # $tmp under DIR and starts one python3 that checks readers' JSON lines for
 # the whole suite (its start-up is the slow part, minutes under TCG if run
-# per check); jcheck and jrun on top of it; cb_byte, copybench.h's
-# cb_data_byte() computed independently of readers.
+# per check); jcheck and jrun on top of it; rd_start and rd_sigterm, to
+# stop a run in the middle; cb_byte, copybench.h's cb_data_byte() computed
+# independently of readers.
 
 rd_here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 if [ -z "${READERS:-}" ]; then
@@ -167,6 +168,37 @@ bad_option()
 		not_ok "rejects_$name" "readers $*: exit $rc (want 2), wanted '$pattern' in:" \
 			"$(cat "$tmp/err.txt" "$tmp/out.txt")"
 	fi
+}
+
+# rd_start ARGS...: readers ARGS in the background, its output (stdout and
+# stderr) into a FIFO, read up to its table header, which readers prints
+# once it is set up and before it runs: the wait is for that line, not for
+# a time. Sets rd_pid, and rd_started to 1 when the header came (empty when
+# the output ended first). Follow with rd_sigterm.
+rd_start()
+{
+	local line
+
+	mkfifo "$tmp/sig.fifo"
+	"$READERS" "$@" > "$tmp/sig.fifo" 2>&1 &
+	rd_pid=$!
+	exec 7< "$tmp/sig.fifo"
+	rd_started=
+	while IFS= read -r -u 7 line; do
+		case $line in threads*buffer*) rd_started=1; break ;; esac
+	done
+}
+
+# rd_sigterm: SIGTERM to the readers of rd_start; sets rd_rest to the rest
+# of its output and rd_rc to its exit status.
+rd_sigterm()
+{
+	kill -TERM $rd_pid 2>/dev/null
+	rd_rest=$(cat <&7)
+	exec 7<&-
+	wait $rd_pid
+	rd_rc=$?
+	rm -f "$tmp/sig.fifo"
 }
 
 # cb_byte P: cb_data_byte(P) of copybench.h, as 0xNN.

@@ -254,26 +254,13 @@ jrun matrix_on_a_file_is_the_kernel_copy_only 0 \
 	-- --matrix --source "$file" --threads 2 --duration 20ms --warmup 0
 
 # --- a signal stops the run and says so ---
-# readers prints its table header once set up; the test waits for that
-# line, not for a time, then sends SIGTERM.
-mkfifo "$tmp/sig.fifo"
-"$READERS" --source memcpy --threads 2 --duration 600 --warmup 0 \
-	> "$tmp/sig.fifo" 2>&1 &
-rd_pid=$!
-exec 7< "$tmp/sig.fifo"
-started=
-while IFS= read -r -u 7 line; do
-	case $line in threads*buffer*) started=1; break ;; esac
-done
-kill -TERM $rd_pid 2>/dev/null
-rest=$(cat <&7)
-exec 7<&-
-wait $rd_pid
-rc=$?
-if [ -n "$started" ] && [ $rc -eq 143 ] && grep -q "stopped by signal 15" <<< "$rest"; then
+# SIGTERM once readers has printed its table header (rd_start waits for it).
+rd_start --source memcpy --threads 2 --duration 600 --warmup 0
+rd_sigterm
+if [ -n "$rd_started" ] && [ $rd_rc -eq 143 ] && grep -q "stopped by signal 15" <<< "$rd_rest"; then
 	ok sigterm_stops_the_run_with_status_143
 else
-	not_ok sigterm_stops_the_run_with_status_143 "exit $rc" "$rest"
+	not_ok sigterm_stops_the_run_with_status_143 "exit $rd_rc" "$rd_rest"
 fi
 
 finish

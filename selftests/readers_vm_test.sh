@@ -136,30 +136,19 @@ done
 if [ -z "$other" ]; then
 	not_ok sigterm_restores_the_variant_knob "no usable variant other than '$orig' to set"
 else
-	mkfifo "$tmp/sig.fifo"
-	"$READERS" --source "$data" --variant "$other" --threads 2 \
-		--duration 600 --warmup 0 > "$tmp/sig.fifo" 2>&1 &
-	rd_pid=$!
-	exec 7< "$tmp/sig.fifo"
-	started=
 	# The table header comes after the knob is set and before the run.
-	while IFS= read -r -u 7 line; do
-		case $line in threads*buffer*) started=1; break ;; esac
-	done
+	rd_start --source "$data" --variant "$other" --threads 2 \
+		--duration 600 --warmup 0
 	during=$(cat "$knob")
-	kill -TERM $rd_pid 2>/dev/null
-	rest=$(cat <&7)
-	exec 7<&-
-	wait $rd_pid
-	rc=$?
+	rd_sigterm
 	after=$(cat "$knob")
-	if [ -n "$started" ] && [ "$during" = "$other" ] && [ $rc -eq 143 ] &&
+	if [ -n "$rd_started" ] && [ "$during" = "$other" ] && [ $rd_rc -eq 143 ] &&
 	   [ "$after" = "$orig" ]; then
 		ok sigterm_restores_the_variant_knob
 	else
 		not_ok sigterm_restores_the_variant_knob \
-			"started '$started', knob during '$during' (want $other), exit $rc (want 143), after '$after' (want $orig)" \
-			"$rest"
+			"started '$rd_started', knob during '$during' (want $other), exit $rd_rc (want 143), after '$after' (want $orig)" \
+			"$rd_rest"
 		echo "$orig" > "$knob"
 	fi
 fi

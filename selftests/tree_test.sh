@@ -98,8 +98,9 @@ check "no atoi() in the sources" no_atoi
 # lib/cb_asm_user.h is assembler macros for cpp, which checkpatch reads as C.
 checkpatch() {
 	local f=$1 ignore=EMBEDDED_FILENAME,MACRO_ARG_UNUSED,TRAILING_SEMICOLON
-	# variants_test.c's CB_VARIANT() expands to one FIXTURE_VARIANT_ADD()
-	# declaration per listed variant, which checkpatch reads as statements.
+	# variants_test.c's CB_VARIANT() expands to FIXTURE_VARIANT_ADD()
+	# declarations for each listed variant, which checkpatch reads as
+	# statements.
 	[ "$f" = selftests/variants_test.c ] &&
 		ignore=$ignore,MULTISTATEMENT_MACRO_USE_DO_WHILE
 	perl "$ksft/scripts/checkpatch.pl" --no-tree --quiet --show-types \

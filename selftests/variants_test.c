@@ -217,18 +217,33 @@ FIXTURE_VARIANT(copy) {
 	int erms;		/* movs_alt's switch: -1 as detected, 0/1 forced */
 };
 
-#define CB_VARIANT(vname, vneeds, vdesc)					\
-	FIXTURE_VARIANT_ADD(copy, vname) { .name = #vname, .erms = -1 };
+/*
+ * fault: the same without native: libc's memcpy has no fault table entries,
+ * a fault there kills the process.
+ */
+FIXTURE(fault) {
+	struct bufs b;
+};
+
+FIXTURE_VARIANT(fault) {
+	const char *name;
+	int erms;
+};
+
+/*
+ * The variants both fixtures run: vtest is the name in the results, vname
+ * the copy variant, verms movs_alt's switch.
+ */
+#define VARIANT_ADD_BOTH(vtest, vname, verms)					\
+	FIXTURE_VARIANT_ADD(copy, vtest) { .name = vname, .erms = verms };	\
+	FIXTURE_VARIANT_ADD(fault, vtest) { .name = vname, .erms = verms };
+
+#define CB_VARIANT(vname, vneeds, vdesc)	VARIANT_ADD_BOTH(vname, #vname, -1)
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 
-FIXTURE_VARIANT_ADD(copy, movs_alt_forced_movsq) {
-	.name = "movs_alt", .erms = 0,
-};
-
-FIXTURE_VARIANT_ADD(copy, movs_alt_forced_movsb) {
-	.name = "movs_alt", .erms = 1,
-};
+VARIANT_ADD_BOTH(movs_alt_forced_movsq, "movs_alt", 0)
+VARIANT_ADD_BOTH(movs_alt_forced_movsb, "movs_alt", 1)
 
 FIXTURE_VARIANT_ADD(copy, native) {
 	.name = CB_NATIVE_NAME, .erms = -1,
@@ -243,32 +258,6 @@ FIXTURE_TEARDOWN(copy)
 {
 	bufs_teardown(&self->b);
 }
-
-/*
- * fault: the same without native: libc's memcpy has no fault table entries,
- * a fault there kills the process.
- */
-FIXTURE(fault) {
-	struct bufs b;
-};
-
-FIXTURE_VARIANT(fault) {
-	const char *name;
-	int erms;
-};
-
-#define CB_VARIANT(vname, vneeds, vdesc)					\
-	FIXTURE_VARIANT_ADD(fault, vname) { .name = #vname, .erms = -1 };
-#include "copy_variants_list.h"
-#undef CB_VARIANT
-
-FIXTURE_VARIANT_ADD(fault, movs_alt_forced_movsq) {
-	.name = "movs_alt", .erms = 0,
-};
-
-FIXTURE_VARIANT_ADD(fault, movs_alt_forced_movsb) {
-	.name = "movs_alt", .erms = 1,
-};
 
 FIXTURE_SETUP(fault)
 {
@@ -378,6 +367,44 @@ static const size_t fault_extra[] = {
 static const size_t fault_other_off[] = { 0, 1, 7, 0x9c };
 #define NOTHER	(ARRAY_SIZE(fault_other_off))
 
+/*
+ * One copy of len bytes from d bytes before b->boundary, where the source
+ * stops being readable, to dst + GUARD + doff: exactly len - d bytes left,
+ * the d bytes before the boundary copied, nothing else written. Returns
+ * from the test on failure.
+ */
+#define CHECK_SOURCE_FAULT(what, d, len, doff) do {				\
+	const uint8_t *__s = b->boundary - (d);					\
+	uint8_t *__d = b->dst + GUARD + (doff);					\
+	size_t __soff = (PAGE - (d)) % PAGE;					\
+	unsigned long __left;							\
+										\
+	memset(__d - GUARD, POISON, (len) + 2 * GUARD);				\
+	__left = b->v->copy(__d, __s, (len));					\
+	ASSERT_LEFT(at_dist(what, d), len, __soff, doff, __left, (len) - (d));	\
+	ASSERT_DST(at_dist(what, d), len, __soff, doff, __d, __s, GUARD, d,	\
+		   (len) + GUARD);						\
+} while (0)
+
+/*
+ * One copy of len bytes from src + soff to d bytes before b->boundary, where
+ * the destination stops being writable: exactly len - d bytes left, the d
+ * bytes before the boundary copied, and the span - d bytes before those
+ * (poisoned first) untouched. Returns from the test on failure.
+ */
+#define CHECK_DEST_FAULT(what, d, len, soff, span) do {			\
+	const uint8_t *__s = b->src + (soff);					\
+	uint8_t *__d = b->boundary - (d);					\
+	size_t __doff = (PAGE - (d)) % PAGE;					\
+	unsigned long __left;							\
+										\
+	memset(b->boundary - (span), POISON, (span));				\
+	__left = b->v->copy(__d, __s, (len));					\
+	ASSERT_LEFT(at_dist(what, d), len, soff, __doff, __left, (len) - (d));	\
+	ASSERT_DST(at_dist(what, d), len, soff, __doff, __d, __s,		\
+		   (span) - (d), d, d);						\
+} while (0)
+
 /* orig copies backward when the source's low byte is below (signed). */
 static int orig_backward(const void *dst, const void *src)
 {
@@ -399,19 +426,11 @@ TEST_F(fault, stops_exactly_at_unreadable_source_page)
 		for (i = 0; i < ARRAY_SIZE(fault_extra); i++, n++) {
 			size_t len = d + fault_extra[i];
 			size_t doff = fault_other_off[(d + i) % NOTHER];
-			size_t soff = (PAGE - d) % PAGE;
-			const uint8_t *s = b->boundary - d;
-			uint8_t *dd = b->dst + GUARD + doff;
-			unsigned long left;
 
-			memset(dd - GUARD, POISON, len + 2 * GUARD);
-			left = b->v->copy(dd, s, len);
-			ASSERT_LEFT(at_dist("unreadable source", d), len, soff, doff,
-				    left, len - d);
-			ASSERT_DST(at_dist("unreadable source", d), len, soff, doff,
-				   dd, s, GUARD, d, len + GUARD);
+			CHECK_SOURCE_FAULT("unreadable source", d, len, doff);
 			faults += len > d;
-			backward += len >= 32 && orig_backward(dd, s);
+			backward += len >= 32 &&
+				    orig_backward(b->dst + GUARD + doff, b->boundary - d);
 		}
 	TH_LOG("%s: %zu copies (%zu faulting, %zu in orig's backward direction) in %.2f s",
 	       b->v->name, n, faults, backward, now_s() - t);
@@ -425,26 +444,17 @@ TEST_F(fault, stops_exactly_at_unwritable_destination_page)
 {
 	struct bufs *b = &self->b;
 	size_t d, i, n = 0, faults = 0, backward = 0;
-	uint8_t *page = b->boundary - PAGE;
 	double t = now_s();
 
 	for (d = 0; d <= FAULT_DIST_MAX; d++)
 		for (i = 0; i < ARRAY_SIZE(fault_extra); i++, n++) {
 			size_t len = d + fault_extra[i];
 			size_t soff = fault_other_off[(d + i) % NOTHER];
-			size_t doff = (PAGE - d) % PAGE;
-			const uint8_t *s = b->src + soff;
-			uint8_t *dd = b->boundary - d;
-			unsigned long left;
 
-			memset(page, POISON, PAGE);
-			left = b->v->copy(dd, s, len);
-			ASSERT_LEFT(at_dist("unwritable destination", d), len, soff,
-				    doff, left, len - d);
-			ASSERT_DST(at_dist("unwritable destination", d), len, soff,
-				   doff, dd, s, PAGE - d, d, d);
+			CHECK_DEST_FAULT("unwritable destination", d, len, soff, PAGE);
 			faults += len > d;
-			backward += len >= 32 && orig_backward(dd, s);
+			backward += len >= 32 &&
+				    orig_backward(b->boundary - d, b->src + soff);
 		}
 	TH_LOG("%s: %zu copies (%zu faulting, %zu in orig's backward direction) in %.2f s",
 	       b->v->name, n, faults, backward, now_s() - t);
@@ -477,18 +487,8 @@ TEST_F(fault, writes_nothing_past_unreadable_source_hole)
 			     k++, n++) {
 				size_t d = hole_dist[i];
 				size_t len = d + 2 * PAGE + hole_after[j];
-				size_t doff = fault_other_off[k];
-				size_t soff = (PAGE - d) % PAGE;
-				const uint8_t *s = b->boundary - d;
-				uint8_t *dd = b->dst + GUARD + doff;
-				unsigned long left;
 
-				memset(dd - GUARD, POISON, len + 2 * GUARD);
-				left = b->v->copy(dd, s, len);
-				ASSERT_LEFT(at_dist("source hole", d), len, soff, doff,
-					    left, len - d);
-				ASSERT_DST(at_dist("source hole", d), len, soff, doff,
-					   dd, s, GUARD, d, len + GUARD);
+				CHECK_SOURCE_FAULT("source hole", d, len, fault_other_off[k]);
 			}
 	TH_LOG("%s: %zu copies across a hole checked", b->v->name, n);
 }
@@ -510,21 +510,13 @@ TEST_F(fault, writes_nothing_past_unwritable_destination_hole)
 				size_t d = hole_dist[i];
 				size_t len = d + 2 * PAGE + hole_after[j];
 				size_t soff = fault_other_off[k];
-				size_t doff = (PAGE - d) % PAGE;
-				const uint8_t *s = b->src + soff;
-				uint8_t *dd = b->boundary - d;
-				unsigned long left;
 
-				memset(b->edge, POISON, 2 * PAGE);
 				memset(after, POISON, PAGE);
-				left = b->v->copy(dd, s, len);
-				ASSERT_LEFT(at_dist("destination hole", d), len, soff,
-					    doff, left, len - d);
-				ASSERT_DST(at_dist("destination hole", d), len, soff,
-					   doff, dd, s, 2 * PAGE - d, d, d);
+				CHECK_DEST_FAULT("destination hole", d, len, soff, 2 * PAGE);
 				/* A dst[] index here counts from that page's start. */
 				ASSERT_DST(at_dist("page after the destination hole", d),
-					   len, soff, doff, after, s, 0, 0, PAGE);
+					   len, soff, (PAGE - d) % PAGE, after,
+					   b->src + soff, 0, 0, PAGE);
 			}
 	TH_LOG("%s: %zu copies across a hole checked", b->v->name, n);
 }
