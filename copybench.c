@@ -129,35 +129,24 @@ static int cb_show_variant(char *buf, size_t len, const struct cb_knobs *k)
 	return scnprintf(buf, len, "%s\n", k->variant->name);
 }
 
-static int cb_parse_direction(const char *s, struct cb_knobs *k)
-{
-	int i = cb_find_name(s, cb_direction_names, CB_DIR_COUNT);
-
-	if (i < 0)
-		return i;
-	k->direction = i;
-	return 0;
+/* The knobs holding one name of a fixed list, kept as its index. */
+#define CB_NAME_KNOB(field, names, count)					\
+static int cb_parse_##field(const char *s, struct cb_knobs *k)		\
+{									\
+	int i = cb_find_name(s, names, count);				\
+									\
+	if (i < 0)							\
+		return i;						\
+	k->field = i;							\
+	return 0;							\
+}									\
+static int cb_show_##field(char *buf, size_t len, const struct cb_knobs *k) \
+{									\
+	return scnprintf(buf, len, "%s\n", names[k->field]);		\
 }
 
-static int cb_show_direction(char *buf, size_t len, const struct cb_knobs *k)
-{
-	return scnprintf(buf, len, "%s\n", cb_direction_names[k->direction]);
-}
-
-static int cb_parse_cache(const char *s, struct cb_knobs *k)
-{
-	int i = cb_find_name(s, cb_cache_names, CB_CACHE_COUNT);
-
-	if (i < 0)
-		return i;
-	k->cache = i;
-	return 0;
-}
-
-static int cb_show_cache(char *buf, size_t len, const struct cb_knobs *k)
-{
-	return scnprintf(buf, len, "%s\n", cb_cache_names[k->cache]);
-}
+CB_NAME_KNOB(direction, cb_direction_names, CB_DIR_COUNT)
+CB_NAME_KNOB(cache, cb_cache_names, CB_CACHE_COUNT)
 
 static int cb_parse_cpu(const char *s, struct cb_knobs *k)
 {
