@@ -24,7 +24,17 @@ extern "C" {
 struct cb_variant {
 	const char *name;	/* user-visible name, e.g. "movsb" */
 	const char *desc;	/* one line */
+	/*
+	 * cb_<name>_user: every access has a fault-table entry, so either side
+	 * may run into an inaccessible page (exact count after cb_fault_init()).
+	 */
 	unsigned long (*copy)(void *dst, const void *src, unsigned long len);
+	/*
+	 * cb_<name>_memcpy: the same strategy without fault-table entries, the
+	 * entry copybench.ko's direction=memcpy times (libc memcpy for "native").
+	 * A fault in it is a fault: both sides must be accessible.
+	 */
+	unsigned long (*copy_memcpy)(void *dst, const void *src, unsigned long len);
 	unsigned int needs;	/* CB_NEED_* bits (copybench.h) */
 	int fault_exact;	/* 1: exact count on faults after cb_fault_init() */
 };

@@ -32,7 +32,9 @@
 
 #define CB_VARIANT(name, needs, desc)						\
 	unsigned long cb_##name##_user(void *dst, const void *src,		\
-				       unsigned long len);
+				       unsigned long len);			\
+	unsigned long cb_##name##_memcpy(void *dst, const void *src,		\
+					 unsigned long len);
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 
@@ -46,11 +48,13 @@ static unsigned long cb_native_copy(void *dst, const void *src,
 static const struct cb_variant cb_variants[] = {
 #define CB_VARIANT(vname, vneeds, vdesc)					\
 	{ .name = #vname, .desc = vdesc, .copy = cb_##vname##_user,		\
-	  .needs = vneeds, .fault_exact = 1 },
+	  .copy_memcpy = cb_##vname##_memcpy, .needs = vneeds,			\
+	  .fault_exact = 1 },
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 	{ .name = CB_NATIVE_NAME, .desc = "libc memcpy(), the system's own copy",
-	  .copy = cb_native_copy, .needs = 0, .fault_exact = 0 },
+	  .copy = cb_native_copy, .copy_memcpy = cb_native_copy, .needs = 0,
+	  .fault_exact = 0 },
 };
 
 unsigned int cb_variant_count(void)

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ktap.sh - source the kernel's own kselftest/ktap_helpers.sh for copybench's
+# shell tests, wherever this directory sits:
+#   in a kernel tree or a kselftest install (tools/testing/selftests/copybench):
+#     ../kselftest/ktap_helpers.sh
+#   out of tree (make selftests extracted it from Debian's linux-source):
+#     ../build/linux/tools/testing/selftests/kselftest/ktap_helpers.sh
+# or $KSFT_DIR/kselftest/ktap_helpers.sh when KSFT_DIR is set.
+#
+# Usage, from a script in selftests/ (POSIX sh or bash):
+#	. "$(dirname "$0")/ktap.sh"
+# from elsewhere, with CB_SELFTESTS set to this directory first:
+#	CB_SELFTESTS=/path/to/selftests; . "$CB_SELFTESTS/ktap.sh"
+# Gives everything ktap_helpers.sh gives (ktap_print_header, ktap_test_pass,
+# ktap_test_fail, ktap_test_skip, ktap_print_msg, ktap_set_plan,
+# ktap_finished, KSFT_PASS/FAIL/SKIP) and $KTAP_HELPERS, its path. Exits 4
+# (kselftest's skip) with a message when the helpers cannot be found.
+
+: "${CB_SELFTESTS:=$(cd "$(dirname "$0")" && pwd)}"
+for KTAP_HELPERS in \
+	${KSFT_DIR:+"$KSFT_DIR/kselftest/ktap_helpers.sh"} \
+	"$CB_SELFTESTS/../kselftest/ktap_helpers.sh" \
+	"$CB_SELFTESTS/../build/linux/tools/testing/selftests/kselftest/ktap_helpers.sh"; do
+	[ -r "$KTAP_HELPERS" ] && break
+done
+if [ ! -r "$KTAP_HELPERS" ]; then
+	echo "TAP version 13"
+	echo "1..0 # SKIP the kernel's kselftest/ktap_helpers.sh not found: run 'make selftests'"
+	exit 4
+fi
+. "$KTAP_HELPERS"
