@@ -23,9 +23,9 @@
 #		file reads and writes of 64 KiB with data_chunk 4096 (16 copies
 #		of 4 KiB each), a /proc read (a checked copy), and "head"
 #		reading the same files, which must not show
-#   readlint.bt	COMM filter "readers": build/selftests/readers with shared
-#		and private buffers, 8-byte and 64 KiB chunks, two processes
-#		at once, and a dd of 8-byte reads that must not show
+#   readlint.bt	build/selftests/readers with shared and private buffers,
+#		8-byte and 64 KiB chunks, two processes at once; two Python
+#		threads of 8-byte preadv() calls into one buffer
 # The module's knobs and the tmpfs mount are restored on exit. Set
 # CB_BT_TOOLS to a list of some of "cbcopy kcopy copysize readlint" to test
 # only those.
@@ -112,48 +112,49 @@ bt_run()
 	fi
 }
 
-# map NAME: map or hist NAME of $out as one JSON object, {} if absent.
-map()
+# Checks are jq expressions over one object that holds every map and hist
+# of the run by name ("@read_bytes": {KEY: VALUE}) and "printf", the list of
+# printed lines; each tool's checks run in one jq (a process start costs
+# about a second under emulation). check NAME EXPR WANT queues one test
+# point: EXPR, printed compact, must equal WANT (JSON: 128, "ok", [4096],
+# true); checks_run runs the queue.
+jq_lib='
+def m(name): .[name] // {};
+# bucket(MAP; KEY; MIN): the count of the hist bucket starting at MIN.
+def bucket(name; k; min): [m(name)[k] // [] | .[] | select(.min == min) | .count] | add // 0;
+# nonzero(MAP; KEY): the MINs of the buckets that count something.
+def nonzero(name; k): [m(name)[k] // [] | .[] | select(.count > 0) | .min];
+# value(MAP; KEY): the value at KEY, "" when there is none.
+def value(name; k): m(name)[k] // "";
+# keys_with(MAP; PREFIX): the keys that start with PREFIX.
+def keys_with(name; p): [m(name) | keys[] | select(startswith(p))];
+'
+checks=()
+check()
 {
-	jq -s --arg m "$1" \
-		'[.[] | select(.type == "map" or .type == "hist") | .data | select(has($m)) | .[$m]] | add // {}' \
-		"$out" 2> /dev/null || echo '{}'
+	checks+=("$1" "$2" "$3")
 }
-
-# bucket MAP KEY MIN: the count of KEY's hist bucket starting at MIN (0 if none).
-bucket()
+checks_run()
 {
-	map "$1" | jq --arg k "$2" --argjson min "$3" \
-		'[.[$k] // [] | .[] | select(.min == $min) | .count] | add // 0'
-}
+	local all=$out.all prog= i got
 
-# nonzero_buckets MAP KEY: the MINs of KEY's buckets that count something.
-nonzero_buckets()
-{
-	map "$1" | jq -c --arg k "$2" '[.[$k] // [] | .[] | select(.count > 0) | .min]'
-}
-
-# value MAP KEY: the value at KEY, "" if none.
-value()
-{
-	map "$1" | jq -r --arg k "$2" '.[$k] // "" | tostring'
-}
-
-# keys_with MAP PREFIX: how many keys of MAP start with PREFIX.
-keys_with()
-{
-	map "$1" | jq --arg p "$2" '[keys[] | select(startswith($p))] | length'
-}
-
-# expect NAME GOT WANT: one test point, GOT = WANT.
-expect()
-{
-	if [ "$2" = "$3" ]; then
-		ktap_test_pass "$1"
-	else
-		ktap_print_msg "$1: got '$2', want '$3'"
-		ktap_test_fail "$1"
-	fi
+	jq -s '(map(select(.type == "map" or .type == "hist") | .data) | add // {}) +
+		{printf: map(select(.type == "printf") | .data)}' "$out" > "$all" 2> /dev/null ||
+		echo '{}' > "$all"
+	for ((i = 0; i < ${#checks[@]}; i += 3)); do
+		prog="$prog(try (${checks[i + 1]}) catch \"jq error\" | tojson),"
+	done
+	# A here-string, not <(...): the VM's /dev has no /dev/fd.
+	mapfile -t got <<< "$(jq -r "$jq_lib ${prog%,}" "$all")"
+	for ((i = 0; i < ${#checks[@]}; i += 3)); do
+		if [ "${got[i / 3]-}" = "${checks[i + 2]}" ]; then
+			ktap_test_pass "${checks[i]}"
+		else
+			ktap_print_msg "${checks[i]}: ${checks[i + 1]} is '${got[i / 3]-}', want '${checks[i + 2]}'"
+			ktap_test_fail "${checks[i]}"
+		fi
+	done
+	checks=()
 }
 
 # --- cbcopy.bt: the module's tracepoints, per variant ----------------------
@@ -175,13 +176,13 @@ test_cbcopy()
 	bt_run cbcopy tools/cbcopy.bt "$tmp/cbcopy.sh"
 	restore_knobs
 	for v in native bytes; do
-		for m in @read_cycles @read_bytes @write_cycles @read_calls; do
-			expect "cbcopy_${m#@}_has_$v" "$(map $m | jq --arg v $v 'has($v)')" true
+		for m in read_cycles read_bytes write_cycles read_calls; do
+			check "cbcopy_${m}_has_$v" "m(\"@$m\") | has(\"$v\")" true
 		done
 	done
-	expect cbcopy_run_median_cycles_recorded "$(map @run_median_cycles | jq 'length > 0')" true
-	expect cbcopy_run_printed \
-		"$(jq -s '[.[] | select(.type == "printf" and (.data | startswith("run native")))] | length' "$out")" 1
+	check cbcopy_run_median_cycles_recorded 'm("@run_median_cycles") | length > 0' true
+	check cbcopy_run_printed '[.printf[] | select(startswith("run native"))] | length' 1
+	checks_run
 }
 
 # --- kcopy.bt: the PID filter keeps a process with the same comm out ------
@@ -201,11 +202,12 @@ test_kcopy()
 	wait "$target"
 	target=
 	# 8 MiB in 64 KiB blocks: 128 reads and writes of 64 KiB, and the read at the end.
-	expect kcopy_target_reads_seen "$(bucket @read_bytes shmem_file_read_iter 65536)" 128
-	expect kcopy_target_writes_seen "$(bucket @write_bytes generic_perform_write 65536)" 128
-	expect kcopy_other_dd_reads_kept_out "$(bucket @read_bytes shmem_file_read_iter 4096)" 0
-	expect kcopy_other_dd_writes_kept_out "$(bucket @write_bytes generic_perform_write 4096)" 0
-	expect kcopy_cpu_samples_taken "$(map @oncpu_frame | jq 'length > 0')" true
+	check kcopy_target_reads_seen 'bucket("@read_bytes"; "shmem_file_read_iter"; 65536)' 128
+	check kcopy_target_writes_seen 'bucket("@write_bytes"; "generic_perform_write"; 65536)' 128
+	check kcopy_other_dd_reads_kept_out 'bucket("@read_bytes"; "shmem_file_read_iter"; 4096)' 0
+	check kcopy_other_dd_writes_kept_out 'bucket("@write_bytes"; "generic_perform_write"; 4096)' 0
+	check kcopy_cpu_samples_taken 'm("@oncpu_frame") | length > 0' true
+	checks_run
 }
 
 # --- copysize.bt: reads of known sizes, by path -----------------------------
@@ -227,30 +229,30 @@ test_copysize()
 	EOF
 	bt_run copysize tools/copysize.bt "$tmp/copysize.sh" 0 0 dd
 	restore_knobs
-	expect copysize_tmpfs_64k_reads "$(bucket @call_bytes dd,tmpfs 65536)" 128
-	expect copysize_tmpfs_512_byte_reads "$(bucket @call_bytes dd,tmpfs 512)" 300
-	expect copysize_tmpfs_no_other_sizes "$(nonzero_buckets @call_bytes dd,tmpfs)" '[512,65536]'
+	check copysize_tmpfs_64k_reads 'bucket("@call_bytes"; "dd,tmpfs"; 65536)' 128
+	check copysize_tmpfs_512_byte_reads 'bucket("@call_bytes"; "dd,tmpfs"; 512)' 300
+	check copysize_tmpfs_no_other_sizes 'nonzero("@call_bytes"; "dd,tmpfs")' '[512,65536]'
 	# 1 MiB in 64 KiB reads with data_chunk 4096: 16 calls, 256 copies of 4 KiB.
-	expect copysize_data_file_read_calls "$(nonzero_buckets @call_bytes dd,copybench_data)" '[65536]'
-	expect copysize_data_file_64k_reads "$(bucket @call_bytes dd,copybench_data 65536)" 16
-	expect copysize_data_file_copies_are_chunks \
-		"$(nonzero_buckets @copy_bytes dd,copybench_data,to_user)" '[4096]'
-	expect copysize_data_file_4k_copies "$(bucket @copy_bytes dd,copybench_data,to_user 4096)" 256
-	expect copysize_data_file_write_copies \
-		"$(bucket @copy_bytes dd,copybench_data_write,from_user 4096)" 64
-	expect copysize_data_file_64k_writes "$(bucket @call_bytes dd,copybench_data_write 65536)" 4
-	n=0
-	for m in @call_bytes @copy_bytes @call_errors @routine; do
-		n=$((n + $(keys_with $m head,)))
-	done
-	expect copysize_comm_filter_keeps_head_out $n 0
-	expect copysize_routines_sampled_in_paths \
-		"$(map @routine | jq '[keys[] | select(test("^dd,(tmpfs|copybench_data),"))] | length > 0')" true
-	# /proc/self/maps is a seq_file: copy_to_iter(), checked when the kernel has
-	# hardened usercopy, so seen exactly then.
+	check copysize_data_file_read_calls 'nonzero("@call_bytes"; "dd,copybench_data")' '[65536]'
+	check copysize_data_file_64k_reads 'bucket("@call_bytes"; "dd,copybench_data"; 65536)' 16
+	check copysize_data_file_copies_are_chunks \
+		'nonzero("@copy_bytes"; "dd,copybench_data,to_user")' '[4096]'
+	check copysize_data_file_4k_copies \
+		'bucket("@copy_bytes"; "dd,copybench_data,to_user"; 4096)' 256
+	check copysize_data_file_write_copies \
+		'bucket("@copy_bytes"; "dd,copybench_data_write,from_user"; 4096)' 64
+	check copysize_data_file_64k_writes \
+		'bucket("@call_bytes"; "dd,copybench_data_write"; 65536)' 4
+	check copysize_comm_filter_keeps_head_out \
+		'[keys_with("@call_bytes", "@copy_bytes", "@call_errors", "@routine"; "head,")[]] | length' 0
+	check copysize_routines_sampled_in_paths \
+		'[m("@routine") | keys[] | select(test("^dd,(tmpfs|copybench_data),"))] | length > 0' true
+	# /proc/self/maps is a seq_file: copy_to_iter(), checked when the kernel
+	# has hardened usercopy, so seen exactly then.
 	if grep -qw __check_object_size /proc/kallsyms; then want=true; else want=false; fi
-	expect copysize_checked_copies_seen_when_the_kernel_checks \
-		"$(map @copy_bytes | jq 'has("dd,other,to_user")')" $want
+	check copysize_checked_copies_seen_when_the_kernel_checks \
+		'm("@copy_bytes") | has("dd,other,to_user")' $want
+	checks_run
 }
 
 # --- readlint.bt: blogbench's two mistakes, per process ---------------------
@@ -258,38 +260,60 @@ test_readlint()
 {
 	"$readers" --fill "$mnt/r" --size 1M > /dev/null || ktap_exit_fail_msg "readers --fill failed"
 	rd="$readers --source $mnt/r --duration 0.3 --warmup 0"
+	# readv(): two Python threads, 8-byte reads into one bytearray.
+	cat > "$tmp/readv.py" <<- EOF
+	import os, threading
+	fd = os.open("$mnt/r", os.O_RDONLY)
+	buf = bytearray(8)
+	def work():
+	    for _ in range(300):
+	        os.preadv(fd, [buf], 0)
+	threads = [threading.Thread(target=work) for _ in range(2)]
+	for t in threads:
+	    t.start()
+	for t in threads:
+	    t.join()
+	EOF
 	cat > "$tmp/readlint.sh" <<- EOF
 	set -e
 	$rd --buffer shared --touch none --threads 2 > $tmp/A.out & echo \$! > $tmp/A.pid; wait \$!
-	$rd --buffer private --threads 2 > $tmp/B.out & echo \$! > $tmp/B.pid; wait \$!
+	$rd --buffer private --threads 2 --duration 0.5 > $tmp/B.out & echo \$! > $tmp/B.pid; wait \$!
 	$rd --chunk 8 --threads 1 > $tmp/C.out & echo \$! > $tmp/C.pid; wait \$!
 	$rd --buffer shared --touch none --chunk 8 --threads 2 > $tmp/D.out & echo \$! > $tmp/D.pid
-	$rd --buffer private --threads 2 > $tmp/E.out & echo \$! > $tmp/E.pid
+	$rd --buffer private --touch none --threads 2 > $tmp/E.out & echo \$! > $tmp/E.pid
 	wait \$(cat $tmp/D.pid) \$(cat $tmp/E.pid)
-	dd if=$mnt/r of=/dev/null bs=8 count=500 2> /dev/null & echo \$! > $tmp/dd.pid; wait \$!
+	python3 $tmp/readv.py & echo \$! > $tmp/py.pid; wait \$!
 	echo done > $tmp/readlint.done
 	EOF
-	bt_run readlint tools/readlint.bt "$tmp/readlint.sh" 0 0 readers
-	for p in A B C D E dd; do
+	bt_run readlint tools/readlint.bt "$tmp/readlint.sh"
+	for p in A B C D E py; do
 		eval "pid_$p=\$(cat $tmp/$p.pid 2> /dev/null)"
 	done
-	verdict() { value @verdict "$1,readers"; }
-	expect readlint_shared_untouched_flagged_shared "$(verdict "$pid_A")" shared-destination
-	expect readlint_shared_buffer_two_threads "$(map @shared_buf_threads |
-		jq --arg p "$pid_A," '[to_entries[] | select(.key | startswith($p)) | .value] | max')" 2
-	expect readlint_private_64k_not_flagged "$(verdict "$pid_B")" ok
-	expect readlint_private_no_shared_buffer "$(keys_with @shared_buf_threads "$pid_B,")" 0
-	expect readlint_chunk_8_flagged_tiny "$(verdict "$pid_C")" tiny-reads
+	# Keys start with "PID,COMM,".
+	check readlint_shared_untouched_flagged_shared "value(\"@verdict\"; \"$pid_A,readers\")" \
+		'"shared-destination"'
+	check readlint_shared_buffer_two_threads \
+		"[keys_with(\"@shared_buf_threads\"; \"$pid_A,\")[] as \$k | m(\"@shared_buf_threads\")[\$k]] | max" 2
+	check readlint_private_64k_not_flagged "value(\"@verdict\"; \"$pid_B,readers\")" '"ok"'
+	check readlint_private_no_shared_buffer "keys_with(\"@shared_buf_threads\"; \"$pid_B,\") | length" 0
+	check readlint_chunk_8_flagged_tiny "value(\"@verdict\"; \"$pid_C,readers\")" '"tiny-reads"'
+	# The file: "PID,COMM,MAJOR,MINOR,INODE,NAME"; the few tiny reads of
+	# start-up (sysfs, /proc) stay under 100.
 	ino=$(stat -c %i "$mnt/r")
-	expect readlint_tiny_reads_name_the_file "$(map @tiny_reads |
-		jq -r --arg p "$pid_C,readers," '[to_entries[] | select(.key | startswith($p)) | select(.value > 100)
-			| .key | split(",") | .[4:] | join(",")] | join(" ")')" "$ino,r"
-	expect readlint_chunk_64k_no_tiny_reads "$(keys_with @tiny_reads "$pid_B,readers,")" 0
+	check readlint_tiny_reads_name_the_file \
+		"[m(\"@tiny_reads\") | to_entries[] | select(.key | startswith(\"$pid_C,readers,\"))
+		  | select(.value > 100) | .key | split(\",\") | .[4:] | join(\",\")]" "[\"$ino,r\"]"
+	check readlint_chunk_64k_no_tiny_reads \
+		"[keys_with(\"@tiny_reads\"; \"$pid_B,\")[] | select(endswith(\",$ino,r\"))] | length" 0
 	# Two processes at once: each keeps its own verdict and buffers.
-	expect readlint_two_processes_first_flagged_both "$(verdict "$pid_D")" shared-destination,tiny-reads
-	expect readlint_two_processes_second_clean "$(verdict "$pid_E")" ok
-	expect readlint_two_processes_second_no_shared_buffer "$(keys_with @shared_buf_threads "$pid_E,")" 0
-	expect readlint_comm_filter_keeps_dd_out "$(keys_with @reads "$pid_dd,")" 0
+	check readlint_two_processes_first_flagged_both "value(\"@verdict\"; \"$pid_D,readers\")" \
+		'"shared-destination,tiny-reads"'
+	check readlint_two_processes_second_clean "value(\"@verdict\"; \"$pid_E,readers\")" '"ok"'
+	check readlint_two_processes_second_no_shared_buffer \
+		"keys_with(\"@shared_buf_threads\"; \"$pid_E,\") | length" 0
+	check readlint_readv_shared_and_tiny "value(\"@verdict\"; \"$pid_py,python3\")" \
+		'"shared-destination,tiny-reads"'
+	checks_run
 	for p in A B C D E; do
 		sed "s/^/# readers $p: /" "$tmp/$p.out"
 	done
