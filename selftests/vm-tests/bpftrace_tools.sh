@@ -9,7 +9,7 @@
 #	selftests/vm-tests/bpftrace_tools.sh
 # Prints KTAP through the kernel's kselftest/ktap_helpers.sh; each tool's
 # JSON output and stderr follow as "# " lines. Exit 0 pass, 1 fail, 4 when
-# it cannot run (no bpftrace, jq, tracefs, syscall tracepoints, module or
+# it cannot run (no bpftrace, jq, python3, tracefs, kernel BTF, module or
 # readers binary).
 #
 # Each tool runs once, as "bpftrace -f json -c '/bin/sh WORKLOAD' TOOL ARGS":
@@ -30,6 +30,9 @@
 # CB_BT_TOOLS to a list of some of "cbcopy kcopy copysize readlint" to test
 # only those.
 
+# No pathname expansion: ktap_helpers.sh echoes its messages unquoted, and
+# the jq expressions in them hold brackets.
+set -f
 CB_SELFTESTS=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 . "$CB_SELFTESTS/ktap.sh"
 top=$(cd "$CB_SELFTESTS/.." && pwd)
@@ -48,9 +51,9 @@ skip_all()
 
 command -v bpftrace > /dev/null || skip_all "bpftrace not installed"
 command -v jq > /dev/null || skip_all "jq not installed"
+command -v python3 > /dev/null || skip_all "python3 not installed"
 [ -d /sys/kernel/tracing/events ] || skip_all "no tracefs at /sys/kernel/tracing"
-[ -d /sys/kernel/tracing/events/syscalls ] ||
-	skip_all "no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)"
+[ -r /sys/kernel/btf/vmlinux ] || skip_all "no kernel BTF (CONFIG_DEBUG_INFO_BTF)"
 [ -d $dbg ] || skip_all "copybench.ko not loaded"
 [ -d /sys/kernel/tracing/events/copybench ] || skip_all "no copybench tracepoints"
 [ -x "$readers" ] || skip_all "no $readers: run 'make selftests'"
@@ -199,7 +202,9 @@ test_kcopy()
 	echo done > $tmp/kcopy.done
 	EOF
 	bt_run kcopy tools/kcopy.bt "$tmp/kcopy.sh" 0 "$target"
-	wait "$target"
+	# Gone when the workload ran; still waiting on a FIFO when it did not.
+	kill "$target" 2> /dev/null
+	wait "$target" 2> /dev/null
 	target=
 	# 8 MiB in 64 KiB blocks: 128 reads and writes of 64 KiB, and the read at the end.
 	check kcopy_target_reads_seen 'bucket("@read_bytes"; "shmem_file_read_iter"; 65536)' 128
