@@ -60,10 +60,64 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median of a sorted array, n >= 1. */
-static double sorted_median(const double *v, size_t n)
+static void swap_double(double *a, double *b)
 {
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	double t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static double median3(double a, double b, double c)
+{
+	if (a > b)
+		swap_double(&a, &b);
+	return c < a ? a : c > b ? b : c;
+}
+
+/*
+ * The k-th smallest of v[0..n-1] (k < n), reordering v so that nothing
+ * before index k is larger: quickselect with a three-way partition, so
+ * runs of equal values (all-equal samples) stay linear.
+ */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		double pivot = median3(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
+		size_t lt = lo, i = lo, gt = hi;
+
+		while (i < gt) {
+			if (v[i] < pivot)
+				swap_double(&v[lt++], &v[i++]);
+			else if (v[i] > pivot)
+				swap_double(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+	return v[k];
+}
+
+/* Median of v[0..n-1], n >= 1, reordering v. */
+static double median_inplace(double *v, size_t n)
+{
+	double upper = select_kth(v, n, n / 2), lower;
+	size_t i;
+
+	if (n % 2)
+		return upper;
+	lower = v[0];
+	for (i = 1; i < n / 2; i++)
+		lower = fmax(lower, v[i]);
+	return (lower + upper) / 2;
 }
 
 /* 0 when v[0..n-1] are all finite, -EINVAL otherwise. */
@@ -164,34 +218,47 @@ static long rank_pooled(const struct pooled *p, size_t n, long *r2,
 static int mwu_exact(const long *r2, size_t n, size_t k, long t_obs,
 		     double *p)
 {
-	long smax = 0, mean2 = (long)k * (long)(n + 1), dev;
+	long smax, mean2 = (long)k * (long)(n + 1), dev, *prefix;
 	double *count, total = 0, tail = 0;
 	size_t i, j;
 	long s;
 
-	for (i = n - k; i < n; i++)	/* r2 is ascending */
-		smax += r2[i];
-	count = calloc((k + 1) * (size_t)(smax + 1), sizeof(*count));
-	if (!count)
+	prefix = malloc((n + 1) * sizeof(*prefix));
+	if (!prefix)
 		return -ENOMEM;
+	prefix[0] = 0;
+	for (i = 0; i < n; i++)
+		prefix[i + 1] = prefix[i] + r2[i];
+	smax = prefix[n] - prefix[n - k];	/* r2 is ascending */
+	count = calloc((k + 1) * (size_t)(smax + 1), sizeof(*count));
+	if (!count) {
+		free(prefix);
+		return -ENOMEM;
+	}
 #define COUNT(j, s)	count[(j) * (size_t)(smax + 1) + (size_t)(s)]
 	COUNT(0, 0) = 1;
-	for (i = 0; i < n; i++)
-		for (j = i + 1 < k ? i + 1 : k; j >= 1; j--)
-			for (s = smax; s >= r2[i]; s--)
+	for (i = 0; i < n; i++) {
+		for (j = i + 1 < k ? i + 1 : k; j >= 1; j--) {
+			/* j values among the first i + 1: between the j
+			 * smallest and the j largest of them. */
+			long hi = prefix[i + 1] - prefix[i + 1 - j];
+			long lo = r2[i] + prefix[j - 1];
+
+			for (s = hi; s >= lo; s--)
 				COUNT(j, s) += COUNT(j - 1, s - r2[i]);
+		}
+	}
 	dev = labs(t_obs - mean2);
 	for (s = 0; s <= smax; s++) {
 		double c = COUNT(k, s);
 
-		if (c == 0)
-			continue;
 		total += c;
 		if (labs(s - mean2) >= dev)
 			tail += c;
 	}
 #undef COUNT
 	free(count);
+	free(prefix);
 	*p = fmin(1, tail / total);
 	return 0;
 }
@@ -212,8 +279,7 @@ static int pairwise_median(const double *x, size_t nx, const double *y,
 	for (j = 0; j < ny; j++)
 		for (i = 0; i < nx; i++)
 			d[n++] = logs ? log(y[j]) - log(x[i]) : y[j] - x[i];
-	qsort(d, n, sizeof(*d), cmp_double);
-	*med = sorted_median(d, n);
+	*med = median_inplace(d, n);
 	free(d);
 	return 0;
 }
@@ -426,8 +492,7 @@ static double resample_median(struct infer_rng *rng, const double *v, size_t n,
 
 	for (i = 0; i < n; i++)
 		buf[i] = v[infer_rng_below(rng, n)];
-	qsort(buf, n, sizeof(*buf), cmp_double);
-	return sorted_median(buf, n);
+	return median_inplace(buf, n);
 }
 
 /* Quantile q of sorted v[0..n-1], linear between order statistics. */
@@ -444,8 +509,7 @@ static double sorted_quantile(const double *v, size_t n, double q)
 static double median_of(const double *v, size_t n, double *buf)
 {
 	memcpy(buf, v, n * sizeof(*buf));
-	qsort(buf, n, sizeof(*buf), cmp_double);
-	return sorted_median(buf, n);
+	return median_inplace(buf, n);
 }
 
 int infer_boot_median_ratio(const double *x, size_t nx,
@@ -583,17 +647,17 @@ int infer_lkp(const double *base, size_t nb, const double *new, size_t nn,
 
 /* ---- Student's t ---------------------------------------------------------- */
 
+#define LENTZ_TINY	1e-300	/* stands in for a zero denominator */
+
 /* One step of the modified Lentz algorithm: returns the factor for f. */
 static double lentz_step(double *c, double *d, double coef)
 {
-	const double tiny = 1e-300;
-
 	*d = 1 + coef * *d;
-	if (fabs(*d) < tiny)
-		*d = tiny;
+	if (fabs(*d) < LENTZ_TINY)
+		*d = LENTZ_TINY;
 	*c = 1 + coef / *c;
-	if (fabs(*c) < tiny)
-		*c = tiny;
+	if (fabs(*c) < LENTZ_TINY)
+		*c = LENTZ_TINY;
 	*d = 1 / *d;
 	return *c * *d;
 }
@@ -604,10 +668,13 @@ static double lentz_step(double *c, double *d, double coef)
  */
 static double beta_cf(double a, double b, double x)
 {
-	double c = 1, d = 0, f = 1, delta;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), f, delta;
 	int m;
 
-	f *= lentz_step(&c, &d, -(a + b) * x / (a + 1));
+	if (fabs(d) < LENTZ_TINY)
+		d = LENTZ_TINY;
+	d = 1 / d;
+	f = d;
 	for (m = 1; m <= 1000; m++) {
 		f *= lentz_step(&c, &d, m * (b - m) * x /
 				((a + 2 * m - 1) * (a + 2 * m)));
