@@ -14,12 +14,17 @@
 
 #include "infer.h"
 
-#define INFER_NAME(e, name)	[INFER_##e] = name,
-static const char *const change_names[] = { INFER_CHANGES(INFER_NAME) };
-#undef INFER_NAME
-#define INFER_NAME(e, name)	[INFER_WHY_##e] = name,
-static const char *const why_names[] = { INFER_WHYS(INFER_NAME) };
-#undef INFER_NAME
+#define INFER_CHANGE(e, name)	name,
+static const char *const change_names[] = {
+#include "infer.h"
+};
+#undef INFER_CHANGE
+
+#define INFER_WHY(e, name)	name,
+static const char *const why_names[] = {
+#include "infer.h"
+};
+#undef INFER_WHY
 
 #define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -239,8 +244,10 @@ static int mwu_exact(const long *r2, size_t n, size_t k, long t_obs,
 	COUNT(0, 0) = 1;
 	for (i = 0; i < n; i++) {
 		for (j = i + 1 < k ? i + 1 : k; j >= 1; j--) {
-			/* j values among the first i + 1: between the j
-			 * smallest and the j largest of them. */
+			/*
+			 * j values among the first i + 1: between the j
+			 * smallest and the j largest of them.
+			 */
 			long hi = prefix[i + 1] - prefix[i + 1 - j];
 			long lo = r2[i] + prefix[j - 1];
 

@@ -61,28 +61,21 @@ struct infer_params {
 int infer_params_check(const struct infer_params *par);
 
 /*
- * Verdicts and the reasons for an inconclusive one: X(enum suffix, name).
- * The names are what compare prints and writes to --json.
+ * Verdicts, and the reasons for an inconclusive one: X-macro lists at the
+ * end of this file (INFER_CHANGE, INFER_WHY), in enum order. The names are
+ * what compare prints and writes to --json.
  */
-#define INFER_CHANGES(X)			\
-	X(UNCHANGED, "unchanged")		\
-	X(IMPROVED, "improved")			\
-	X(REGRESSED, "regressed")		\
-	X(INCONCLUSIVE, "inconclusive")
+#define INFER_CHANGE(e, name)	INFER_##e,
+enum infer_change {
+#include "infer.h"
+};
+#undef INFER_CHANGE
 
-#define INFER_WHYS(X)				\
-	X(NONE, "")				\
-	X(NO_DATA, "no repeats on one side")	\
-	X(NOT_POSITIVE, "a cost is not positive")	\
-	X(FEW_REPEATS, "too few repeats for alpha")	\
-	X(FEW_CONTROLS, "fewer than 2 control points")
-
-#define INFER_ENUM_CHANGE(e, name)	INFER_##e,
-enum infer_change { INFER_CHANGES(INFER_ENUM_CHANGE) };
-#undef INFER_ENUM_CHANGE
-#define INFER_ENUM_WHY(e, name)		INFER_WHY_##e,
-enum infer_why { INFER_WHYS(INFER_ENUM_WHY) };
-#undef INFER_ENUM_WHY
+#define INFER_WHY(e, name)	INFER_WHY_##e,
+enum infer_why {
+#include "infer.h"
+};
+#undef INFER_WHY
 
 /* The name of a verdict or reason; "?" for a value outside the enum. */
 const char *infer_change_name(enum infer_change change);
@@ -331,3 +324,20 @@ double infer_t_p2(double t, double df);
 double infer_t_crit(double p2, double df);
 
 #endif /* COPYBENCH_INFER_H */
+
+/* INFER_CHANGE(e, name): the verdicts, enum infer_change, in order. */
+#ifdef INFER_CHANGE
+INFER_CHANGE(UNCHANGED,		"unchanged")
+INFER_CHANGE(IMPROVED,		"improved")
+INFER_CHANGE(REGRESSED,		"regressed")
+INFER_CHANGE(INCONCLUSIVE,	"inconclusive")
+#endif
+
+/* INFER_WHY(e, name): why a verdict is inconclusive, enum infer_why. */
+#ifdef INFER_WHY
+INFER_WHY(NONE,			"")
+INFER_WHY(NO_DATA,		"no repeats on one side")
+INFER_WHY(NOT_POSITIVE,		"a cost is not positive")
+INFER_WHY(FEW_REPEATS,		"too few repeats for alpha")
+INFER_WHY(FEW_CONTROLS,		"fewer than 2 control points")
+#endif

@@ -463,21 +463,28 @@ TEST(bad_input_is_refused)
 	/* Parameters: every field outside its range. */
 	EXPECT_EQ(0, infer_params_check(&par));
 	EXPECT_EQ(-EINVAL, infer_params_check(NULL));
-	bad = par, bad.alpha = 0;
+	bad = par;
+	bad.alpha = 0;
 	EXPECT_EQ(-EINVAL, infer_params_check(&bad));
-	bad = par, bad.alpha = 0.6;
+	bad = par;
+	bad.alpha = 0.6;
 	EXPECT_EQ(-EINVAL, infer_params_check(&bad));
-	bad = par, bad.alpha = NAN;
+	bad = par;
+	bad.alpha = NAN;
 	EXPECT_EQ(-EINVAL, infer_params_check(&bad));
 	EXPECT_EQ(-EINVAL, infer_decide(ok, 3, ok, 3, &bad, &v));
-	bad = par, bad.threshold = -0.01;
+	bad = par;
+	bad.threshold = -0.01;
 	EXPECT_EQ(-EINVAL, infer_params_check(&bad));
-	bad = par, bad.threshold = NAN;
+	bad = par;
+	bad.threshold = NAN;
 	EXPECT_EQ(-EINVAL, infer_params_check(&bad));
-	bad = par, bad.resamples = INFER_BOOT_MIN - 1;
+	bad = par;
+	bad.resamples = INFER_BOOT_MIN - 1;
 	EXPECT_EQ(-EINVAL, infer_params_check(&bad));
 	EXPECT_EQ(-EINVAL, infer_boot_median_ratio(ok, 3, ok, 3, &bad, &b));
-	bad = par, bad.resamples = INFER_BOOT_MAX + 1;
+	bad = par;
+	bad.resamples = INFER_BOOT_MAX + 1;
 	EXPECT_EQ(-EINVAL, infer_params_check(&bad));
 	EXPECT_TRUE(untouched(&v, sizeof(v)));
 	EXPECT_TRUE(untouched(&b, sizeof(b)));
@@ -779,7 +786,7 @@ TEST(net_known_values)
 	expect_near(_metadata, "p", n.p, 0.16400504568405505, 1e-7);
 	EXPECT_FALSE(n.distinct);
 	expect_change(_metadata, INFER_UNCHANGED, n.change);
-	EXPECT_TRUE(INFER_WHY_NONE == n.why);
+	EXPECT_TRUE(n.why == INFER_WHY_NONE);
 }
 
 /* One control: a drift but no uncertainty, so no verdict. */
@@ -799,7 +806,7 @@ TEST(drift_one_control)
 	ASSERT_EQ(0, infer_net(1.5, &d, &par, &n));
 	expect_near(_metadata, "net", n.net, 1.25, 1e-15);
 	expect_change(_metadata, INFER_INCONCLUSIVE, n.change);
-	EXPECT_TRUE(INFER_WHY_FEW_CONTROLS == n.why);
+	EXPECT_TRUE(n.why == INFER_WHY_FEW_CONTROLS);
 }
 
 /* Controls without spread: any native difference is certain. */
@@ -917,10 +924,8 @@ TEST(decide_false_alarms)
 	static const size_t sizes[] = { 3, 5, 10, 20 };
 	size_t i;
 
-	ksft_print_msg("false alarms in 2000 pairs of n vs n from one "
-		       "log-normal (sigma 1%%), alpha 0.01:\n");
-	ksft_print_msg("  n  MWU thr 0  MWU thr 2%%  inconclusive  "
-		       "boot thr 0  boot thr 2%%\n");
+	ksft_print_msg("false alarms, 2000 pairs of n vs n, one log-normal (sigma 1%%), alpha 0.01:\n");
+	ksft_print_msg("  n  MWU thr 0  MWU thr 2%%  inconclusive  boot thr 0  boot thr 2%%\n");
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		struct sim s;
 
@@ -951,8 +956,7 @@ TEST(decide_power)
 	double rate[ARRAY_SIZE(sizes)][ARRAY_SIZE(shifts)];
 	size_t i, j;
 
-	ksft_print_msg("regressions called in 500 pairs, log-normal sigma 1%%, "
-		       "alpha 0.01, threshold 2%%:\n");
+	ksft_print_msg("regressions called in 500 pairs, log-normal sigma 1%%, alpha 0.01, threshold 2%%:\n");
 	ksft_print_msg("  n     +1%%     +2%%     +3%%     +5%%    +10%%\n");
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		char line[128];
