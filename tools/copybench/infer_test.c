@@ -539,10 +539,28 @@ TEST(rng_published_vectors)
 	infer_rng_seed(&rng, 12345);	/* infer_ref.py's rejection sampling */
 	for (i = 0; i < ARRAY_SIZE(below10); i++)
 		EXPECT_EQ(below10[i], infer_rng_below(&rng, 10));
-	for (i = 0; i < 100; i++) {
+	for (i = 0; i < 100; i++)
 		EXPECT_EQ(0ULL, infer_rng_below(&rng, 1));
-		EXPECT_GT((1ULL << 63) + 1, infer_rng_below(&rng, (1ULL << 63) + 1));
+}
+
+/*
+ * Below n = 3 * 2^62, r % n alone would give 0..2^62-1 half of the time
+ * (from r and from r - n); rejecting r < 2^64 mod n makes it a third.
+ */
+TEST(rng_below_has_no_modulo_bias)
+{
+	const uint64_t n = 3ULL << 62;
+	struct infer_rng rng;
+	int i, low = 0;
+
+	infer_rng_seed(&rng, 99);
+	for (i = 0; i < 3000; i++) {
+		uint64_t v = infer_rng_below(&rng, n);
+
+		ASSERT_GT(n, v);
+		low += v < (1ULL << 62);
 	}
+	EXPECT_TRUE(low > 850 && low < 1150) TH_LOG("%d of 3000", low);
 }
 
 /* ---- Bootstrap ---------------------------------------------------------------- */
@@ -665,6 +683,14 @@ FIXTURE_VARIANT_ADD(lkp, margin_trims_outliers) {
 	.ratio = 1.0088235294117647, .enough_runs = true,
 };
 
+/* LKP needs 3 runs on one side only. */
+FIXTURE_VARIANT_ADD(lkp, runs_2v4) {
+	.base = { 100, 101 }, .nb = 2, .new = { 110, 111, 112, 113 }, .nn = 4,
+	.base_mid = 101, .new_mid = 112, .ratio = 1.108910891089109,
+	.apart = true, .enough_runs = true, .big_enough = true,
+	.changed = true, .regressed = true,
+};
+
 /* LKP's summary and each part of its rule. */
 TEST_F(lkp, rule)
 {
@@ -700,6 +726,31 @@ TEST(lkp_margin_bounds)
 	expect_near(_metadata, "base max", l.base_max, 103.8, 1e-12);
 	expect_near(_metadata, "new min", l.new_min, 101.0, 1e-12);
 	expect_near(_metadata, "new max", l.new_max, 104.7, 1e-12);
+}
+
+/*
+ * A base of <= 3 runs caps the new side's margin at 1 of 64 >> 5 = 2: the
+ * second outlier at each end stays and the ranges overlap.
+ */
+TEST(lkp_margin_capped_by_small_base)
+{
+	double base[] = { 100, 101, 102 }, new[64];
+	struct infer_lkp l;
+	int i;
+
+	new[0] = 90;
+	new[1] = 91;
+	for (i = 0; i < 60; i++)
+		new[2 + i] = 103 + i * 0.01;
+	new[62] = 120;
+	new[63] = 130;
+	ASSERT_EQ(0, infer_lkp(base, 3, new, 64, 0, &l));
+	expect_near(_metadata, "new min", l.new_min, 91, 0);
+	expect_near(_metadata, "new mid", l.new_mid, 103.3, 1e-12);
+	expect_near(_metadata, "new max", l.new_max, 120, 0);
+	expect_near(_metadata, "ratio", l.ratio, 1.0227722772277228, 1e-12);
+	EXPECT_FALSE(l.apart);
+	EXPECT_FALSE(l.changed);
 }
 
 /* ---- Student's t ------------------------------------------------------------ */
