@@ -911,6 +911,7 @@ struct sim {
 	int inconclusive;	/* too few repeats for alpha */
 	int boot_excludes_1;	/* bootstrap interval misses 1 */
 	int boot_changed_thr;	/* ... and its ratio is beyond 2% */
+	int lkp_changed;	/* LKP's lkp compare rule lists it */
 };
 
 static bool is_change(const struct infer_verdict *v)
@@ -940,6 +941,7 @@ static void simulate(struct __test_metadata *_metadata, size_t n,
 	for (t = 0; t < trials; t++) {
 		struct infer_verdict v;
 		struct infer_boot b;
+		struct infer_lkp l;
 
 		lognormal(&rng, x, n, 1, sigma);
 		lognormal(&rng, y, n, shift, sigma);
@@ -948,6 +950,8 @@ static void simulate(struct __test_metadata *_metadata, size_t n,
 		s->inconclusive += v.change == INFER_INCONCLUSIVE;
 		ASSERT_EQ(0, infer_decide(x, n, y, n, &par, &v));
 		s->changed_thr += is_change(&v);
+		ASSERT_EQ(0, infer_lkp(x, n, y, n, 0, &l));
+		s->lkp_changed += l.changed;
 		if (!with_boot)
 			continue;
 		par.seed = (uint64_t)t;
@@ -967,8 +971,9 @@ static double pct(int count, int trials)
 /*
  * Same distribution on both sides: the decision fires at most alpha of the
  * time (2/252 = 0.79% at 5 vs 5: the test's size); 3 vs 3 is inconclusive,
- * never a verdict. The bootstrap's rate is printed beside: at 3 and 5
- * repeats its 99% interval misses 1 more often than 1% of the time.
+ * never a verdict. The bootstrap's and LKP's rates are printed beside: at
+ * 3 and 5 repeats the bootstrap's 99% interval misses 1 more often than 1%
+ * of the time; LKP's rule has no error rate to hold.
  */
 TEST(decide_false_alarms)
 {
@@ -976,17 +981,18 @@ TEST(decide_false_alarms)
 	size_t i;
 
 	ksft_print_msg("false alarms, 2000 pairs of n vs n, one log-normal (sigma 1%%), alpha 0.01:\n");
-	ksft_print_msg("  n  MWU thr 0  MWU thr 2%%  inconclusive  boot thr 0  boot thr 2%%\n");
+	ksft_print_msg("  n  MWU thr 0  MWU thr 2%%  inconclusive  boot thr 0  boot thr 2%%     LKP\n");
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		struct sim s;
 
 		simulate(_metadata, sizes[i], 1, 0.01, 2000, true, &s);
-		ksft_print_msg("%3zu %9.2f%% %10.2f%% %12.2f%% %10.2f%% %11.2f%%\n",
+		ksft_print_msg("%3zu %9.2f%% %10.2f%% %12.2f%% %10.2f%% %11.2f%% %6.2f%%\n",
 			       sizes[i], pct(s.changed, s.trials),
 			       pct(s.changed_thr, s.trials),
 			       pct(s.inconclusive, s.trials),
 			       pct(s.boot_excludes_1, s.trials),
-			       pct(s.boot_changed_thr, s.trials));
+			       pct(s.boot_changed_thr, s.trials),
+			       pct(s.lkp_changed, s.trials));
 		/* alpha * trials = 20, plus three standard deviations. */
 		EXPECT_LE(s.changed, 20 + 14)
 			TH_LOG("n %zu: %d false alarms in 2000", sizes[i],
