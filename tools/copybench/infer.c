@@ -7,6 +7,7 @@
  * Documentation/compare.rst; expected values in infer_test.c come from
  * tools/copybench/infer_ref.py, written apart from this file.
  */
+#define _DEFAULT_SOURCE		/* lgamma_r: lgamma() writes a global */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -697,13 +698,14 @@ static double beta_cf(double a, double b, double x)
 static double incomplete_beta(double a, double b, double x)
 {
 	double front;
+	int sign;	/* a, b > 0: always 1 */
 
 	if (x <= 0)
 		return 0;
 	if (x >= 1)
 		return 1;
-	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) +
-		    a * log(x) + b * log1p(-x));
+	front = exp(lgamma_r(a + b, &sign) - lgamma_r(a, &sign) -
+		    lgamma_r(b, &sign) + a * log(x) + b * log1p(-x));
 	if (x < (a + 1) / (a + b + 2))
 		return front * beta_cf(a, b, x) / a;
 	return 1 - front * beta_cf(b, a, 1 - x) / b;
@@ -802,8 +804,8 @@ int infer_net(double native_ratio, const struct infer_drift *d,
 	struct infer_net r = { .raw = native_ratio };
 
 	if (!d || !res || infer_params_check(par) || !isfinite(native_ratio) ||
-	    !d->n || !(d->ratio > 0) || !isfinite(d->ratio) ||
-	    !(d->log_sd >= 0) || !isfinite(d->log_sd))
+	    !d->n || d->enough != (d->n >= 2) || !(d->ratio > 0) ||
+	    !isfinite(d->ratio) || !(d->log_sd >= 0) || !isfinite(d->log_sd))
 		return -EINVAL;
 	if (!(native_ratio > 0))
 		return -EDOM;

@@ -458,6 +458,8 @@ TEST(bad_input_is_refused)
 	EXPECT_EQ(-EDOM, infer_net(0.0, &d, &par, &n));
 	EXPECT_EQ(-EINVAL, infer_net(NAN, &d, &par, &n));
 	EXPECT_EQ(-EINVAL, infer_net(1.0, NULL, &par, &n));
+	d.n = 1;	/* a drift that claims an uncertainty it cannot have */
+	EXPECT_EQ(-EINVAL, infer_net(1.0, &d, &par, &n));
 	EXPECT_TRUE(untouched(&n, sizeof(n)));
 
 	/* Parameters: every field outside its range. */
