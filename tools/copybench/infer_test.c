@@ -288,7 +288,8 @@ FIXTURE_TEARDOWN(decide) {}
 FIXTURE_VARIANT(decide) {
 	double base[MAXV], new[MAXV];
 	size_t nb, nn;
-	double alpha, threshold;
+	double alpha;		/* 0: the default */
+	bool no_threshold;	/* threshold 0 instead of the default */
 	enum infer_change change;
 	enum infer_why why;
 	size_t repeats_needed;
@@ -317,7 +318,7 @@ FIXTURE_VARIANT_ADD(decide, significant_but_under_threshold) {
 FIXTURE_VARIANT_ADD(decide, same_with_threshold_0) {
 	.base = { 100, 100.1, 100.2, 100.3, 100.4 }, .nb = 5,
 	.new = { 101, 101.1, 101.2, 101.3, 101.4 }, .nn = 5,
-	.threshold = -1,	/* means 0 below */
+	.no_threshold = true,
 	.change = INFER_REGRESSED,
 };
 FIXTURE_VARIANT_ADD(decide, large_but_not_significant) {
@@ -365,7 +366,7 @@ TEST_F(decide, verdict)
 
 	if (variant->alpha)
 		par.alpha = variant->alpha;
-	if (variant->threshold < 0)
+	if (variant->no_threshold)
 		par.threshold = 0;
 	ASSERT_EQ(0, infer_decide(variant->base, variant->nb, variant->new,
 				  variant->nn, &par, &v));
