@@ -67,7 +67,8 @@ static const struct rd_option {
 	  "restore it after (also on error or signal); default: as it is" },
 	{ "threads", 't', "LIST",
 	  "thread counts, one run series each: N, 'max' (the CPUs this process\n"
-	  "may use) or a list such as 1,2,4,max; default: max, at least 2" },
+	  "may use) or a list such as 1,2,4,max (a count listed twice runs\n"
+	  "once); default: max, at least 2" },
 	{ "no-pin", OPT_NO_PIN, NULL,
 	  "do not pin threads (default: pinned round-robin over the CPUs)" },
 	{ "buffer", 'b', "KIND",
@@ -77,7 +78,8 @@ static const struct rd_option {
 	  "in one allocation: 0 shared, 64 a line apart, 4096 a page);\n"
 	  "default: private" },
 	{ "chunk", 'c', "BYTES",
-	  "bytes per read; K, M, G suffixes (1024-based); default: 65536" },
+	  "bytes per read; K, M, G suffixes (1024-based); default: 65536;\n"
+	  "one larger than the source reads the whole source (with a warning)" },
 	{ "touch", 'T', "POLICY",
 	  "what a thread does with each read: none (blogbench 1.1), line (one\n"
 	  "load per 64-byte line), page (one load per page) or all (every byte,\n"
@@ -147,6 +149,7 @@ static void rd_help(void)
 			p += len + (nl ? 1 : 0);
 		}
 	}
+	printf("\nA value that starts with '-' goes after '=': --source=-file.\n");
 	printf("\nExit status: 0 done; 1 error or a verification mismatch; 2 bad usage;\n"
 	       "3 short reads (without --allow-short). Documentation/readers.rst.\n");
 }
