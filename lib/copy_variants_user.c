@@ -183,6 +183,7 @@ static void cb_fault_handler(int sig, siginfo_t *si, void *ctx)
 	 */
 	bool sent = si->si_code <= 0;
 	uintptr_t fixup = 0;
+	int saved_errno = errno;
 
 	if (!sent)
 		fixup = cb_extable_fixup(uc->uc_mcontext.gregs[REG_RIP]);
@@ -191,18 +192,16 @@ static void cb_fault_handler(int sig, siginfo_t *si, void *ctx)
 		return;
 	}
 
-	/* Not a variant's access: what would have happened without us. */
-	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-		cb_fault_chain(old, sig, si, ctx);
-		return;
-	}
 	/*
-	 * A sent signal that was ignored stays ignored. A CPU fault cannot be
-	 * ignored: the kernel forces the default action on it.
+	 * Not a variant's access: what would have happened without us. A sent
+	 * signal that was ignored stays ignored; a CPU fault cannot be ignored
+	 * (the kernel forces the default action on it).
 	 */
-	if (old->sa_handler == SIG_IGN && sent)
-		return;
-	cb_fault_default(sig, si);
+	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN)
+		cb_fault_chain(old, sig, si, ctx);
+	else if (old->sa_handler == SIG_DFL || !sent)
+		cb_fault_default(sig, si);
+	errno = saved_errno;
 }
 
 static int cb_fault_err;
@@ -224,6 +223,7 @@ int cb_fault_init(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	sigset_t blocked;
+	int err;
 
 	pthread_once(&once, cb_fault_install);
 	if (cb_fault_err) {
@@ -236,10 +236,11 @@ int cb_fault_init(void)
 	 * so now rather than die later (also inside a SIGSEGV or SIGBUS
 	 * handler, where the kernel blocks the signal).
 	 */
-	if (pthread_sigmask(SIG_BLOCK, NULL, &blocked))
-		return -1;
-	if (sigismember(&blocked, SIGSEGV) || sigismember(&blocked, SIGBUS)) {
-		errno = EDEADLK;
+	err = pthread_sigmask(SIG_BLOCK, NULL, &blocked);
+	if (!err && (sigismember(&blocked, SIGSEGV) || sigismember(&blocked, SIGBUS)))
+		err = EDEADLK;
+	if (err) {
+		errno = err;
 		return -1;
 	}
 	return 0;

@@ -16,10 +16,13 @@
 # ktap_test_fail, ktap_test_skip, ktap_print_msg, ktap_set_plan,
 # ktap_finished, KSFT_PASS/FAIL/SKIP) and $KTAP_HELPERS, its path;
 # $KSFT_BASE, the directory holding kselftest/ (for kselftest/runner.sh:
-# BASE_DIR=$KSFT_BASE); and three helpers for what those do not cover:
-#   ktap_diag TEXT...       each line of each TEXT as a "# " comment line,
-#                           verbatim (ktap_print_msg word-splits and expands
-#                           globs: keep it for fixed text)
+# BASE_DIR=$KSFT_BASE); and helpers for what those do not cover:
+#   ktap_diag TEXT...       each line of each non-empty TEXT as a "# "
+#                           comment line, verbatim (ktap_print_msg
+#                           word-splits and expands globs: keep it for
+#                           fixed text)
+#   ktap_fail_why NAME TEXT...
+#                           a failed test point, then its diagnostics
 #   ktap_skip_why NAME WHY  a skipped test point, its reason as a comment
 #   ktap_end                the plan (after the tests: their number need not
 #                           be known first), the totals, and the exit status
@@ -47,8 +50,16 @@ KSFT_BASE=$(cd "$(dirname "$KTAP_HELPERS")/.." && pwd)
 ktap_diag()
 {
 	for ktap_text in "$@"; do
-		printf '%s\n' "$ktap_text" | sed 's/^/# /'
+		[ -n "$ktap_text" ] && printf '%s\n' "$ktap_text" | sed 's/^/# /'
 	done
+	return 0
+}
+
+ktap_fail_why()
+{
+	ktap_test_fail "$1"
+	shift
+	ktap_diag "$@"
 }
 
 ktap_skip_why()

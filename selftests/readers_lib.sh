@@ -7,8 +7,7 @@
 # Gives: $READERS, the readers binary (beside the scripts when kselftest
 # installed them, else build/selftests/readers; or set READERS); TAP through
 # the kernel's ktap_helpers.sh (selftests/ktap.sh: ktap_test_pass,
-# ktap_test_fail, ktap_diag, ktap_skip_why, ktap_end); rd_fail NAME
-# DIAGNOSTIC..., a failed test with its diagnostics; rd_lib_init DIR, which
+# ktap_fail_why, ktap_diag, ktap_skip_why, ktap_end); rd_lib_init DIR, which
 # makes $tmp under DIR and starts one python3 that checks readers' JSON
 # lines for the whole suite (its start-up is the slow part, minutes under
 # TCG if run per check); jcheck and jrun on top of it; rd_start and
@@ -25,14 +24,6 @@ fi
 CB_SELFTESTS=$rd_here
 . "$rd_here/ktap.sh"
 ktap_print_header
-
-# rd_fail NAME [DIAGNOSTIC...]: a failed test, each diagnostic line after it.
-rd_fail()
-{
-	ktap_test_fail "$1"
-	shift
-	ktap_diag "$@"
-}
 
 # rd_lib_check_tools: the binary and python3, or a SKIP and the end.
 rd_lib_check_tools()
@@ -126,14 +117,14 @@ jrun()
 	"$READERS" --json "$@" > "$tmp/out.json" 2> "$tmp/err.txt"
 	rc=$?
 	if [ $rc -ne "$want" ]; then
-		rd_fail "$name" "exit status $rc, expected $want: readers $*" \
+		ktap_fail_why "$name" "exit status $rc, expected $want: readers $*" \
 			"$(head -c 600 "$tmp/err.txt")"
 		return
 	fi
 	if jcheck "$tmp/out.json" "$expr"; then
 		ktap_test_pass "$name"
 	else
-		rd_fail "$name" "readers $*" "$jwhy"
+		ktap_fail_why "$name" "readers $*" "$jwhy"
 	fi
 }
 
@@ -143,7 +134,7 @@ stderr_has()
 	if grep -qF -- "$2" "$tmp/err.txt"; then
 		ktap_test_pass "$1"
 	else
-		rd_fail "$1" "wanted on stderr: $2" "$(cat "$tmp/err.txt")"
+		ktap_fail_why "$1" "wanted on stderr: $2" "$(cat "$tmp/err.txt")"
 	fi
 }
 
@@ -158,7 +149,7 @@ bad_option()
 	if [ $rc -eq 2 ] && grep -q -- "$pattern" "$tmp/err.txt" && [ ! -s "$tmp/out.txt" ]; then
 		ktap_test_pass "rejects_$name"
 	else
-		rd_fail "rejects_$name" "readers $*: exit $rc (want 2), wanted '$pattern' in:" \
+		ktap_fail_why "rejects_$name" "readers $*: exit $rc (want 2), wanted '$pattern' in:" \
 			"$(cat "$tmp/err.txt" "$tmp/out.txt")"
 	fi
 }

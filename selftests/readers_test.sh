@@ -40,7 +40,7 @@ if "$READERS" --help > "$tmp/help.txt" &&
    grep -q -- "--touch POLICY" "$tmp/help.txt"; then
 	ktap_test_pass help_states_units_and_defaults
 else
-	rd_fail help_states_units_and_defaults "$(head -5 "$tmp/help.txt")"
+	ktap_fail_why help_states_units_and_defaults "$(head -5 "$tmp/help.txt")"
 fi
 
 # --- --fill writes the known content (checked by an independent oracle) ---
@@ -56,7 +56,7 @@ EOF
 then
 	ktap_test_pass fill_writes_the_known_content
 else
-	rd_fail fill_writes_the_known_content "content of $file differs from cb_data_byte()"
+	ktap_fail_why fill_writes_the_known_content "content of $file differs from cb_data_byte()"
 fi
 
 # --- every buffer mode x touch policy, file and memcpy, 2 threads ---
@@ -106,7 +106,7 @@ for chunk in 65536 100; do
 	   grep -q "thread 0: byte mismatch at offset $off: expected $want, got $got" "$tmp/err.txt"; then
 		ktap_test_pass "corrupt_file_byte_is_reported_chunk_$chunk"
 	else
-		rd_fail "corrupt_file_byte_is_reported_chunk_$chunk" "exit $rc, expected 1" \
+		ktap_fail_why "corrupt_file_byte_is_reported_chunk_$chunk" "exit $rc, expected 1" \
 			"$(cat "$tmp/err.txt")" "wanted: offset $off: expected $want, got $got"
 	fi
 done
@@ -120,7 +120,7 @@ if [ $rc -eq 1 ] &&
    grep -Eq "thread [01]: byte mismatch at offset $off: expected $want, got $got" "$tmp/err.txt"; then
 	ktap_test_pass corrupt_memcpy_source_byte_is_reported
 else
-	rd_fail corrupt_memcpy_source_byte_is_reported "exit $rc, expected 1" "$(cat "$tmp/err.txt")"
+	ktap_fail_why corrupt_memcpy_source_byte_is_reported "exit $rc, expected 1" "$(cat "$tmp/err.txt")"
 fi
 # Without --touch all nothing reads every byte: no verification, no error.
 jrun corrupt_file_unnoticed_without_touch_all 0 \
@@ -134,11 +134,11 @@ jrun unknown_content_runs_unverified 0 \
 	"sane(runs[0]) and not runs[0]['verified'] and 'not the known pattern' in runs[0]['verify_note']" \
 	-- --source "$other" --threads 2 --touch all "${quick[@]}"
 if "$READERS" --source "$other" --touch all --verify on "${quick[@]}" > /dev/null 2> "$tmp/err.txt"; then
-	rd_fail verify_on_refuses_unknown_content "exit 0"
+	ktap_fail_why verify_on_refuses_unknown_content "exit 0"
 elif [ $? -eq 2 ] && grep -q -- "--verify on" "$tmp/err.txt"; then
 	ktap_test_pass verify_on_refuses_unknown_content
 else
-	rd_fail verify_on_refuses_unknown_content "$(cat "$tmp/err.txt")"
+	ktap_fail_why verify_on_refuses_unknown_content "$(cat "$tmp/err.txt")"
 fi
 
 # --- end of file: a partial last chunk is not a short read ---
@@ -161,7 +161,7 @@ if [ "$rc" -eq 3 ] &&
 	"runs[0]['short_reads'] > 0 and runs[0]['short_reads'] == runs[0]['reads'] and not runs[0]['failed']"; then
 	ktap_test_pass pipe_short_reads_are_counted_and_exit_3
 else
-	rd_fail pipe_short_reads_are_counted_and_exit_3 "exit $rc, expected 3" "${jwhy:-}" "$(cat "$tmp/err.txt")"
+	ktap_fail_why pipe_short_reads_are_counted_and_exit_3 "exit $rc, expected 3" "${jwhy:-}" "$(cat "$tmp/err.txt")"
 fi
 yes | "$READERS" --source /dev/stdin --chunk 1M --threads 1 --touch none \
 	--allow-short "${quick[@]}" > "$tmp/out.txt" 2> "$tmp/err.txt"
@@ -170,7 +170,7 @@ if [ "$rc" -eq 0 ] && grep -q "^# WARNING: [0-9]* short reads" "$tmp/out.txt" &&
    grep -Eq "^ +1 +private .*[0-9]+! no$" "$tmp/out.txt"; then
 	ktap_test_pass short_reads_flagged_in_table_and_allowed
 else
-	rd_fail short_reads_flagged_in_table_and_allowed "exit $rc" "$(cat "$tmp/out.txt" "$tmp/err.txt")"
+	ktap_fail_why short_reads_flagged_in_table_and_allowed "exit $rc" "$(cat "$tmp/out.txt" "$tmp/err.txt")"
 fi
 # A sysfs attribute claims a page (st_size 4096) and returns a few bytes.
 sysf=/sys/devices/system/cpu/online
@@ -218,7 +218,7 @@ jrun chunk_larger_than_file_reads_the_file 0 \
 if grep -q "^# chunk 64 KiB per read (the read at the source's end: 34464 B; 50000 B per read on average);" "$tmp/out.txt"; then
 	ktap_test_pass setup_line_gives_the_real_bytes_per_read
 else
-	rd_fail setup_line_gives_the_real_bytes_per_read "$(cat "$tmp/out.txt")"
+	ktap_fail_why setup_line_gives_the_real_bytes_per_read "$(cat "$tmp/out.txt")"
 fi
 jrun no_pin_is_reported 0 \
 	"sane(runs[0]) and runs[0]['pinned'] is False" \
@@ -278,7 +278,7 @@ if [ $rc -eq 0 ] && [ -z "$missing" ] &&
    ! grep -q "# matrix: cell" "$tmp/err.txt"; then
 	ktap_test_pass matrix_memcpy_prints_every_variant_and_the_verdict
 else
-	rd_fail matrix_memcpy_prints_every_variant_and_the_verdict "exit $rc; not accounted for:$missing" \
+	ktap_fail_why matrix_memcpy_prints_every_variant_and_the_verdict "exit $rc; not accounted for:$missing" \
 		"$(cat "$tmp/matrix.txt" "$tmp/err.txt")"
 fi
 jrun matrix_json_has_cells_ratios_and_verdict 0 \
@@ -297,7 +297,7 @@ if grep -q "# matrix: cell 1 of 8: movsb, 2 threads, shared, touch none; about [
    grep -q "^# verdict: they" "$tmp/tty.txt"; then
 	ktap_test_pass matrix_shows_progress_on_a_terminal
 else
-	rd_fail matrix_shows_progress_on_a_terminal "$(cat -v "$tmp/tty.txt")"
+	ktap_fail_why matrix_shows_progress_on_a_terminal "$(cat -v "$tmp/tty.txt")"
 fi
 
 # --- tools/bench names itself in its errors ---
@@ -312,7 +312,7 @@ if [ -x "$bench" ]; then
 		   ! grep -q "readers" "$tmp/err.txt" && [ ! -s "$tmp/out.txt" ]; then
 			ktap_test_pass "bench_names_itself_for_${opt#--}"
 		else
-			rd_fail "bench_names_itself_for_${opt#--}" "tools/bench ${bad%%:*}: exit $rc (want 2)" \
+			ktap_fail_why "bench_names_itself_for_${opt#--}" "tools/bench ${bad%%:*}: exit $rc (want 2)" \
 				"$(cat "$tmp/err.txt" "$tmp/out.txt")"
 		fi
 	done
@@ -327,7 +327,7 @@ rd_sigterm
 if [ -n "$rd_started" ] && [ $rd_rc -eq 143 ] && grep -q "stopped by signal 15" <<< "$rd_rest"; then
 	ktap_test_pass sigterm_stops_the_run_with_status_143
 else
-	rd_fail sigterm_stops_the_run_with_status_143 "exit $rd_rc" "$rd_rest"
+	ktap_fail_why sigterm_stops_the_run_with_status_143 "exit $rd_rc" "$rd_rest"
 fi
 
 ktap_end

@@ -23,8 +23,7 @@ check() {
 	if out=$("$@" 2>&1); then
 		ktap_test_pass "$name"
 	else
-		ktap_test_fail "$name"
-		ktap_diag "$(printf '%s\n' "$out" | head -n 40)"
+		ktap_fail_why "$name" "$(printf '%s\n' "$out" | head -n 40)"
 	fi
 }
 

@@ -79,8 +79,7 @@ if [ -r "$ko" ] && out=$(insmod "$ko" 2>&1); then
 	ktap_test_pass "$name"
 	loaded=1
 else
-	ktap_diag "insmod $ko: ${out:-not readable}"
-	ktap_test_fail "$name"
+	ktap_fail_why "$name" "insmod $ko: ${out:-not readable}"
 fi
 
 if [ "$loaded" = 1 ]; then
@@ -99,8 +98,7 @@ if [ "$loaded" = 1 ]; then
 	if out=$(rmmod copybench 2>&1); then
 		ktap_test_pass "rmmod copybench"
 	else
-		ktap_diag "rmmod: $out"
-		ktap_test_fail "rmmod copybench"
+		ktap_fail_why "rmmod copybench" "rmmod: $out"
 	fi
 fi
 
@@ -109,8 +107,7 @@ name="kernel log clean (no WARN, BUG, Oops, leak or verify messages)"
 dmesg | sed -n "/$marker/,\$p" > "$tmp/dmesg"
 if grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|kernel BUG|UBSAN|KASAN|leak|refcount_t:|list_(add|del) corruption|copybench: .*byte .* want' \
 	"$tmp/dmesg" > "$tmp/bad"; then
-	ktap_diag "$(sed 's/^/dmesg: /' "$tmp/bad" | head -50)"
-	ktap_test_fail "$name"
+	ktap_fail_why "$name" "$(sed 's/^/dmesg: /' "$tmp/bad" | head -50)"
 else
 	ktap_test_pass "$name"
 fi

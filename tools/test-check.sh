@@ -28,8 +28,8 @@ count() {
 	if [ "$got" = "$want" ]; then
 		ktap_test_pass "$name"
 	else
-		ktap_test_fail "$name"
-		ktap_diag "counted '$got', want '$want', for (status $status):" "$(cat "$tmp/log")"
+		ktap_fail_why "$name" "counted '$got', want '$want', for (status $status):" \
+			"$(cat "$tmp/log")"
 	fi
 }
 

@@ -40,8 +40,7 @@ fi
 } > "$work/examples"
 if [ "$(grep -c '^vm-run --help' "$work/examples")" -lt 2 ] ||
    [ "$(grep -c '^README.md' "$work/examples")" -lt 2 ]; then
-	ktap_test_fail "examples found in vm-run --help and README.md"
-	ktap_diag "$(cat "$work/examples")"
+	ktap_fail_why "examples found in vm-run --help and README.md" "$(cat "$work/examples")"
 	ktap_end
 fi
 
@@ -56,8 +55,8 @@ while IFS=$'\t' read -r src cmd; do
 		ktap_diag "exit 0 after $(($(date +%s) - start)) s; last lines:" "$(tail -n 3 "$work/out")"
 		ktap_test_pass "${src%% *}_example_$n"
 	else
-		ktap_diag "exit $rc after $(($(date +%s) - start)) s:" "$(tail -n 30 "$work/out")"
-		ktap_test_fail "${src%% *}_example_$n"
+		ktap_fail_why "${src%% *}_example_$n" \
+			"exit $rc after $(($(date +%s) - start)) s:" "$(tail -n 30 "$work/out")"
 	fi
 done < "$work/examples"
 ktap_end

@@ -70,12 +70,12 @@ knob_is()
 	if [ "$now" = "$2" ]; then
 		ktap_test_pass "$1"
 	else
-		rd_fail "$1" "$knob is '$now', expected '$2'"
+		ktap_fail_why "$1" "$knob is '$now', expected '$2'"
 	fi
 }
 
 if [ ${#usable[@]} -eq 0 ]; then
-	rd_fail module_lists_usable_variants "no 'usable' line in $list:" "$(cat "$list")"
+	ktap_fail_why module_lists_usable_variants "no 'usable' line in $list:" "$(cat "$list")"
 	ktap_end
 fi
 
@@ -135,7 +135,7 @@ for v in "${usable[@]}"; do
 	[ "$v" != "$orig" ] && other=$v && break
 done
 if [ -z "$other" ]; then
-	rd_fail sigterm_restores_the_variant_knob "no usable variant other than '$orig' to set"
+	ktap_fail_why sigterm_restores_the_variant_knob "no usable variant other than '$orig' to set"
 else
 	# The table header comes after the knob is set and before the run.
 	rd_start --source "$data" --variant "$other" --threads 2 \
@@ -147,7 +147,7 @@ else
 	   [ "$after" = "$orig" ]; then
 		ktap_test_pass sigterm_restores_the_variant_knob
 	else
-		rd_fail sigterm_restores_the_variant_knob \
+		ktap_fail_why sigterm_restores_the_variant_knob \
 			"started '$rd_started', knob during '$during' (want $other), exit $rd_rc (want 143), after '$after' (want $orig)" \
 			"$rd_rest"
 		echo "$orig" > "$knob"

@@ -29,16 +29,6 @@ NTESTS=18
 ktap_print_header
 ktap_set_plan "$NTESTS"
 
-# not_ok NAME [NOTE...]: a failed case, each non-empty note as comments.
-not_ok() {
-	local name=$1 note
-	shift
-	ktap_test_fail "$name"
-	for note in "$@"; do
-		[ -n "$note" ] && ktap_diag "$note"
-	done
-}
-
 # check STATUS NAME [NOTE...]: one TAP line from the status of the
 # assertions just run; a failure shows the last run's output and the notes.
 check() {
@@ -47,7 +37,7 @@ check() {
 	if [ "$st" -eq 0 ]; then
 		ktap_test_pass "$name"
 	else
-		not_ok "$name" "$(diag)" "$@"
+		ktap_fail_why "$name" "$(diag)" "$@"
 	fi
 }
 
@@ -194,7 +184,7 @@ for series in 6.1 6.12; do
 		notes+=("--kernel $series --resolve: '$got', expected '$want'")
 done
 name="--resolve picks the newest release of a series, 6.1 never 6.12"
-if [ ${#notes[@]} -eq 0 ]; then ktap_test_pass "$name"; else not_ok "$name" "${notes[@]}"; fi
+if [ ${#notes[@]} -eq 0 ]; then ktap_test_pass "$name"; else ktap_fail_why "$name" "${notes[@]}"; fi
 
 # Every planned case ran (else a failure); 4 when none could pass.
 [ $((KTAP_TESTNO - 1)) -eq $NTESTS ] ||
