@@ -284,7 +284,8 @@ static void rd_matrix_notes(FILE *f, const struct rd_source *base)
  * Progress on a terminal: the matrix prints its table only once every cell
  * of a thread count ran, which takes minutes. One line on stderr, redrawn
  * per cell and erased before any table; nothing when stderr is not a
- * terminal (a pipe, a log file, make check).
+ * terminal (a pipe, a log file, make check) or one that cannot erase a
+ * line (TERM unset or dumb).
  */
 struct rd_progress {
 	bool on;
@@ -316,6 +317,7 @@ int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 {
 	struct rd_progress progress = { 0 };
 	struct rd_matrix_variant *mv;
+	const char *term;
 	bool failed = false, shorts = false;
 	unsigned int ti;
 	int n, v, b, t, ret = RD_EXIT_OK;
@@ -330,7 +332,8 @@ int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 		free(mv);
 		return RD_EXIT_ERROR;
 	}
-	progress.on = isatty(STDERR_FILENO);
+	term = getenv("TERM");
+	progress.on = isatty(STDERR_FILENO) && term && strcmp(term, "dumb");
 	progress.total = o->nthreads * n * 4;
 	progress.cell_s = o->repeat * (o->warmup + o->duration);
 	if (!o->json) {

@@ -288,17 +288,24 @@ jrun matrix_on_a_file_is_the_kernel_copy_only 0 \
 	"len(verdicts) == 1 and {r['variant'] for r in runs} == {'native'} and len(runs) == 4 and verdicts[0]['shared_none_winner'] == 'native' and all(sane(r) for r in runs) and [s['verified'] for s in summaries] == [False, False, False, True]" \
 	-- --matrix --source "$file" --threads 2 --duration 20ms --warmup 0
 
-# On a terminal the matrix shows which cell runs, on stderr.
-script -qfec "$(printf '%q ' "$READERS" --matrix --source memcpy --threads 2 \
-	--variants movsb,nocache --duration 20ms --warmup 0)" /dev/null 2>&1 |
-	tr -d '\r' > "$tmp/tty.txt"
-if grep -q "# matrix: cell 1 of 8: movsb, 2 threads, shared, touch none; about [0-9]* s left" "$tmp/tty.txt" &&
-   grep -q "# matrix: cell 8 of 8: nocache, 2 threads, private, touch all" "$tmp/tty.txt" &&
-   grep -q "^# verdict: they" "$tmp/tty.txt"; then
-	ktap_test_pass matrix_shows_progress_on_a_terminal
-else
-	ktap_fail_why matrix_shows_progress_on_a_terminal "$(cat -v "$tmp/tty.txt")"
-fi
+# On a terminal the matrix shows which cell runs, on stderr; not on one
+# that cannot erase a line.
+for term in xterm dumb; do
+	TERM=$term script -qfec "$(printf '%q ' "$READERS" --matrix --source memcpy \
+		--threads 2 --variants movsb,nocache --duration 20ms --warmup 0)" \
+		/dev/null 2>&1 | tr -d '\r' > "$tmp/tty.txt"
+	if [ $term = xterm ] &&
+	   grep -q "# matrix: cell 1 of 8: movsb, 2 threads, shared, touch none; about [0-9]* s left" "$tmp/tty.txt" &&
+	   grep -q "# matrix: cell 8 of 8: nocache, 2 threads, private, touch all" "$tmp/tty.txt" &&
+	   grep -q "^# verdict: they" "$tmp/tty.txt"; then
+		ktap_test_pass matrix_shows_progress_on_a_terminal
+	elif [ $term = dumb ] && ! grep -q "# matrix: cell" "$tmp/tty.txt" &&
+	     grep -q "^# verdict: they" "$tmp/tty.txt"; then
+		ktap_test_pass matrix_shows_no_progress_on_a_dumb_terminal
+	else
+		ktap_fail_why "matrix_progress_on_a_${term}_terminal" "$(cat -v "$tmp/tty.txt")"
+	fi
+done
 
 # --- tools/bench names itself in its errors ---
 bench=$rd_here/../tools/bench
