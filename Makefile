@@ -12,14 +12,26 @@
 #   make clean
 #
 # KDIR defaults to the running kernel's build directory when it exists,
-# else to the newest /lib/modules/*/build.
+# else to the newest /lib/modules/*/build; "make module" says which kernel
+# it builds for and why (a module loads only on the kernel it was built for).
 
 PWD_TOP		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD		:= $(PWD_TOP)/build
 
-KDIR_RUNNING	:= /lib/modules/$(shell uname -r)/build
+KREL_RUNNING	:= $(shell uname -r)
+KDIR_RUNNING	:= /lib/modules/$(KREL_RUNNING)/build
 KDIR_NEWEST	:= $(lastword $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V))
-KDIR		?= $(if $(wildcard $(KDIR_RUNNING)),$(KDIR_RUNNING),$(KDIR_NEWEST))
+ifneq ($(filter command line environment,$(origin KDIR)),)
+KDIR_WHY	:= KDIR was given
+else ifneq ($(wildcard $(KDIR_RUNNING)),)
+KDIR		:= $(KDIR_RUNNING)
+KDIR_WHY	:= the running kernel
+else
+KDIR		:= $(KDIR_NEWEST)
+KDIR_WHY	:= no headers for the running kernel $(KREL_RUNNING), so the newest in /lib/modules
+endif
+# The release KDIR builds for: kbuild writes it into the headers.
+KREL		= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 # Where "make module" leaves copybench.ko (make check builds one per kernel).
 KO_OUT		?= $(PWD_TOP)/copybench.ko
 
@@ -45,6 +57,8 @@ module:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { \
 		echo "copybench: no kernel build directory (KDIR='$(KDIR)');" \
 		     "install linux-headers or run 'make setup'" >&2; exit 1; }
+	@echo "copybench: building copybench.ko for $(or $(KREL),the kernel of $(KDIR)) ($(KDIR_WHY)): it loads only on that kernel"
+	@$(if $(filter-out $(KREL_RUNNING),$(KREL)),echo "copybench: not for the running kernel $(KREL_RUNNING): insmod there fails with 'Invalid module format'; another kernel: make module KDIR=/lib/modules/RELEASE/build")
 	$(MAKE) -C $(KDIR) M=$(PWD_TOP) modules
 	@mkdir -p $(dir $(KO_OUT))
 	cp $(BUILD)/module/copybench.ko $(KO_OUT)
