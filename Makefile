@@ -9,6 +9,10 @@
 #   make check              every test, native and in a VM per kernel
 #   make bench              the readers matrix on the best source available
 #   make setup              install the Debian packages the project needs
+#   make htmldocs           Documentation/ as HTML (Sphinx) in build/htmldocs
+#   make deb                the Debian packages copybench and copybench-dkms
+#   make install            the userspace tools, man pages and docs (DESTDIR, PREFIX)
+#   make dkms-source        the module's sources for DKMS (DESTDIR)
 #   make clean
 #
 # KDIR defaults to the running kernel's build directory when it exists,
@@ -22,6 +26,8 @@ KDIR_NEWEST	:= $(lastword $(shell ls -d /lib/modules/*/build 2>/dev/null | sort 
 KDIR		?= $(if $(wildcard $(KDIR_RUNNING)),$(KDIR_RUNNING),$(KDIR_NEWEST))
 # Where "make module" leaves copybench.ko (make check builds one per kernel).
 KO_OUT		?= $(PWD_TOP)/copybench.ko
+# The one version of the module, its DKMS package and the Debian packages.
+CB_VERSION	:= $(shell cat $(PWD_TOP)/VERSION)
 
 # The kernel's own kselftest headers and lib.mk (and checkpatch.pl for the
 # style check), extracted from Debian's linux-source tarball into a miniature
@@ -37,7 +43,8 @@ CB_TOP		:= $(PWD_TOP)
 CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
-.PHONY: all module module-clean lib selftests ksft-headers check bench setup clean
+.PHONY: all module module-clean lib selftests ksft-headers check bench setup clean \
+	dkms-source
 
 all: module lib selftests
 
@@ -102,6 +109,17 @@ bench:
 
 setup:
 	$(PWD_TOP)/tools/setup
+
+# The module's sources where DKMS (and the copybench-dkms package) keep
+# them: $(DESTDIR)/usr/src/copybench-<version>/. Every top-level C, header
+# and assembly file is part of the module.
+DKMS_SOURCES	:= $(addprefix $(PWD_TOP)/,Kbuild dkms.conf VERSION) \
+		   $(sort $(wildcard $(PWD_TOP)/*.c $(PWD_TOP)/*.h $(PWD_TOP)/*.S))
+DKMS_DEST	= $(DESTDIR)/usr/src/copybench-$(CB_VERSION)
+
+dkms-source:
+	install -d $(DKMS_DEST)
+	install -m 644 $(DKMS_SOURCES) $(DKMS_DEST)/
 
 clean: module-clean
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests clean \
