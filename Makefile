@@ -44,7 +44,7 @@ CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
 .PHONY: all module module-clean lib selftests ksft-headers check bench setup clean \
-	dkms-source
+	dkms-source htmldocs
 
 all: module lib selftests
 
@@ -109,6 +109,16 @@ bench:
 
 setup:
 	$(PWD_TOP)/tools/setup
+
+# Documentation/*.rst as HTML, as the kernel's "make htmldocs": Sphinx with
+# every warning an error (-W), the whole book re-read each time (-E) so an
+# unchanged page's warnings are not hidden by the cache.
+HTMLDOCS_SRC	?= $(PWD_TOP)/Documentation
+HTMLDOCS	?= $(BUILD)/htmldocs
+
+htmldocs:
+	sphinx-build -E -W --keep-going -n -q -b html -d $(HTMLDOCS)/.doctrees \
+		$(HTMLDOCS_SRC) $(HTMLDOCS)
 
 # The module's sources where DKMS (and the copybench-dkms package) keep
 # them: $(DESTDIR)/usr/src/copybench-<version>/. Every top-level C, header
