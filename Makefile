@@ -44,7 +44,7 @@ CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
 .PHONY: all module module-clean lib selftests ksft-headers check bench setup clean \
-	dkms-source htmldocs
+	dkms-source htmldocs userspace man install deb
 
 all: module lib selftests
 
@@ -119,6 +119,66 @@ HTMLDOCS	?= $(BUILD)/htmldocs
 htmldocs:
 	sphinx-build -E -W --keep-going -n -q -b html -d $(HTMLDOCS)/.doctrees \
 		$(HTMLDOCS_SRC) $(HTMLDOCS)
+
+# The userspace half, what the copybench Debian package ships: the library,
+# the selftests (readers among them) and, when the tree has it
+# (tools/copybench/), the copybench command, whose rule makes
+# $(BUILD)/copybench.
+CB_COMMAND	:= $(if $(wildcard $(PWD_TOP)/tools/copybench),$(BUILD)/copybench)
+CB_BINS		:= $(BUILD)/selftests/readers $(CB_COMMAND)
+
+userspace: lib selftests $(CB_COMMAND)
+
+# Man pages from the commands' own --help (help2man), with the sections of
+# Documentation/man.h2m; each command's one-line summary is given here.
+MAN_DIR		:= $(BUILD)/man
+MAN_NAME_readers	:= parallel reads into shared, private or strided buffers
+MAN_NAME_copybench	:= time the kernel's copy routines against fixed copies
+
+man: userspace
+	@mkdir -p $(MAN_DIR)
+	$(foreach b,$(CB_BINS),help2man --no-info --section=1 \
+		--version-string=$(CB_VERSION) --name="$(MAN_NAME_$(notdir $(b)))" \
+		--include=$(PWD_TOP)/Documentation/man.h2m \
+		--output=$(MAN_DIR)/$(notdir $(b)).1 $(b) &&) true
+
+# make install [DESTDIR=...] [PREFIX=/usr/local]: the commands, their man
+# pages, the bpftrace tools (share/copybench/bpftrace/) and their example
+# runs, the README and the documentation's sources (share/doc/copybench/). The module is DKMS's business (dkms-source).
+PREFIX		?= /usr/local
+CB_SHARE	= $(DESTDIR)$(PREFIX)/share/copybench
+CB_DOC		= $(DESTDIR)$(PREFIX)/share/doc/copybench
+
+install: userspace man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(CB_SHARE)/bpftrace $(CB_DOC)/rst $(CB_DOC)/examples
+	install -m 755 $(CB_BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(addprefix $(MAN_DIR)/,$(addsuffix .1,$(notdir $(CB_BINS)))) \
+		$(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 755 $(wildcard $(PWD_TOP)/tools/*.bt) $(CB_SHARE)/bpftrace/
+	install -m 644 $(wildcard $(PWD_TOP)/tools/*_example.txt) $(CB_DOC)/examples/
+	install -m 644 $(PWD_TOP)/README.md $(CB_DOC)/
+	install -m 644 $(wildcard $(PWD_TOP)/Documentation/*.rst) $(CB_DOC)/rst/
+
+# The Debian packages copybench and copybench-dkms (debian/), built with
+# dpkg-buildpackage from a copy of the tree as it is (tracked and new files,
+# modified or not) in $(DEB_DIR)/, whose debian/changelog is written here:
+# the Debian version is VERSION. The .deb, .buildinfo and .changes files
+# land in $(DEB_DIR)/.
+DEB_DIR		:= $(BUILD)/deb
+DEB_SRC		:= $(DEB_DIR)/copybench-$(CB_VERSION)
+
+deb:
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_SRC)
+	cd $(PWD_TOP) && if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | \
+			tar --null --ignore-failed-read -T - -cf - | tar -xf - -C $(DEB_SRC); \
+	else \
+		tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C $(DEB_SRC); \
+	fi
+	$(PWD_TOP)/debian/mkchangelog $(CB_VERSION) >$(DEB_SRC)/debian/changelog
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
 
 # The module's sources where DKMS (and the copybench-dkms package) keep
 # them: $(DESTDIR)/usr/src/copybench-<version>/. Every top-level C, header

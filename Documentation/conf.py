@@ -28,4 +28,5 @@ language = "en"
 html_theme = "alabaster"
 html_title = "copybench " + release
 html_show_sourcelink = False
+html_copy_source = False
 html_last_updated_fmt = None
