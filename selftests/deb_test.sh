@@ -16,7 +16,8 @@
 # 150 MB and takes minutes; a cached run takes seconds. Each step mounts the
 # cache read-only as the lower layer of an overlay (the upper layer in
 # build/deb-test/) inside a private mount namespace (unshare), so the cache
-# never changes and nothing stays mounted, even when the test is killed.
+# never changes, and nothing stays mounted or running even when the test is
+# killed (a PID namespace too, whose processes die with it).
 #
 # The copybench command is checked when the tree has it (tools/copybench/).
 # Needs root, debootstrap, lintian, dpkg-dev, debhelper, dh-dkms,
@@ -63,10 +64,11 @@ apt_sources() {
 		'Created-By: Packages' | sort -u | awk '$2 ~ /^'$suite'/ { print "deb " $0 }'
 }
 
-# in_root ROOT CMD...: CMD chrooted in ROOT with /proc and /dev, in a
-# private mount namespace that vanishes with it.
+# in_root ROOT CMD...: CMD chrooted in ROOT with /proc and /dev, in private
+# mount and PID namespaces: its mounts and every process it starts (dpkg,
+# DKMS's build) go when it ends or this script is killed.
 in_root() {
-	unshare --mount --propagation private -- /bin/sh -c '
+	unshare --mount --propagation private --pid --fork --kill-child -- /bin/sh -c '
 		r=$1; shift
 		mount -t proc proc "$r/proc" && mount --rbind /dev "$r/dev" &&
 		exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
@@ -76,7 +78,7 @@ in_root() {
 
 # in_chroot CMD...: CMD in the test's chroot: the cache under an overlay.
 in_chroot() {
-	unshare --mount --propagation private -- /bin/sh -c '
+	unshare --mount --propagation private --pid --fork --kill-child -- /bin/sh -c '
 		lower=$1 work=$2; shift 2
 		mount -t overlay overlay \
 			-o "lowerdir=$lower,upperdir=$work/upper,workdir=$work/ovl" "$work/root" &&
@@ -102,9 +104,11 @@ make_chroot() {
 	[ -f "$chroot_dir/.complete" ] && return 0
 	chroot_how="made in $chroot_dir"
 	tmp=$chroot_dir.tmp
-	rm -rf "$tmp"
+	rm -rf --one-file-system "$tmp"
 	echo "making $chroot_dir from $(echo "$sources" | head -n 1)"
-	debootstrap --variant=minbase "$suite" "$tmp" \
+	# In namespaces of its own: what debootstrap mounts in the target and
+	# what it starts go with it, even if it is killed.
+	unshare --mount --propagation private --pid --fork --kill-child -- debootstrap --variant=minbase "$suite" "$tmp" \
 		"$(echo "$sources" | awk '$3 == "'$suite'" { print $2; exit }')" || return 1
 	printf '%s\n' "$sources" >"$tmp/etc/apt/sources.list"
 	cp /etc/resolv.conf "$tmp/etc/resolv.conf"
@@ -114,7 +118,7 @@ make_chroot() {
 	touch "$tmp/.complete"
 	# Older recipes' chroots go.
 	find "$cache" -mindepth 1 -maxdepth 1 -type d -name "$suite-amd64-*" \
-		! -name "$(basename "$chroot_dir")*" -exec rm -rf {} +
+		! -name "$(basename "$chroot_dir")*" -exec rm -rf --one-file-system {} +
 	mv "$tmp" "$chroot_dir"
 	exec 9>&-
 }
@@ -138,7 +142,7 @@ ktap_set_plan $((11 + has_command))
 
 [ "$(id -u)" = 0 ] || ktap_exit_fail_msg "needs root (the chroot)"
 
-rm -rf "$work"
+rm -rf --one-file-system "$work"
 mkdir -p "$work/log" "$work/upper" "$work/ovl" "$work/root"
 
 # 1. The packages build.

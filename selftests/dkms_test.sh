@@ -75,7 +75,7 @@ fi
 command -v dkms >/dev/null || ktap_exit_fail_msg "dkms is not installed: run tools/setup"
 
 before=$(machine_state)
-rm -rf "$root"
+rm -rf --one-file-system "$root"
 mkdir -p "$root/var/lib/dkms" "$root/log"
 
 test_cmd "make dkms-source installs the module's sources" "$root/log/source" \
