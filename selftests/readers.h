@@ -72,7 +72,7 @@ enum rd_verify {
 
 #define RD_THREADS_LIST_MAX	64
 #define RD_MATRIX_VARIANTS_MAX	32
-/* The matrix's variants: the seeds' question. Override with --variants. */
+/* The matrix's variants: the blogbench question's. Override with --variants. */
 #define RD_MATRIX_DEFAULT	"movsb,unrolled,nocache,native"
 
 /* A source as opened once per process; threads open their own fds. */
