@@ -41,22 +41,9 @@ chroot_packages="dkms linux-headers-amd64"
 has_command=0
 [ -d tools/copybench ] && has_command=1
 
-diag() { sed 's/^/# /' "$1" | tail -n "${2:-25}"; }
+. "$CB_SELFTESTS/check_lib.sh"
 
-# check NAME COMMAND...: one test point from COMMAND's status; its output
-# goes to a log in $work/log/ and is shown when it fails.
-check() {
-	local name=$1 log
-	shift
-	log=$work/log/$(printf '%s' "$name" | tr -c 'a-zA-Z0-9' _ | cut -c1-60)
-	if "$@" >"$log" 2>&1; then
-		ktap_test_pass "$name"
-		return 0
-	fi
-	diag "$log"
-	ktap_test_fail "$name"
-	return 1
-}
+diag() { sed 's/^/# /' "$1" | tail -n 25; }
 
 # The Debian repositories apt uses here, as sources.list lines.
 apt_sources() {
@@ -144,6 +131,7 @@ ktap_set_plan $((11 + has_command))
 
 rm -rf --one-file-system "$work"
 mkdir -p "$work/log" "$work/upper" "$work/ovl" "$work/root"
+check_logs=$work/log
 
 # 1. The packages build.
 start=$(date +%s)

@@ -41,22 +41,11 @@ dkms_opts=(--sourcetree "$root/usr/src" --dkmstree "$root/var/lib/dkms"
 	   --installtree "$root/lib/modules")
 mv="-m copybench -v $version"
 
-# diag FILE: the last lines of FILE as diagnostics.
-diag() { tail -n "${2:-20}" "$1" | sed 's/^/# /'; }
+. "$CB_SELFTESTS/check_lib.sh"
+check_logs=$root/log
 
-# test_cmd NAME LOG COMMAND...: one test point from COMMAND's status; its
-# output goes to LOG and is shown when it fails.
-test_cmd() {
-	local name=$1 log=$2
-	shift 2
-	if "$@" >"$log" 2>&1; then
-		ktap_test_pass "$name"
-		return 0
-	fi
-	diag "$log"
-	ktap_test_fail "$name"
-	return 1
-}
+# diag FILE: the last lines of FILE as diagnostics.
+diag() { tail -n 20 "$1" | sed 's/^/# /'; }
 
 # What the machine's own DKMS state looks like; must not change.
 machine_state() {
@@ -78,9 +67,9 @@ before=$(machine_state)
 rm -rf --one-file-system "$root"
 mkdir -p "$root/var/lib/dkms" "$root/log"
 
-test_cmd "make dkms-source installs the module's sources" "$root/log/source" \
+check "make dkms-source installs the module's sources" \
 	make -s dkms-source DESTDIR="$root"
-test_cmd "dkms add copybench/$version from $root/usr/src" "$root/log/add" \
+check "dkms add copybench/$version from $root/usr/src" \
 	dkms "${dkms_opts[@]}" add $mv
 
 for k in "${kernels[@]}"; do
@@ -97,8 +86,7 @@ for k in "${kernels[@]}"; do
 
 	built=0
 	start=$(date +%s)
-	if test_cmd "$rel: dkms build" "$log.build" \
-			dkms "${dkms_opts[@]}" build $mv -k "$rel"; then
+	if check "$rel: dkms build" dkms "${dkms_opts[@]}" build $mv -k "$rel"; then
 		built=1
 	fi
 	ktap_print_msg "$rel: dkms build took $(($(date +%s) - start)) s"

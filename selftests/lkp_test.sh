@@ -109,18 +109,9 @@ readers_keys() {
 	echo readers.failed_runs
 }
 
-# check NAME COMMAND...: one test point; COMMAND's output becomes
-# diagnostics when it fails. (ktap_test_result splits its arguments.)
-check() {
-	local name=$1
-	shift
-	if "$@" >"$tmp/why" 2>&1; then
-		ktap_test_pass "$name"
-	else
-		sed 's/^/# /' "$tmp/why" | head -n 30
-		ktap_test_fail "$name"
-	fi
-}
+. "$CB_SELFTESTS/check_lib.sh"
+mkdir -p "$tmp/logs"
+check_logs=$tmp/logs
 
 recordings=("$data"/readers-*.out)
 
