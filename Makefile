@@ -122,9 +122,9 @@ htmldocs:
 
 # The userspace half, what the copybench Debian package ships: the library,
 # the selftests (readers among them) and, when the tree has it
-# (tools/copybench/), the copybench command, whose rule makes
-# $(BUILD)/copybench.
-CB_COMMAND	:= $(if $(wildcard $(PWD_TOP)/tools/copybench),$(BUILD)/copybench)
+# (tools/copybench/copybench.c, its main()), the copybench command, whose
+# rule makes $(BUILD)/copybench.
+CB_COMMAND	:= $(if $(wildcard $(PWD_TOP)/tools/copybench/copybench.c),$(BUILD)/copybench)
 CB_BINS		:= $(BUILD)/selftests/readers $(CB_COMMAND)
 
 userspace: lib selftests $(CB_COMMAND)
@@ -144,7 +144,8 @@ man: userspace
 
 # make install [DESTDIR=...] [PREFIX=/usr/local]: the commands, their man
 # pages, the bpftrace tools (share/copybench/bpftrace/) and their example
-# runs, the README and the documentation's sources (share/doc/copybench/). The module is DKMS's business (dkms-source).
+# runs, the README and the documentation's sources (share/doc/copybench/).
+# The module is DKMS's business (dkms-source).
 PREFIX		?= /usr/local
 CB_SHARE	= $(DESTDIR)$(PREFIX)/share/copybench
 CB_DOC		= $(DESTDIR)$(PREFIX)/share/doc/copybench

@@ -19,7 +19,8 @@
 # never changes, and nothing stays mounted or running even when the test is
 # killed (a PID namespace too, whose processes die with it).
 #
-# The copybench command is checked when the tree has it (tools/copybench/).
+# The copybench command is checked when the tree has it
+# (tools/copybench/copybench.c).
 # Needs root, debootstrap, lintian, dpkg-dev, debhelper, dh-dkms,
 # python3-sphinx, help2man (tools/setup) and, for a first run, the network.
 # Prints TAP; exit 0 pass, 1 fail.
@@ -39,7 +40,7 @@ suite=bookworm
 # Debian 12's default kernel, the kernel copybench-dkms must build for.
 chroot_packages="dkms linux-headers-amd64"
 has_command=0
-[ -d tools/copybench ] && has_command=1
+[ -f tools/copybench/copybench.c ] && has_command=1
 
 . "$CB_SELFTESTS/check_lib.sh"
 
@@ -220,7 +221,7 @@ check "readers --help in the chroot" help_ok readers
 if [ $has_command = 1 ]; then
 	check "copybench --help in the chroot" help_ok copybench
 else
-	ktap_print_msg "this tree has no copybench command yet (tools/copybench/): not checked"
+	ktap_print_msg "this tree has no copybench command yet (tools/copybench/copybench.c): not checked"
 fi
 check "man pages installed in the chroot" \
 	in_chroot test -s /usr/share/man/man1/readers.1.gz

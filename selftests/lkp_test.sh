@@ -13,7 +13,8 @@
 # directory holding the LKP functions run uses (die from lib/debug.sh,
 # log_echo from lib/reproduce-log.sh, written as lkp-tests defines them).
 # The recorded inputs are in selftests/lkp/ (README there). The copybench
-# command's sweep is run live when the tree has it (tools/copybench/).
+# command's sweep is run live when the tree has it
+# (tools/copybench/copybench.c).
 # Needs python3 with yaml (python3-yaml) and build/selftests/readers (make
 # selftests). Prints TAP; exit 0 pass, 1 fail. About a minute.
 set -u
@@ -28,7 +29,7 @@ job=$top/contrib/lkp/jobs/copybench.yaml
 data=$top/selftests/lkp
 readers=$top/build/selftests/readers
 has_command=0
-[ -d tools/copybench ] && has_command=1
+[ -f tools/copybench/copybench.c ] && has_command=1
 
 tmp=$(mktemp -d) || exit 1
 bg=
@@ -318,7 +319,7 @@ if [ $has_command = 1 ]; then
 	check "run mode=sweep (user backend): record kept, every point's keys, verified" \
 		run_sweep_ok
 else
-	ktap_print_msg "this tree has no copybench command yet (tools/copybench/): the live sweep is not run"
+	ktap_print_msg "this tree has no copybench command yet (tools/copybench/copybench.c): the live sweep is not run"
 fi
 
 ktap_finished
