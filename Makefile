@@ -26,7 +26,8 @@ KDIR_NEWEST	:= $(lastword $(shell ls -d /lib/modules/*/build 2>/dev/null | sort 
 KDIR		?= $(if $(wildcard $(KDIR_RUNNING)),$(KDIR_RUNNING),$(KDIR_NEWEST))
 # Where "make module" leaves copybench.ko (make check builds one per kernel).
 KO_OUT		?= $(PWD_TOP)/copybench.ko
-# The one version of the module, its DKMS package and the Debian packages.
+# The one version of the module, its DKMS package and the Debian packages:
+# a digit, then letters, digits, '.', '+' or '~' (make version-check).
 CB_VERSION	:= $(shell cat $(PWD_TOP)/VERSION)
 
 # The kernel's own kselftest headers and lib.mk (and checkpatch.pl for the
@@ -44,7 +45,7 @@ CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
 .PHONY: all module module-clean lib selftests ksft-headers check bench setup clean \
-	dkms-source htmldocs userspace man install deb
+	dkms-source htmldocs userspace man install deb version-check
 
 all: module lib selftests
 
@@ -169,7 +170,7 @@ install: userspace man
 DEB_DIR		:= $(BUILD)/deb
 DEB_SRC		:= $(DEB_DIR)/copybench-$(CB_VERSION)
 
-deb:
+deb: version-check
 	rm -rf $(DEB_DIR)
 	mkdir -p $(DEB_SRC)
 	cd $(PWD_TOP) && if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
@@ -178,8 +179,15 @@ deb:
 	else \
 		tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C $(DEB_SRC); \
 	fi
-	$(PWD_TOP)/debian/mkchangelog $(CB_VERSION) >$(DEB_SRC)/debian/changelog
+	$(PWD_TOP)/debian/mkchangelog '$(CB_VERSION)' >$(DEB_SRC)/debian/changelog
 	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
+
+version-check:
+	@test "$$(wc -l <$(PWD_TOP)/VERSION)" = 1 && \
+	 grep -Eqx '[0-9][A-Za-z0-9.+~]*' $(PWD_TOP)/VERSION || { \
+		echo "copybench: VERSION holds '$$(cat $(PWD_TOP)/VERSION)', not one line" \
+		     "with a version: a digit, then letters, digits, '.', '+' or '~'" >&2; \
+		exit 1; }
 
 # The module's sources where DKMS (and the copybench-dkms package) keep
 # them: $(DESTDIR)/usr/src/copybench-<version>/. Every top-level C, header
@@ -188,7 +196,7 @@ DKMS_SOURCES	:= $(addprefix $(PWD_TOP)/,Kbuild dkms.conf VERSION) \
 		   $(sort $(wildcard $(PWD_TOP)/*.c $(PWD_TOP)/*.h $(PWD_TOP)/*.S))
 DKMS_DEST	= $(DESTDIR)/usr/src/copybench-$(CB_VERSION)
 
-dkms-source:
+dkms-source: version-check
 	install -d $(DKMS_DEST)
 	install -m 644 $(DKMS_SOURCES) $(DKMS_DEST)/
 

@@ -206,10 +206,12 @@ parse_bad_inputs() {
 		"${point/\"cycles_median\":2,/}" &&
 	parse_refuses "non-number" "line 1: cycles_min is not a number" \
 		"${point/\"cycles_min\":1/\"cycles_min\":\"fast\"}" &&
+	parse_refuses "NaN" "line 1: cycles_median is not a number" \
+		"${point/\"cycles_median\":2/\"cycles_median\":NaN}" &&
 	parse_refuses "two caches" "line 2: the record mixes" \
 		"$(printf '%s\n%s' "$point" "${point/hot/cold}")"
 }
-check "parse refuses empty, truncated, incomplete, non-numeric and mixed input" \
+check "parse refuses empty, truncated, incomplete, non-numeric, NaN and mixed input" \
 	parse_bad_inputs
 
 # 8. run in LKP's environment, readers on userspace copies: exit 0, the
