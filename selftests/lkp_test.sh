@@ -115,9 +115,45 @@ mkdir -p "$tmp/logs"
 check_logs=$tmp/logs
 
 recordings=("$data"/readers-*.out)
+sweep_recordings=()
+for f in "$data"/sweep-*.out; do
+	[ "$f" = "$data/sweep-synthetic.out" ] || sweep_recordings+=("$f")
+done
+
+# sweep_expected INPUT: the sweep keys a record must give, with the median
+# and the lowest over the repeats, computed with jq apart from parse:
+# "key value" lines.
+sweep_expected() {
+	grep '^{' "$1" | jq -s -r '
+		def median: sort | if length % 2 == 1 then .[length / 2 | floor]
+			else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+		[.[] | select(has("cycles_median") and has("direction"))]
+		| group_by([.direction, .variant, .size])[]
+		| "\(.[0].direction).\(.[0].variant).\(.[0].size)" as $k
+		| "\($k).cycles_median \([.[].cycles_median] | median)",
+		  "\($k).cycles_min \([.[].cycles_min] | min)",
+		  "\($k).ns_median \([.[].ns_median] | median)",
+		  "\($k).bytes_per_cycle \([.[].bytes_per_cycle] | median)",
+		  "\($k).spread_pct -"'
+	echo "sweep.unverified 0"
+}
+
+# sweep_ok INPUT STATS: STATS has exactly the keys of INPUT's points, and the
+# values jq computed, to parse's four decimals.
+sweep_ok() {
+	keys_ok "$2" || return 1
+	diff <(sweep_expected "$1" | cut -d' ' -f1 | sort) <(cut -d: -f1 "$2" | sort) ||
+		return 1
+	awk 'NR == FNR { want[$1] = $2; next }
+	     { key = $1; sub(/:$/, "", key); got = $2 + 0; w = want[key]
+	       if (w == "-") next
+	       d = got - w; if (d < 0) d = -d
+	       if (d > 0.00006 * (w < 1 ? 1 : w)) { print key ": " got ", jq says " w; bad = 1 } }
+	     END { exit bad }' <(sweep_expected "$1") "$2"
+}
 
 ktap_print_header
-ktap_set_plan $((13 + ${#recordings[@]} + has_command))
+ktap_set_plan $((14 + ${#recordings[@]} + ${#sweep_recordings[@]} + has_command))
 
 for need in python3 jq; do
 	command -v $need >/dev/null || ktap_exit_fail_msg "$need missing: run tools/setup"
@@ -174,6 +210,14 @@ for rec in "${recordings[@]}"; do
 		cat "$tmp/$name.err" "$tmp/$name.why" | sed 's/^/# /' | head -n 20
 		ktap_test_fail "parse $name: every summary's key, numbers, all in meta.yaml"
 	fi
+done
+
+# parse on recorded real sweeps: every point's keys, jq's medians.
+for rec in "${sweep_recordings[@]}"; do
+	name=$(basename "$rec" .out)
+	"$prog/parse" <"$rec" >"$tmp/$name.stats" 2>&1
+	check "parse $name: every point's keys, the medians and lowest jq computes" \
+		sweep_ok "$rec" "$tmp/$name.stats"
 done
 
 # 6. parse's arithmetic on a sweep record: medians and lowest over the
@@ -269,7 +313,7 @@ run_killed_cleans() {
 check "run killed with SIGTERM mid-run stops readers and removes its tmpfs file" \
 	run_killed_cleans
 
-# 11-14. Bad parameters: a clear message naming the parameter and what it
+# 11-15. Bad parameters: a clear message naming the parameter and what it
 # accepts, and a failing status.
 run_refuses() {
 	local want=$1
@@ -285,11 +329,13 @@ check "run refuses nr_threads=lots" \
 	nr_threads=lots
 check "run refuses backend=kernel, naming auto|module|user" \
 	run_refuses "bad parameter backend='kernel' (accepted: auto|module|user)" backend=kernel
+check "run refuses cache=hot,cold: one cache a job" \
+	run_refuses "bad parameter cache='hot,cold' (accepted: hot|cold)" cache=hot,cold
 check "run refuses readers_source=disk, naming auto|module|tmpfs|memcpy" \
 	run_refuses "bad parameter readers_source='disk' (accepted: auto|module|tmpfs|memcpy)" \
 	readers_source=disk
 
-# 15. Outside LKP (no TMP_RESULT_ROOT) it says so instead of writing to /.
+# 16. Outside LKP (no TMP_RESULT_ROOT) it says so instead of writing to /.
 no_lkp() {
 	env -i PATH=/usr/bin:/bin LKP_SRC="$tmp/lkp" mode=readers "$prog/run" \
 		>"$tmp/out" 2>"$tmp/err" && return 1
@@ -297,26 +343,22 @@ no_lkp() {
 }
 check "run outside LKP (no TMP_RESULT_ROOT) refuses to start" no_lkp
 
-# 16. A sweep without the copybench command: a clear message.
+# 17. A sweep without the copybench command: a clear message.
 no_command() {
 	lkp_run mode=sweep COPYBENCH_BIN=/nonexistent/copybench && return 1
 	grep -q "the copybench command is not installed" "$tmp/err"
 }
 check "run mode=sweep without the copybench command says so" no_command
 
-# 17. The real sweep, when the tree has the command.
+# 18. The real sweep, when the tree has the command.
 if [ $has_command = 1 ]; then
 	run_sweep_ok() {
 		lkp_run mode=sweep backend=user sizes=64,4K variants=movsb,native \
-			directions=memcpy repeat=2 || { cat "$tmp/err"; return 1; }
+			directions=memcpy repeat=3 || { cat "$tmp/err"; return 1; }
 		[ -s "$tmp/result/copybench.record.json" ] || { echo "no record kept"; return 1; }
-		"$prog/parse" <"$tmp/out" >"$tmp/sweep.stats" && keys_ok "$tmp/sweep.stats" &&
-		diff <( (for v in movsb native; do for s in 64 4096; do
-				for k in cycles_median cycles_min ns_median bytes_per_cycle spread_pct; do
-					echo "memcpy.$v.$s.$k"
-				done; done; done; echo sweep.unverified) | sort) \
-			<(cut -d: -f1 "$tmp/sweep.stats" | sort) &&
-		grep -qx 'sweep.unverified: 0' "$tmp/sweep.stats"
+		"$prog/parse" <"$tmp/out" >"$tmp/sweep.stats" &&
+		[ "$(wc -l <"$tmp/sweep.stats")" = 21 ] &&
+		sweep_ok "$tmp/out" "$tmp/sweep.stats"
 	}
 	check "run mode=sweep (user backend): record kept, every point's keys, verified" \
 		run_sweep_ok
