@@ -215,7 +215,7 @@ ktap_print_msg "install (DKMS build included) took $(($(date +%s) - start)) s"
 
 help_ok() {
 	in_chroot "$1" --help >"$work/help.$1" 2>&1 || return 1
-	grep -q "Usage" "$work/help.$1" || { cat "$work/help.$1"; return 1; }
+	grep -qi "usage" "$work/help.$1" || { cat "$work/help.$1"; return 1; }
 }
 check "readers --help in the chroot" help_ok readers
 if [ $has_command = 1 ]; then
