@@ -9,6 +9,10 @@
 #   make check              every test, native and in a VM per kernel
 #   make bench              the readers matrix on the best source available
 #   make setup              install the Debian packages the project needs
+#   make htmldocs           Documentation/ as HTML (Sphinx) in build/htmldocs
+#   make deb                the Debian packages copybench and copybench-dkms
+#   make install            the userspace tools, man pages and docs (DESTDIR, PREFIX)
+#   make dkms-source        the module's sources for DKMS (DESTDIR)
 #   make clean
 #
 # KDIR defaults to the running kernel's build directory when it exists,
@@ -34,6 +38,9 @@ endif
 KREL		= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 # Where "make module" leaves copybench.ko (make check builds one per kernel).
 KO_OUT		?= $(PWD_TOP)/copybench.ko
+# The one version of the module, its DKMS package and the Debian packages:
+# a digit, then letters, digits, '.', '+' or '~' (make version-check).
+CB_VERSION	:= $(shell cat $(PWD_TOP)/VERSION)
 
 # The kernel's own kselftest headers and lib.mk (and checkpatch.pl for the
 # style check), extracted from Debian's linux-source tarball into a miniature
@@ -49,7 +56,8 @@ CB_TOP		:= $(PWD_TOP)
 CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
-.PHONY: all module module-clean lib selftests ksft-headers check bench setup clean
+.PHONY: all module module-clean lib selftests ksft-headers check bench setup clean \
+	dkms-source htmldocs userspace man install deb version-check
 
 all: module lib selftests
 
@@ -116,6 +124,98 @@ bench:
 
 setup:
 	$(PWD_TOP)/tools/setup
+
+# Documentation/*.rst as HTML, as the kernel's "make htmldocs": Sphinx with
+# every warning an error (-W; HTMLDOCS_STRICT= builds despite warnings, as
+# the package build does: docs_test is what fails on them), the whole book
+# re-read each time (-E) so an unchanged page's warnings are not hidden by
+# the cache.
+HTMLDOCS_SRC	?= $(PWD_TOP)/Documentation
+HTMLDOCS	?= $(BUILD)/htmldocs
+HTMLDOCS_STRICT	?= -W --keep-going
+
+htmldocs:
+	sphinx-build -E $(HTMLDOCS_STRICT) -n -q -b html -d $(HTMLDOCS)/.doctrees \
+		$(HTMLDOCS_SRC) $(HTMLDOCS)
+
+# The userspace half, what the copybench Debian package ships: the library,
+# the selftests (readers among them) and, when the tree has it
+# (tools/copybench/copybench.c, its main()), the copybench command, whose
+# rule makes $(BUILD)/copybench.
+CB_COMMAND	:= $(if $(wildcard $(PWD_TOP)/tools/copybench/copybench.c),$(BUILD)/copybench)
+CB_BINS		:= $(BUILD)/selftests/readers $(CB_COMMAND)
+
+userspace: lib selftests $(CB_COMMAND)
+
+# Man pages from the commands' own --help (help2man), with the sections of
+# Documentation/man.h2m; each command's one-line summary is given here.
+MAN_DIR		:= $(BUILD)/man
+MAN_NAME_readers	:= parallel reads into shared, private or strided buffers
+MAN_NAME_copybench	:= time the kernel's copy routines against fixed copies
+
+man: userspace
+	@mkdir -p $(MAN_DIR)
+	$(foreach b,$(CB_BINS),help2man --no-info --section=1 \
+		--version-string=$(CB_VERSION) --name="$(MAN_NAME_$(notdir $(b)))" \
+		--include=$(PWD_TOP)/Documentation/man.h2m \
+		--output=$(MAN_DIR)/$(notdir $(b)).1 $(b) &&) true
+
+# make install [DESTDIR=...] [PREFIX=/usr/local]: the commands, their man
+# pages, the bpftrace tools (share/copybench/bpftrace/) and their example
+# runs, the README and the documentation's sources (share/doc/copybench/).
+# The module is DKMS's business (dkms-source).
+PREFIX		?= /usr/local
+CB_SHARE	= $(DESTDIR)$(PREFIX)/share/copybench
+CB_DOC		= $(DESTDIR)$(PREFIX)/share/doc/copybench
+
+install: userspace man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(CB_SHARE)/bpftrace $(CB_DOC)/rst $(CB_DOC)/examples
+	install -m 755 $(CB_BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(addprefix $(MAN_DIR)/,$(addsuffix .1,$(notdir $(CB_BINS)))) \
+		$(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 755 $(wildcard $(PWD_TOP)/tools/*.bt) $(CB_SHARE)/bpftrace/
+	install -m 644 $(wildcard $(PWD_TOP)/tools/*_example.txt) $(CB_DOC)/examples/
+	install -m 644 $(PWD_TOP)/README.md $(CB_DOC)/
+	install -m 644 $(wildcard $(PWD_TOP)/Documentation/*.rst) $(CB_DOC)/rst/
+
+# The Debian packages copybench and copybench-dkms (debian/), built with
+# dpkg-buildpackage from a copy of the tree as it is (tracked and new files,
+# modified or not) in $(DEB_DIR)/, whose debian/changelog is written here:
+# the Debian version is VERSION. The .deb, .buildinfo and .changes files
+# land in $(DEB_DIR)/.
+DEB_DIR		:= $(BUILD)/deb
+DEB_SRC		:= $(DEB_DIR)/copybench-$(CB_VERSION)
+
+deb: version-check
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_SRC)
+	cd $(PWD_TOP) && if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | \
+			tar --null --ignore-failed-read -T - -cf - | tar -xf - -C $(DEB_SRC); \
+	else \
+		tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C $(DEB_SRC); \
+	fi
+	$(PWD_TOP)/debian/mkchangelog '$(CB_VERSION)' >$(DEB_SRC)/debian/changelog
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
+
+version-check:
+	@test "$$(wc -l <$(PWD_TOP)/VERSION)" = 1 && \
+	 grep -Eqx '[0-9][A-Za-z0-9.+~]*' $(PWD_TOP)/VERSION || { \
+		echo "copybench: VERSION holds '$$(cat $(PWD_TOP)/VERSION)', not one line" \
+		     "with a version: a digit, then letters, digits, '.', '+' or '~'" >&2; \
+		exit 1; }
+
+# The module's sources where DKMS (and the copybench-dkms package) keep
+# them: $(DESTDIR)/usr/src/copybench-<version>/. Every top-level C, header
+# and assembly file is part of the module.
+DKMS_SOURCES	:= $(addprefix $(PWD_TOP)/,Kbuild dkms.conf VERSION) \
+		   $(sort $(wildcard $(PWD_TOP)/*.c $(PWD_TOP)/*.h $(PWD_TOP)/*.S))
+DKMS_DEST	= $(DESTDIR)/usr/src/copybench-$(CB_VERSION)
+
+dkms-source: version-check
+	install -d $(DKMS_DEST)
+	install -m 644 $(DKMS_SOURCES) $(DKMS_DEST)/
 
 clean: module-clean
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests clean \

@@ -14,7 +14,7 @@
  * one line, one page or every byte of what they got. With known content
  * every byte is verified; every read must return what it asked for except
  * at end of file. Human table or JSON lines out; --matrix answers the
- * seeds' question (which copy wins, with which buffers) in one command.
+ * blogbench question (which copy wins, with which buffers) in one command.
  *
  * Documentation/readers.rst is the manual.
  */

@@ -79,7 +79,7 @@ enum rd_verify {
  * processes measured on this project's machines: 2 to 12%).
  */
 #define RD_NOISE_FLOOR		0.10
-/* The matrix's variants: the seeds' question. Override with --variants. */
+/* The matrix's variants: the blogbench question's. Override with --variants. */
 #define RD_MATRIX_DEFAULT	"movsb,unrolled,nocache,native"
 
 /* A source as opened once per process; threads open their own fds. */

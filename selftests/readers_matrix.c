@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * readers_matrix.c - readers --matrix: the seeds' question in one command.
+ * readers_matrix.c - readers --matrix: the blogbench question in one command.
  *
  * Every variant asked for (movsb, unrolled, nocache and native unless
  * --variants says otherwise) x buffer {shared, private} x touch {none,
