@@ -17,6 +17,7 @@
 
 #include "copybench.h"
 #include "backend.h"
+#include "stats.h"
 
 const char *const cb_directions[] = {
 #define CB_DIRECTION(name)	#name,
@@ -182,4 +183,43 @@ unsigned long long cb_tsc_khz_calibrate(void)
 		cb_tsc_pair(&t1, &n1);
 	while (n1 - n0 < 20000000ULL);
 	return (unsigned long long)((double)(t1 - t0) * 1e6 / (double)(n1 - n0) + 0.5);
+}
+
+/* n x 64 dependent adds between two TSC reads. */
+static __attribute__((noinline)) unsigned long long cb_adds(unsigned long n)
+{
+	unsigned long long t0, t1, x = 0;
+
+	t0 = cb_rdtsc();
+	if (n)
+		asm volatile("1:\n\t.rept 64\n\tadd $1, %0\n\t.endr\n\tdec %1\n\tjnz 1b"
+			     : "+r" (x), "+r" (n));
+	t1 = cb_rdtsc();
+	return t1 - t0;
+}
+
+double cb_probe(void)
+{
+	static double overhead = -1;
+	double v[31];
+	unsigned int i;
+
+	if (overhead < 0) {
+		for (i = 0; i < ARRAY_SIZE(v); i++)
+			v[i] = (double)cb_adds(0);
+		cb_stats_sort(v, ARRAY_SIZE(v));
+		overhead = cb_stats_median(v, ARRAY_SIZE(v));
+	}
+	return (double)cb_adds(CB_PROBE_ADDS / 64) - overhead;
+}
+
+double cb_clock_ratio(double *probes, size_t n)
+{
+	double med;
+
+	if (!n)
+		return 0;
+	cb_stats_sort(probes, n);
+	med = cb_stats_median(probes, n);
+	return med > 0 ? (double)CB_PROBE_ADDS / med : 0;
 }

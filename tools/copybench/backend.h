@@ -140,6 +140,18 @@ int cb_pin_cpu(long cpu, struct cb_error *e);
  */
 unsigned long long cb_tsc_khz_calibrate(void);
 
+/*
+ * The clock probe: a chain of CB_PROBE_ADDS dependent adds, one core clock
+ * each. cb_probe() returns the TSC cycles it took, net of the TSC reads
+ * around it; cb_clock_ratio() turns n probes (sorted in place) into core
+ * clocks per TSC cycle, from their median. A core whose clock moved (turbo,
+ * a busy neighbour, a throttled host) shows here, and TSC figures times
+ * the ratio are in core clocks.
+ */
+#define CB_PROBE_ADDS	4096UL
+double cb_probe(void);
+double cb_clock_ratio(double *probes, size_t n);
+
 /* rdtsc after every earlier instruction completed (the kernel's rdtsc_ordered()). */
 static inline unsigned long long cb_rdtsc(void)
 {

@@ -10,7 +10,8 @@
  * for the results, CB_DIRECTION and CB_CACHE for the values. The
  * "variants" file is "NAME usable|unusable [DIRS] DESCRIPTION": DIRS, a
  * comma-separated list of directions, is new; without it a variant
- * supports memcpy, to_user and from_user.
+ * supports memcpy, to_user and from_user. The clock probe (backend.h) runs
+ * in userspace on the run's CPU just before and after each run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,6 +29,7 @@
 #include "backend.h"
 
 #define MB_LAST_ERROR	CB_DEBUGFS_DIR "/last_error"
+#define MB_PROBES	9	/* clock probes before and after each run */
 
 /* Every file of the module's directory. */
 static const char *const mb_files[] = {
@@ -398,6 +400,7 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		{ "loops", &loops }, { "samples", &samples }, { "truncated", &trunc },
 		{ "run_cpu", &cpu }, { "verified", &verified },
 	};
+	double probes[2 * MB_PROBES];
 	char num[32];
 	unsigned int k;
 	int ret = 0;
@@ -444,7 +447,17 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		}
 		ret = mb_knob(m, k, num, e);
 	}
-	if (ret || mb_write("run", "1", e) || mb_results(m, e))
+	if (ret)
+		return -1;
+	/* The core clock around the run, from userspace on the run's CPU. */
+	for (k = 0; k < MB_PROBES; k++)
+		probes[k] = cb_probe();
+	if (mb_write("run", "1", e))
+		return -1;
+	for (k = 0; k < MB_PROBES; k++)
+		probes[MB_PROBES + k] = cb_probe();
+	r->clock_ratio = cb_clock_ratio(probes, 2 * MB_PROBES);
+	if (mb_results(m, e))
 		return -1;
 	for (k = 0; k < ARRAY_SIZE(want); k++)
 		if (mb_res(m, want[k].key, want[k].v, e))

@@ -46,7 +46,6 @@
 #define UB_HUGE			(2UL << 20)
 #define UB_GUARD		64UL	/* bytes checked beyond the copy */
 #define UB_BASELINE_SAMPLES	31UL
-#define UB_PROBE_ITERS		64UL	/* x 64 dependent adds */
 #define UB_RANDOM_DRAWS		4096UL	/* random sizes drawn per point */
 #define UB_WARMUP_NS		20000000ULL
 #define UB_SAMPLE_MAX_MS	1000ULL	/* bound of one sample, as the module's */
@@ -68,7 +67,6 @@ struct ub {
 	size_t maplen, region;
 	unsigned int lens[UB_RANDOM_DRAWS];
 	double *s, *probe;
-	unsigned long long probe_overhead;
 	unsigned long long deadline_ns;
 };
 
@@ -173,19 +171,6 @@ static unsigned long long ub_sample(struct ub_run *r, ub_copy_fn fn, unsigned lo
 		t = ub_hot_fixed(fn, r->dst, r->src, r->len, loops, &r->left);
 	r->pos += loops;
 	return t;
-}
-
-/* TSC cycles of UB_PROBE_ITERS * 64 dependent adds: one core clock each. */
-static __attribute__((noinline)) unsigned long long ub_probe(unsigned long iters)
-{
-	unsigned long long t0, t1, x = 0;
-
-	t0 = cb_rdtsc();
-	if (iters)
-		asm volatile("1:\n\t.rept 64\n\tadd $1, %0\n\t.endr\n\tdec %1\n\tjnz 1b"
-			     : "+r" (x), "+r" (iters));
-	t1 = cb_rdtsc();
-	return t1 - t0;
 }
 
 /* Interrupts, context switches and steal ticks of cpu so far. */
@@ -319,11 +304,7 @@ static int ub_open(struct cb_backend *b, struct cb_error *e)
 		memcpy(u->dst, u->src, 4096);
 		asm volatile("" : : "r" (u->dst) : "memory");
 	}
-	/* The probe's own cost: the same two TSC reads around nothing. */
-	for (i = 0; i < 31; i++)
-		u->s[i] = (double)ub_probe(0);
-	cb_stats_sort(u->s, 31);
-	u->probe_overhead = (unsigned long long)cb_stats_median(u->s, 31);
+	cb_probe();	/* measures its own overhead on the first call */
 	return 0;
 }
 
@@ -462,7 +443,6 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	struct ub *u = b->priv;
 	struct ub_run r = { 0 };
 	struct cb_summary sum;
-	double *probe_sorted;
 	unsigned int j;
 
 	memset(res, 0, sizeof(*res));
@@ -505,7 +485,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		if (n && ub_between(u))
 			break;
 		u->s[n] = (double)ub_sample(&r, r.fn, loops) / (double)loops;
-		u->probe[n] = (double)(ub_probe(UB_PROBE_ITERS) - u->probe_overhead);
+		u->probe[n] = cb_probe();
 	}
 	dist = ub_disturbances(b->cpu) - d0;
 	if (cb_stop)
@@ -529,10 +509,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	res->max = ub_net(sum.max, res->baseline);
 	res->stddev = sum.stddev;
 
-	probe_sorted = u->probe;
-	cb_stats_sort(probe_sorted, n);
-	if (cb_stats_median(probe_sorted, n) > 0)
-		res->clock_ratio = (double)(UB_PROBE_ITERS * 64) / cb_stats_median(probe_sorted, n);
+	res->clock_ratio = cb_clock_ratio(u->probe, n);
 	res->verified = ub_verify(p, u, max);
 	return 0;
 }

@@ -26,7 +26,7 @@
 #include "stats.h"
 #include "sysinfo.h"
 
-enum { CB_PLOT_PLATEAU = 256, CB_PLOT_ESTIMATOR, CB_PLOT_TOLERANCE };
+enum { CB_PLOT_PLATEAU = 256, CB_PLOT_ESTIMATOR, CB_PLOT_CLOCK, CB_PLOT_TOLERANCE };
 
 static const char cb_plot_usage[] =
 	"usage: copybench plot RECORD... -o FILE.svg|FILE.png [OPTIONS]\n"
@@ -50,6 +50,8 @@ static const struct cb_option cb_plot_options[] = {
 	{ "estimator", CB_PLOT_ESTIMATOR, required_argument, "E",
 	  "cycles_min or cycles_median (default: the\n"
 	  "records' own)" },
+	{ "clock", CB_PLOT_CLOCK, required_argument, "C",
+	  "tsc (default) or core: TSC cycles x clock_ratio" },
 	{ "tolerance", CB_PLOT_TOLERANCE, required_argument, "PCT",
 	  "plateau: least difference that splits a range,\n"
 	  "percent (default 1, 0..100)" },
@@ -60,7 +62,7 @@ static const struct cb_option cb_plot_options[] = {
 struct cb_plot {
 	const char *output, *estimator;
 	double tolerance;
-	int plateau, help;
+	int plateau, help, core_clocks;
 };
 
 static int cb_plot_option(void *ctx, int key, const char *arg, struct cb_error *e)
@@ -80,6 +82,12 @@ static int cb_plot_option(void *ctx, int key, const char *arg, struct cb_error *
 			return cb_fail(e, CB_EXIT_USAGE,
 				       "invalid --estimator '%s' (accepted: min, median)", arg);
 		p->estimator = arg;
+		return 0;
+	case CB_PLOT_CLOCK:
+		if (strcmp(arg, "tsc") && strcmp(arg, "core"))
+			return cb_fail(e, CB_EXIT_USAGE, "invalid --clock '%s' (accepted: tsc, core)",
+				       arg);
+		p->core_clocks = !strcmp(arg, "core");
 		return 0;
 	case CB_PLOT_TOLERANCE:
 		p->tolerance = strtod(arg, &end) / 100;
@@ -108,6 +116,19 @@ struct cb_series {
 	struct cb_xy *xy;
 	size_t n;
 };
+
+static void cb_plot_series_free(struct cb_series *s, size_t ns)
+{
+	size_t k, i;
+
+	for (k = 0; k < ns; k++) {
+		for (i = 0; i < s[k].n; i++)
+			free(s[k].xy[i].y);
+		free(s[k].xy);
+		free(s[k].title);
+	}
+	free(s);
+}
 
 static int cb_same_series(const struct cb_record_point *a, const struct cb_record_point *b,
 			  int alias)
@@ -145,9 +166,12 @@ static int cb_cmp_xy(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The series of every record; random-size points are left out. */
+/*
+ * The series of every record; random-size points are left out. NULL with e
+ * set when --clock core meets a point without clock_ratio.
+ */
 static struct cb_series *cb_plot_series(const struct cb_record *recs, size_t nrec, int alias,
-					const struct cb_plot *o, size_t *ns)
+					const struct cb_plot *o, size_t *ns, struct cb_error *e)
 {
 	struct cb_series *s = NULL;
 	const struct cb_record_point *p;
@@ -155,6 +179,7 @@ static struct cb_series *cb_plot_series(const struct cb_record *recs, size_t nre
 	struct cb_str t = { 0 };
 	size_t r, i, k, first;
 	char *base;
+	double y;
 
 	*ns = 0;
 	for (r = 0; r < nrec; r++) {
@@ -187,8 +212,17 @@ static struct cb_series *cb_plot_series(const struct cb_record *recs, size_t nre
 				s[k].title = cb_strdup(t.s);
 				(*ns)++;
 			}
+			y = strcmp(est, "median") ? p->cycles_min : p->cycles_median;
+			if (o->core_clocks && !CB_POINT_HAS(p, clock_ratio)) {
+				cb_fail(e, CB_EXIT_USAGE,
+					"%s:%lu: --clock core needs clock_ratio, which this point lacks",
+					recs[r].path, p->line);
+				cb_str_free(&t);
+				cb_plot_series_free(s, *ns);
+				return NULL;
+			}
 			cb_series_add(&s[k], cb_plot_x(p, alias),
-				      strcmp(est, "median") ? p->cycles_min : p->cycles_median);
+				      o->core_clocks ? y * p->clock_ratio : y);
 		}
 	}
 	for (k = 0; k < *ns; k++)
@@ -246,16 +280,16 @@ static void cb_plot_script(FILE *f, const char *img, const char *dat, struct cb_
 	else
 		fprintf(f, "set terminal svg size 1200,700 dynamic enhanced font \"sans,11\"\n");
 	fprintf(f, "set output outfile\n");
-	fprintf(f, "set title \"copybench: TSC clocks per copy (%s of the samples, baseline subtracted)\" noenhanced\n",
-		est);
+	fprintf(f, "set title \"copybench: %s clocks per copy (%s of the samples, baseline subtracted)\" noenhanced\n",
+		o->core_clocks ? "core" : "TSC", est);
 	if (alias) {
 		fprintf(f, "set xlabel \"dst - src, bytes (mod 4096)\"\n");
 	} else {
-		fprintf(f, "set logscale x 2\n");
+		fprintf(f, "set logscale x 2\nset format x \"%%.0b%%B\"\n");
 		fprintf(f, "set xlabel \"bytes per copy\"\n");
 	}
 	fprintf(f, "set logscale y 10\n");
-	fprintf(f, "set ylabel \"TSC clocks per copy\"\n");
+	fprintf(f, "set ylabel \"%s clocks per copy\"\n", o->core_clocks ? "core" : "TSC");
 	fprintf(f, "set grid\nset key outside right top noenhanced\n");
 	fprintf(f, "plot \\\n");
 	for (k = 0; k < ns; k++) {
@@ -323,7 +357,7 @@ static int cb_plot_write(const struct cb_plot *o, struct cb_record *recs, size_t
 	struct cb_str datname = { 0 }, gpname = { 0 };
 	char *stem = NULL, *dcopy = NULL, *scopy = NULL, *ocopy = NULL;
 	struct cb_series *s = NULL;
-	size_t ns = 0, k, i;
+	size_t ns = 0, k;
 	int png, alias, ret = -1;
 	struct stat st;
 
@@ -339,7 +373,9 @@ static int cb_plot_write(const struct cb_plot *o, struct cb_record *recs, size_t
 				recs[k].header.subcommand);
 			goto out;
 		}
-	s = cb_plot_series(recs, nrec, alias, o, &ns);
+	s = cb_plot_series(recs, nrec, alias, o, &ns, e);
+	if (!s && e->msg[0])
+		goto out;
 	if (!ns) {
 		cb_fail(e, CB_EXIT_USAGE, "nothing to plot: the records hold random sizes only");
 		goto out;
@@ -385,13 +421,7 @@ out:
 	cb_outfile_abort(&img);
 	cb_outfile_abort(&dat);
 	cb_outfile_abort(&gp);
-	for (k = 0; k < ns; k++) {
-		for (i = 0; i < s[k].n; i++)
-			free(s[k].xy[i].y);
-		free(s[k].xy);
-		free(s[k].title);
-	}
-	free(s);
+	cb_plot_series_free(s, ns);
 	free(stem);
 	free(dcopy);
 	free(scopy);

@@ -57,6 +57,7 @@
 	F(repeat,		U64,	CB_REQ)	\
 	F(seed,			U64,	CB_OPT)	\
 	F(estimator,		STR,	CB_REQ)	\
+	F(clock,		STR,	CB_REQ)	\
 	F(buffers,		STR,	CB_REQ)
 
 /* F(name, type, required): a point, in the order written. */

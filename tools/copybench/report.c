@@ -13,9 +13,14 @@
 #include "run.h"
 #include "stats.h"
 
+double cb_scale(const struct cb_run *run, const struct cb_result *r)
+{
+	return run->core_clocks ? r->clock_ratio : 1;
+}
+
 double cb_estimate(const struct cb_run *run, const struct cb_result *r)
 {
-	return run->estimator == CB_EST_MEDIAN ? r->median : r->min;
+	return cb_scale(run, r) * (run->estimator == CB_EST_MEDIAN ? r->median : r->min);
 }
 
 double cb_estimate_noise(const struct cb_run *run, const struct cb_result *r)
@@ -24,9 +29,9 @@ double cb_estimate_noise(const struct cb_run *run, const struct cb_result *r)
 
 	if (run->estimator == CB_EST_MEDIAN)
 		/* The standard error of a median of kept normal samples. */
-		return kept ? 1.2533 * r->stddev / sqrt((double)kept) : 0;
+		return kept ? cb_scale(run, r) * 1.2533 * r->stddev / sqrt((double)kept) : 0;
 	/* How far the low tail reaches: where a min may land when run again. */
-	return isfinite(r->q10) && r->q10 > r->min ? r->q10 - r->min : 0;
+	return isfinite(r->q10) && r->q10 > r->min ? cb_scale(run, r) * (r->q10 - r->min) : 0;
 }
 
 void cb_report_point(struct cb_record_point *rp, const struct cb_backend *b,
@@ -120,6 +125,7 @@ static int cb_cmp_idx(const void *pa, const void *pb)
 struct cb_row {
 	const struct cb_measured *first;
 	double clocks, baseline, spread, noise, size_mean;
+	double tsc;		/* clocks in TSC cycles, for ns */
 	unsigned long long discarded;
 	size_t repeats;
 	int verified, truncated;
@@ -130,7 +136,7 @@ static void cb_row(const struct cb_run *run, const struct cb_measured *m, const 
 		   size_t i, size_t j, struct cb_row *row)
 {
 	double *est = cb_calloc(j - i, sizeof(double)), *base = cb_calloc(j - i, sizeof(double));
-	double *noise = cb_calloc(j - i, sizeof(double));
+	double *noise = cb_calloc(j - i, sizeof(double)), *tsc = cb_calloc(j - i, sizeof(double));
 	size_t k, n = j - i;
 
 	memset(row, 0, sizeof(*row));
@@ -141,7 +147,8 @@ static void cb_row(const struct cb_run *run, const struct cb_measured *m, const 
 		const struct cb_result *r = &m[idx[i + k]].r;
 
 		est[k] = cb_estimate(run, r);
-		base[k] = r->baseline;
+		tsc[k] = cb_scale(run, r) > 0 ? est[k] / cb_scale(run, r) : 0;
+		base[k] = cb_scale(run, r) * r->baseline;
 		noise[k] = cb_estimate_noise(run, r);
 		row->discarded += r->discarded;
 		row->verified &= r->verified;
@@ -152,12 +159,15 @@ static void cb_row(const struct cb_run *run, const struct cb_measured *m, const 
 	cb_stats_sort(est, n);
 	cb_stats_sort(base, n);
 	cb_stats_sort(noise, n);
+	cb_stats_sort(tsc, n);
 	row->clocks = cb_stats_median(est, n);
+	row->tsc = cb_stats_median(tsc, n);
 	row->baseline = cb_stats_median(base, n);
 	row->noise = fmax(n > 1 ? (est[n - 1] - est[0]) / 2 : 0, cb_stats_median(noise, n));
 	free(est);
 	free(base);
 	free(noise);
+	free(tsc);
 }
 
 static size_t *cb_sorted(const struct cb_run *run, const struct cb_measured *m, size_t n)
@@ -183,7 +193,7 @@ static void cb_group_title(FILE *f, const struct cb_run *run, const struct cb_ba
 		fprintf(f, ", size %s, x = dst - src (mod 4096)", cb_size_name(&p->size, sz, sizeof(sz)));
 	else
 		fprintf(f, ", src_offset %u, dst_offset %u", p->src_offset, p->dst_offset);
-	fprintf(f, ": %s\n", what);
+	fprintf(f, "%s%s\n", *what ? ": " : "", what);
 }
 
 static const char *cb_xname(const struct cb_run *run, const struct cb_point *p, char *buf,
@@ -204,9 +214,10 @@ void cb_report_tables(FILE *f, const struct cb_run *run, const struct cb_backend
 	struct cb_row row;
 	double ns;
 
-	fprintf(f, "# copybench %s, backend %s, CPU %d, TSC %llu kHz: TSC clocks per copy, the %s of %lu samples net of the baseline (an empty copy's loop); %llu repeat(s)\n",
+	fprintf(f, "# copybench %s, backend %s, CPU %d, TSC %llu kHz: %s clocks per copy, the %s of %lu samples net of the baseline (an empty copy's loop); %llu repeat(s)\n",
 		run->mode == CB_MODE_SWEEP ? "sweep" : "alias", b->ops->name, b->cpu, b->tsc_khz,
-		run->estimator == CB_EST_MEDIAN ? "median" : "min", run->set.samples, run->repeat);
+		run->core_clocks ? "core" : "TSC", run->estimator == CB_EST_MEDIAN ? "median" : "min",
+		run->set.samples, run->repeat);
 	for (i = 0; i < n; i = j) {
 		if (!i || cb_cmp_group(&m[idx[i - 1]].p, &m[idx[i]].p)) {
 			fprintf(f, "\n");
@@ -219,7 +230,7 @@ void cb_report_tables(FILE *f, const struct cb_run *run, const struct cb_backend
 		for (j = i + 1; j < n && !cb_cmp_row(&m[idx[i]].p, &m[idx[j]].p); j++)
 			;
 		cb_row(run, m, idx, i, j, &row);
-		ns = b->tsc_khz ? row.clocks * 1e6 / (double)b->tsc_khz : 0;
+		ns = b->tsc_khz ? row.tsc * 1e6 / (double)b->tsc_khz : 0;
 		if (isnan(row.spread))
 			snprintf(spread, sizeof(spread), "-");
 		else
@@ -260,8 +271,9 @@ void cb_report_plateaus(FILE *f, const struct cb_run *run, const struct cb_backe
 	char title[160], x[64];
 
 	snprintf(title, sizeof(title),
-		 "ranges of equal cost in TSC clocks per copy (%s; equal within the noise, at least %g%% apart)",
-		 run->estimator == CB_EST_MEDIAN ? "median" : "min", run->tolerance * 100);
+		 "ranges of equal cost in %s clocks per copy (%s; equal within the noise, at least %g%% apart)",
+		 run->core_clocks ? "core" : "TSC", run->estimator == CB_EST_MEDIAN ? "median" : "min",
+		 run->tolerance * 100);
 	for (i = 0; i < n; i = j) {
 		if (!i || cb_cmp_group(&m[idx[i - 1]].p, &m[idx[i]].p)) {
 			if (np)

@@ -63,6 +63,10 @@ const struct cb_option cb_run_options[] = {
 	{ "estimator", CB_OPT_ESTIMATOR, required_argument, "E",
 	  "what tables and plateaus show: min (default),\n"
 	  "the fastest kept sample, or median" },
+	{ "clock", CB_OPT_CLOCK, required_argument, "C",
+	  "the clock of tables and plateaus: tsc (default),\n"
+	  "TSC cycles; core: TSC cycles x clock_ratio, the\n"
+	  "core clocks the run had (see the clock probe)" },
 	{ "output", 'o', required_argument, "FILE",
 	  "write the record (JSON lines) to FILE, whole or\n"
 	  "not at all" },
@@ -82,6 +86,7 @@ const struct cb_option cb_run_options[] = {
 
 static const char *const cb_backends[] = { "auto", "user", "module" };
 static const char *const cb_estimators[] = { "min", "median" };
+static const char *const cb_clocks[] = { "tsc", "core" };
 
 void cb_run_init(struct cb_run *r, enum cb_mode mode)
 {
@@ -203,6 +208,12 @@ int cb_run_option(void *ctx, int key, const char *arg, struct cb_error *e)
 		if (i < 0)
 			return -1;
 		r->estimator = (enum cb_estimator)i;
+		return 0;
+	case CB_OPT_CLOCK:
+		i = cb_one_of("clock", arg, cb_clocks, ARRAY_SIZE(cb_clocks), e);
+		if (i < 0)
+			return -1;
+		r->core_clocks = i;
 		return 0;
 	case 'o':
 		r->output = arg;
@@ -515,6 +526,7 @@ static void cb_header(struct cb_run *r, const struct cb_backend *b,
 		CB_HEADER_SET(h, seed);
 	}
 	h->estimator = cb_strdup(cb_estimators[r->estimator]);
+	h->clock = cb_strdup(cb_clocks[r->core_clocks]);
 	h->buffers = cb_strdup(b->buffers ? b->buffers : "unknown");
 }
 

@@ -28,7 +28,7 @@ enum {
 	CB_OPT_BACKEND = 256, CB_OPT_LOAD, CB_OPT_VARIANTS, CB_OPT_DIRECTIONS, CB_OPT_CACHE,
 	CB_OPT_SIZES, CB_OPT_REPEAT, CB_OPT_SEED, CB_OPT_SAMPLES, CB_OPT_LOOPS, CB_OPT_CPU,
 	CB_OPT_MAX_RUN_MS, CB_OPT_ESTIMATOR, CB_OPT_JSON, CB_OPT_PLATEAU, CB_OPT_TOLERANCE,
-	CB_OPT_DRY_RUN, CB_OPT_SRC_OFFSET, CB_OPT_DST_OFFSET, CB_OPT_FROM, CB_OPT_TO,
+	CB_OPT_DRY_RUN, CB_OPT_CLOCK, CB_OPT_SRC_OFFSET, CB_OPT_DST_OFFSET, CB_OPT_FROM, CB_OPT_TO,
 	CB_OPT_STEP, CB_OPT_DIRECTION, CB_OPT_FIRST_FREE,
 };
 
@@ -48,6 +48,7 @@ struct cb_run {
 	unsigned long long seed;
 	int json, plateau, dry_run, help;
 	enum cb_estimator estimator;
+	int core_clocks;		/* --clock core: TSC cycles x clock_ratio */
 	double tolerance;		/* plateau floor, a fraction */
 	struct cb_settings set;
 };
@@ -90,7 +91,13 @@ void cb_report_plateaus(FILE *f, const struct cb_run *r, const struct cb_backend
 void cb_report_point(struct cb_record_point *rp, const struct cb_backend *b,
 		     const struct cb_measured *m);
 
-/* The chosen estimate of r (min or median) and its noise for plateaus. */
+/*
+ * What tables and plateaus show of r: the estimator's figure (min or
+ * median) in the clock asked (TSC cycles, or core clocks: TSC cycles x
+ * clock_ratio), and how far it may move when measured again (for the
+ * plateau merge). cb_scale() is the factor from TSC cycles to the clock.
+ */
+double cb_scale(const struct cb_run *run, const struct cb_result *r);
 double cb_estimate(const struct cb_run *run, const struct cb_result *r);
 double cb_estimate_noise(const struct cb_run *run, const struct cb_result *r);
 
