@@ -322,9 +322,10 @@ static int cb_record_point_read(struct cb_record *r, const char *line, size_t le
 	if (cb_json_parse(line, len, &v, why, sizeof(why)))
 		return cb_fail(e, CB_EXIT_USAGE, "%s:%lu: not JSON: %s", r->path, lineno, why);
 	if (v.type != CB_JSON_OBJECT) {
+		cb_fail(e, CB_EXIT_USAGE, "%s:%lu: expected a point object, got %s", r->path,
+			lineno, cb_json_type_name(v.type));
 		cb_json_free(&v);
-		return cb_fail(e, CB_EXIT_USAGE, "%s:%lu: expected a point object, got %s",
-			       r->path, lineno, cb_json_type_name(v.type));
+		return -1;
 	}
 	if (cb_json_get(&v, "copybench_record")) {
 		cb_json_free(&v);

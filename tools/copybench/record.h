@@ -129,8 +129,8 @@ struct cb_record_point {
 	unsigned long line;
 };
 
-#define CB_HEADER_HAS(h, name)	(((h)->present >> CB_HF_##name) & 1)
-#define CB_POINT_HAS(p, name)	(((p)->present >> CB_PF_##name) & 1)
+#define CB_HEADER_HAS(h, name)	((int)(((h)->present >> CB_HF_##name) & 1))
+#define CB_POINT_HAS(p, name)	((int)(((p)->present >> CB_PF_##name) & 1))
 #define CB_HEADER_SET(h, name)	((h)->present |= 1ULL << CB_HF_##name)
 #define CB_POINT_SET(p, name)	((p)->present |= 1ULL << CB_PF_##name)
 

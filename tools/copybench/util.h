@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* Exit statuses of every subcommand. */
 #define CB_EXIT_OK	0
