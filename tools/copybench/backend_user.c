@@ -10,9 +10,10 @@
  *    (MADV_HUGEPAGE): the physical layout of the first 2 MiB, and so the
  *    cache sets a copy touches, is then the same in every process;
  *  - loops calibrated as the module does (the smallest power of two whose
- *    sample takes 10 us), one untimed sample at the final loops, a baseline
- *    (median of up to 31 samples of the same loop around an empty copy),
- *    then the timed samples;
+ *    sample takes 10 us), one untimed sample at the final loops, then the
+ *    timed samples with the baseline's among them (the median of up to 31
+ *    samples of the same loop around an empty copy, spread evenly over the
+ *    run rather than all before it);
  *  - after each sample, a clock probe (a chain of dependent adds, one core
  *    clock each) gives the core clocks per TSC cycle during the run;
  *  - interrupts, context switches and steal on the CPU during the samples
@@ -66,7 +67,7 @@ struct ub {
 	char *map, *src, *dst;
 	size_t maplen, region;
 	unsigned int lens[UB_RANDOM_DRAWS];
-	double *s, *probe;
+	double *s, *base, *probe;
 	unsigned long long deadline_ns;
 };
 
@@ -294,7 +295,8 @@ static int ub_open(struct cb_backend *b, struct cb_error *e)
 	b->priv = u;
 	if (ub_alloc(b, u, e))
 		return -1;
-	u->s = cb_calloc(b->set->samples + UB_BASELINE_SAMPLES, sizeof(*u->s));
+	u->s = cb_calloc(b->set->samples, sizeof(*u->s));
+	u->base = cb_calloc(UB_BASELINE_SAMPLES, sizeof(*u->base));
 	u->probe = cb_calloc(b->set->samples, sizeof(*u->probe));
 	b->tsc_khz = cb_tsc_khz_calibrate();
 
@@ -317,6 +319,7 @@ static void ub_close(struct cb_backend *b)
 	if (u->map)
 		munmap(u->map, u->maplen);
 	free(u->s);
+	free(u->base);
 	free(u->probe);
 	free(u);
 	b->priv = NULL;
@@ -474,19 +477,26 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	if (r.lens)
 		ub_sample(&r, r.fn, UB_RANDOM_DRAWS);
 
+	/*
+	 * The samples, with the baseline's interleaved: baseline sample i
+	 * just before copy sample i * samples / nb, so both see the same
+	 * stretch of the machine's life.
+	 */
 	nb = b->set->samples < UB_BASELINE_SAMPLES ? b->set->samples : UB_BASELINE_SAMPLES;
-	for (i = 0; i < nb; i++)
-		u->s[i] = (double)ub_sample(&r, ub_empty_copy, loops) / (double)loops;
-	cb_stats_sort(u->s, nb);
-	res->baseline = cb_stats_median(u->s, nb);
-
 	d0 = ub_disturbances(b->cpu);
-	for (n = 0; n < b->set->samples; n++) {
+	for (n = 0, i = 0; n < b->set->samples; n++) {
 		if (n && ub_between(u))
 			break;
+		if (i < nb && i * b->set->samples / nb == n) {
+			u->base[i++] = (double)ub_sample(&r, ub_empty_copy, loops) / (double)loops;
+			/* the copy's first line back in the caches */
+			ub_sample(&r, r.fn, 1);
+		}
 		u->s[n] = (double)ub_sample(&r, r.fn, loops) / (double)loops;
 		u->probe[n] = cb_probe();
 	}
+	cb_stats_sort(u->base, i);
+	res->baseline = cb_stats_median(u->base, i);
 	dist = ub_disturbances(b->cpu) - d0;
 	if (cb_stop)
 		return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");

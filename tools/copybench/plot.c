@@ -366,7 +366,7 @@ static int cb_plot_write(const struct cb_plot *o, struct cb_record *recs, size_t
 			       o->output ? o->output : "");
 	alias = !strcmp(recs[0].header.subcommand, "alias");
 	for (k = 1; k < nrec; k++)
-		if (!strcmp(recs[k].header.subcommand, "alias") != !alias) {
+		if ((strcmp(recs[k].header.subcommand, "alias") == 0) != alias) {
 			cb_fail(e, CB_EXIT_USAGE,
 				"%s is a %s record and %s a %s one: plot them apart",
 				recs[0].path, recs[0].header.subcommand, recs[k].path,
