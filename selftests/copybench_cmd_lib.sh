@@ -55,28 +55,33 @@ record_fields()
 		on && substr($0, length($0)) != "\\" { on = 0 }' "$CB_RECORD_H"
 }
 
+# as_json WORDS...: the words as a JSON array of strings.
+as_json()
+{
+	printf '%s\n' "$@" | jq -R . | jq -s -c .
+}
+
 # record_ok FILE: a header line, then points; every required field there.
+# One jq for the whole check: jq starts slowly under TCG.
 record_ok()
 {
-	local f=$1 field n
+	local f=$1 hf pf
 
 	[ -s "$f" ] || { echo "$f is empty"; return 1; }
-	[ "$(head -n 1 "$f" | jq -r .copybench_record)" = 1 ] ||
-		{ echo "line 1 is no version 1 header"; return 1; }
-	n=$(wc -l < "$f")
-	[ "$n" -ge 2 ] || { echo "no points"; return 1; }
-	[ "$(tail -n +2 "$f" | jq -s 'map(select(has("copybench_record"))) | length')" = 0 ] ||
-		{ echo "a second header"; return 1; }
-	for field in $(record_fields HEADER); do
-		head -n 1 "$f" | jq -e "has(\"$field\")" > /dev/null ||
-			{ echo "header lacks $field"; return 1; }
-	done
-	for field in $(record_fields POINT); do
-		tail -n +2 "$f" | jq -s -e "all(has(\"$field\"))" > /dev/null ||
-			{ echo "a point lacks $field"; return 1; }
-	done
-	[ "$(record_fields HEADER | wc -l)" -ge 20 ] && [ "$(record_fields POINT | wc -l)" -ge 15 ] ||
+	hf=$(as_json $(record_fields HEADER))
+	pf=$(as_json $(record_fields POINT))
+	[ "$(echo "$hf" | jq length)" -ge 20 ] && [ "$(echo "$pf" | jq length)" -ge 15 ] ||
 		{ echo "could not read the field lists of $CB_RECORD_H"; return 1; }
+	jq -s -r --argjson hf "$hf" --argjson pf "$pf" '
+		if .[0].copybench_record != 1 then "line 1 is no version 1 header"
+		elif length < 2 then "no points"
+		elif (.[1:] | any(has("copybench_record"))) then "a second header"
+		else ([$hf[] as $k | select(.[0] | has($k) | not) | "header lacks \($k)"] +
+		      [.[1:][] as $p | $pf[] as $k | select($p | has($k) | not) |
+		       "a point lacks \($k)"] | unique | join("; ")) end' "$f" > "$tmp/record_ok" ||
+		{ echo "$f: not JSON lines"; return 1; }
+	[ ! -s "$tmp/record_ok" ] || [ "$(cat "$tmp/record_ok")" = "" ] ||
+		{ cat "$tmp/record_ok"; return 1; }
 }
 
 cb_finish()

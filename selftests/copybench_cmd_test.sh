@@ -109,7 +109,8 @@ fields_documented()
 	local f bad=0
 
 	[ -r "$DOC" ] || { echo "no $DOC"; return 1; }
-	for f in $(awk '/F\(/ { sub(/.*F\(/, ""); sub(/,.*/, ""); print }' "$CB_RECORD_H"); do
+	for f in $(awk '/F\(/ && /CB_(REQ|OPT)\)/ { sub(/.*F\(/, ""); sub(/,.*/, ""); print }' \
+		   "$CB_RECORD_H"); do
 		grep -q "\`\`$f\`\`" "$DOC" || { echo "field $f not in $DOC"; bad=1; }
 	done
 	return $bad
