@@ -8,12 +8,13 @@
 # directory removed on exit; check NAME COMMAND... (one test point from a
 # command's status, its output as diagnostics when it fails); record_ok
 # FILE, which checks a record's shape with jq (header first, then points,
-# every required field of tools/copybench/record.h present); cb_finish.
+# every required field of tools/copybench/record_fields.h present);
+# cb_finish.
 
 cb_lib_here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 cb_top=$(cd "$cb_lib_here/.." && pwd)
 CB=${COPYBENCH:-$cb_top/build/copybench}
-CB_RECORD_H=$cb_top/tools/copybench/record.h
+CB_RECORD_FIELDS=$cb_top/tools/copybench/record_fields.h
 
 ktap_print_header
 if [ ! -x "$CB" ]; then
@@ -46,13 +47,11 @@ check()
 	fi
 }
 
-# record_fields KIND: the REQ field names of record.h's HEADER or POINT list.
+# record_fields KIND: the CB_REQ field names of record_fields.h's HEADER or
+# POINT list.
 record_fields()
 {
-	awk -v list="CB_RECORD_$1_FIELDS" '
-		$0 ~ "define " list { on = 1; next }
-		on && /F\(/ && /CB_REQ/ { f = $0; sub(/.*F\(/, "", f); sub(/,.*/, "", f); print f }
-		on && substr($0, length($0)) != "\\" { on = 0 }' "$CB_RECORD_H"
+	sed -n "s/^CB_$1_FIELD(\([a-z_0-9]*\),.*CB_REQ)\$/\1/p" "$CB_RECORD_FIELDS"
 }
 
 # as_json WORDS...: the words as a JSON array of strings.
@@ -71,7 +70,7 @@ record_ok()
 	hf=$(as_json $(record_fields HEADER))
 	pf=$(as_json $(record_fields POINT))
 	[ "$(echo "$hf" | jq length)" -ge 20 ] && [ "$(echo "$pf" | jq length)" -ge 15 ] ||
-		{ echo "could not read the field lists of $CB_RECORD_H"; return 1; }
+		{ echo "could not read the field lists of $CB_RECORD_FIELDS"; return 1; }
 	jq -s -r --argjson hf "$hf" --argjson pf "$pf" '
 		if .[0].copybench_record != 1 then "line 1 is no version 1 header"
 		elif length < 2 then "no points"

@@ -19,21 +19,23 @@
 #include "backend.h"
 #include "stats.h"
 
+#define CB_STR(x)	#x
+
 const char *const cb_directions[] = {
-#define CB_DIRECTION(name)	#name,
+#define CB_DIRECTION(name)	CB_STR(name),
 #include "copybench.h"
 #undef CB_DIRECTION
 };
 const unsigned int cb_ndirections = ARRAY_SIZE(cb_directions);
 
 const char *const cb_caches[] = {
-#define CB_CACHE(name)	#name,
+#define CB_CACHE(name)	CB_STR(name),
 #include "copybench.h"
 #undef CB_CACHE
 };
 const unsigned int cb_ncaches = ARRAY_SIZE(cb_caches);
 
-volatile sig_atomic_t cb_stop;
+int cb_stop_signal;
 
 int cb_name_index(const char *const *list, unsigned int n, const char *name)
 {
@@ -55,9 +57,10 @@ int cb_backend_variant(const struct cb_backend *b, const char *name)
 	return -1;
 }
 
+/* A lock-free atomic store: safe in a signal handler. */
 static void cb_on_signal(int sig)
 {
-	cb_stop = sig;
+	__atomic_store_n(&cb_stop_signal, sig, __ATOMIC_RELAXED);
 }
 
 void cb_signals_init(void)
@@ -186,7 +189,7 @@ unsigned long long cb_tsc_khz_calibrate(void)
 }
 
 /* n x 64 dependent adds between two TSC reads. */
-static __attribute__((noinline)) unsigned long long cb_adds(unsigned long n)
+static noinline unsigned long long cb_adds(unsigned long n)
 {
 	unsigned long long t0, t1, x = 0;
 

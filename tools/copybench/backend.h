@@ -14,8 +14,6 @@
 #ifndef CB_BACKEND_H
 #define CB_BACKEND_H
 
-#include <signal.h>
-
 #include "sizes.h"
 #include "util.h"
 
@@ -121,11 +119,17 @@ void cb_backend_free(struct cb_backend *b);
 int cb_backend_variant(const struct cb_backend *b, const char *name);
 
 /*
- * Set by SIGINT and SIGTERM once cb_signals_init() ran: measurements stop
- * at the next sample, the command cleans up and exits 128 + the signal.
+ * After cb_signals_init(), SIGINT, SIGTERM and SIGHUP set the signal's
+ * number here: measurements stop at the next sample, the command cleans
+ * up and exits 128 + the signal. cb_stop() reads it.
  */
-extern volatile sig_atomic_t cb_stop;
+extern int cb_stop_signal;
 void cb_signals_init(void);
+
+static inline int cb_stop(void)
+{
+	return __atomic_load_n(&cb_stop_signal, __ATOMIC_RELAXED);
+}
 
 /*
  * Shared by both backends: pin this process to cpu (-1: the current CPU);

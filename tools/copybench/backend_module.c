@@ -32,8 +32,10 @@
 #define MB_PROBES	9	/* clock probes before and after each run */
 
 /* Every file of the module's directory. */
+#define CB_STR(x)	#x
+
 static const char *const mb_files[] = {
-#define CB_FILE(name, mode)	#name,
+#define CB_FILE(name, mode)	CB_STR(name),
 #include "copybench.h"
 #undef CB_FILE
 };
@@ -48,7 +50,7 @@ static const char *const mb_knobs[MB_NKNOBS] = {
 
 /* The results keys, in the order copybench.h lists them. */
 static const char *const mb_keys[] = {
-#define CB_RESULT_KEY(key, unit)	#key,
+#define CB_RESULT_KEY(key, unit)	CB_STR(key),
 #include "copybench.h"
 #undef CB_RESULT_KEY
 };
@@ -114,7 +116,7 @@ static int mb_write(const char *file, const char *value, struct cb_error *e)
 		return 0;
 	}
 	err = errno;
-	if (err == EINTR && cb_stop) {
+	if (err == EINTR && cb_stop()) {
 		free(path);
 		return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
 	}
@@ -213,9 +215,15 @@ static int mb_variants(struct cb_backend *b, struct cb_error *e)
 /* Load the module from path (finit_module), as insmod does. */
 static int mb_load(struct mb *m, const char *path, struct cb_error *e)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	struct stat st;
+	int fd, err;
 	long ret;
 
+	/* /proc/modules exists exactly when the kernel has CONFIG_MODULES. */
+	if (stat("/proc/modules", &st))
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "--load: the running kernel cannot load modules (CONFIG_MODULES is off); use --backend user");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return cb_fail(e, CB_EXIT_RUNTIME,
 			       "--load: cannot open %s: %s (build it with 'make module')", path,
@@ -223,9 +231,6 @@ static int mb_load(struct mb *m, const char *path, struct cb_error *e)
 	ret = syscall(SYS_finit_module, fd, "", 0);
 	err = errno;
 	close(fd);
-	if (ret && err == ENOSYS)
-		return cb_fail(e, CB_EXIT_RUNTIME,
-			       "--load: the running kernel cannot load modules (CONFIG_MODULES is off); use --backend user");
 	if (ret && err != EEXIST)
 		return cb_fail(e, CB_EXIT_RUNTIME, "--load: loading %s failed: %s", path,
 			       strerror(err));

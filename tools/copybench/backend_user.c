@@ -98,7 +98,7 @@ static unsigned long long ub_now_ns(void)
 }
 
 /* Hot, fixed size: one window around loops copies, as cb_sample() does. */
-static __attribute__((noinline)) unsigned long long
+static noinline unsigned long long
 ub_hot_fixed(ub_copy_fn fn, char *dst, const char *src, unsigned long len, unsigned long loops,
 	     unsigned long *left)
 {
@@ -115,7 +115,7 @@ ub_hot_fixed(ub_copy_fn fn, char *dst, const char *src, unsigned long len, unsig
 }
 
 /* Hot, random sizes: the same, each copy's size the next draw. */
-static __attribute__((noinline)) unsigned long long
+static noinline unsigned long long
 ub_hot_random(ub_copy_fn fn, char *dst, const char *src, const unsigned int *lens,
 	      unsigned long pos, unsigned long loops, unsigned long *left)
 {
@@ -140,7 +140,7 @@ static void ub_flush(const char *p, unsigned long len)
 }
 
 /* Cold: both ranges flushed before each copy, each copy timed alone. */
-static __attribute__((noinline)) unsigned long long
+static noinline unsigned long long
 ub_cold(struct ub_run *r, ub_copy_fn fn, unsigned long loops)
 {
 	unsigned long long t0, sum = 0;
@@ -403,7 +403,7 @@ static unsigned long ub_draw(const struct cb_point *p, struct ub *u, double *mea
 
 static int ub_between(const struct ub *u)
 {
-	return cb_stop || ub_now_ns() > u->deadline_ns;
+	return cb_stop() || ub_now_ns() > u->deadline_ns;
 }
 
 /* The module's loops rule (cb_pick_loops()); -1 with e when too long. */
@@ -498,7 +498,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	cb_stats_sort(u->base, i);
 	res->baseline = cb_stats_median(u->base, i);
 	dist = ub_disturbances(b->cpu) - d0;
-	if (cb_stop)
+	if (cb_stop())
 		return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
 	if (r.left)
 		return cb_fail(e, CB_EXIT_RUNTIME, "%s %s size %llu: a copy came back short",

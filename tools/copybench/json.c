@@ -20,10 +20,7 @@ struct cb_json_parser {
 	int failed;
 };
 
-static int cb_jp_fail(struct cb_json_parser *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int cb_jp_fail(struct cb_json_parser *p, const char *fmt, ...)
+static __printf(2, 3) int cb_jp_fail(struct cb_json_parser *p, const char *fmt, ...)
 {
 	va_list ap;
 	int n;

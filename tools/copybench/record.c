@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record.c - write and read copybench records (record.h): one table of
- * field descriptors per line kind, expanded from record.h's lists, drives
+ * field descriptors per line kind, expanded from record_fields.h, drives
  * both directions.
  */
 #include <errno.h>
@@ -23,24 +23,30 @@ struct cb_field {
 	size_t offset;
 };
 
-#define CB_FIELD_DESC_H(n, t, r) { #n, CB_FT_##t, r, offsetof(struct cb_record_header, n) },
-#define CB_FIELD_DESC_P(n, t, r) { #n, CB_FT_##t, r, offsetof(struct cb_record_point, n) },
-#define CB_FIELD_NAME(n, t, r)	#n,
+#define CB_STR(x)	#x
 
 static const struct cb_field cb_header_fields[] = {
-	CB_RECORD_HEADER_FIELDS(CB_FIELD_DESC_H)
+#define CB_HEADER_FIELD(n, t, r) { CB_STR(n), CB_FT_##t, r, offsetof(struct cb_record_header, n) },
+#include "record_fields.h"
+#undef CB_HEADER_FIELD
 };
 
 static const struct cb_field cb_point_fields[] = {
-	CB_RECORD_POINT_FIELDS(CB_FIELD_DESC_P)
+#define CB_POINT_FIELD(n, t, r) { CB_STR(n), CB_FT_##t, r, offsetof(struct cb_record_point, n) },
+#include "record_fields.h"
+#undef CB_POINT_FIELD
 };
 
 const char *const cb_record_header_names[CB_HF_COUNT] = {
-	CB_RECORD_HEADER_FIELDS(CB_FIELD_NAME)
+#define CB_HEADER_FIELD(n, t, r)	CB_STR(n),
+#include "record_fields.h"
+#undef CB_HEADER_FIELD
 };
 
 const char *const cb_record_point_names[CB_PF_COUNT] = {
-	CB_RECORD_POINT_FIELDS(CB_FIELD_NAME)
+#define CB_POINT_FIELD(n, t, r)	CB_STR(n),
+#include "record_fields.h"
+#undef CB_POINT_FIELD
 };
 
 static void cb_field_json(struct cb_str *b, const struct cb_field *f, const void *base)

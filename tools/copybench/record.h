@@ -2,8 +2,8 @@
 /*
  * record.h - copybench records: JSON lines, a header object first, then one
  * object per measured point and repeat. Documentation/records.rst describes
- * every field; this file is the one list of them, and the writer, the
- * reader and the tests expand it.
+ * every field; record_fields.h is the one list of them, which the structs
+ * here, the writer, the reader and the tests expand.
  *
  * Compatibility: CB_RECORD_VERSION is the header's "copybench_record". A
  * reader refuses a record of a higher version, reads any lower or equal
@@ -12,7 +12,7 @@
  * CB_OPT (records written before it lack it); the reader then marks it
  * absent (CB_HEADER_HAS()/CB_POINT_HAS()).
  *
- * Field types: STR string; U64 a non-negative integer; I64 an integer;
+ * Field types (record_fields.h): STR string; U64 a non-negative integer; I64 an integer;
  * DBL a number; BOOL true or false; STRLIST an array of strings; STRMAP an
  * object whose values are strings.
  */
@@ -29,63 +29,7 @@
 #define CB_REQ	1	/* every record of this version has it */
 #define CB_OPT	0	/* present only in some records */
 
-/* F(name, type, required): the header, in the order written. */
-#define CB_RECORD_HEADER_FIELDS(F)		\
-	F(copybench_record,	U64,	CB_REQ)	\
-	F(subcommand,		STR,	CB_REQ)	\
-	F(backend,		STR,	CB_REQ)	\
-	F(kernel,		STR,	CB_REQ)	\
-	F(kernel_version,	STR,	CB_REQ)	\
-	F(kernel_cmdline,	STR,	CB_REQ)	\
-	F(cpu_model,		STR,	CB_REQ)	\
-	F(cpu_family,		U64,	CB_REQ)	\
-	F(cpu_model_id,		U64,	CB_REQ)	\
-	F(cpu_stepping,		U64,	CB_REQ)	\
-	F(microcode,		STR,	CB_REQ)	\
-	F(cpu_flags,		STRLIST, CB_REQ) \
-	F(mitigations,		STRMAP,	CB_REQ)	\
-	F(nr_cpus,		U64,	CB_REQ)	\
-	F(tsc_khz,		U64,	CB_REQ)	\
-	F(hostname,		STR,	CB_REQ)	\
-	F(date,			STR,	CB_REQ)	\
-	F(tool_version,		STR,	CB_REQ)	\
-	F(command,		STR,	CB_REQ)	\
-	F(cpu,			I64,	CB_REQ)	\
-	F(samples,		U64,	CB_REQ)	\
-	F(loops,		U64,	CB_REQ)	\
-	F(max_run_ms,		U64,	CB_REQ)	\
-	F(repeat,		U64,	CB_REQ)	\
-	F(seed,			U64,	CB_OPT)	\
-	F(estimator,		STR,	CB_REQ)	\
-	F(clock,		STR,	CB_REQ)	\
-	F(buffers,		STR,	CB_REQ)
 
-/* F(name, type, required): a point, in the order written. */
-#define CB_RECORD_POINT_FIELDS(F)		\
-	F(direction,		STR,	CB_REQ)	\
-	F(variant,		STR,	CB_REQ)	\
-	F(size,			U64,	CB_REQ)	\
-	F(size_max,		U64,	CB_OPT)	\
-	F(size_mean,		DBL,	CB_OPT)	\
-	F(src_offset,		U64,	CB_REQ)	\
-	F(dst_offset,		U64,	CB_REQ)	\
-	F(cache,		STR,	CB_REQ)	\
-	F(repeat,		U64,	CB_REQ)	\
-	F(run_cpu,		I64,	CB_REQ)	\
-	F(loops,		U64,	CB_REQ)	\
-	F(samples,		U64,	CB_REQ)	\
-	F(samples_discarded,	U64,	CB_REQ)	\
-	F(truncated,		BOOL,	CB_REQ)	\
-	F(cycles_min,		DBL,	CB_REQ)	\
-	F(cycles_median,	DBL,	CB_REQ)	\
-	F(cycles_mean,		DBL,	CB_REQ)	\
-	F(cycles_stddev,	DBL,	CB_REQ)	\
-	F(cycles_max,		DBL,	CB_REQ)	\
-	F(baseline_cycles,	DBL,	CB_REQ)	\
-	F(ns_median,		DBL,	CB_REQ)	\
-	F(bytes_per_cycle,	DBL,	CB_REQ)	\
-	F(clock_ratio,		DBL,	CB_OPT)	\
-	F(verified,		BOOL,	CB_REQ)
 
 struct cb_strlist {
 	char **v;
@@ -97,20 +41,28 @@ struct cb_strmap {
 	size_t n;
 };
 
-#define CB_RT_STR	char *
-#define CB_RT_U64	unsigned long long
-#define CB_RT_I64	long long
-#define CB_RT_DBL	double
-#define CB_RT_BOOL	int
-#define CB_RT_STRLIST	struct cb_strlist
-#define CB_RT_STRMAP	struct cb_strmap
+/* A member of field type t called n. */
+#define CB_RT_STR(n)		char *n
+#define CB_RT_U64(n)		unsigned long long n
+#define CB_RT_I64(n)		long long n
+#define CB_RT_DBL(n)		double n
+#define CB_RT_BOOL(n)		int n
+#define CB_RT_STRLIST(n)	struct cb_strlist n
+#define CB_RT_STRMAP(n)		struct cb_strmap n
 
-#define CB_FIELD_MEMBER(name, type, req)	CB_RT_##type name;
-#define CB_FIELD_ENUM_H(name, type, req)	CB_HF_##name,
-#define CB_FIELD_ENUM_P(name, type, req)	CB_PF_##name,
+enum {
+#define CB_HEADER_FIELD(name, type, req)	CB_HF_##name,
+#include "record_fields.h"
+#undef CB_HEADER_FIELD
+	CB_HF_COUNT
+};
 
-enum { CB_RECORD_HEADER_FIELDS(CB_FIELD_ENUM_H) CB_HF_COUNT };
-enum { CB_RECORD_POINT_FIELDS(CB_FIELD_ENUM_P) CB_PF_COUNT };
+enum {
+#define CB_POINT_FIELD(name, type, req)	CB_PF_##name,
+#include "record_fields.h"
+#undef CB_POINT_FIELD
+	CB_PF_COUNT
+};
 
 /*
  * struct cb_record_header - the header line. Strings are owned (freed by
@@ -118,13 +70,17 @@ enum { CB_RECORD_POINT_FIELDS(CB_FIELD_ENUM_P) CB_PF_COUNT };
  * field the line had (the writer writes CB_OPT fields only when set).
  */
 struct cb_record_header {
-	CB_RECORD_HEADER_FIELDS(CB_FIELD_MEMBER)
+#define CB_HEADER_FIELD(name, type, req)	CB_RT_##type(name);
+#include "record_fields.h"
+#undef CB_HEADER_FIELD
 	unsigned long long present;
 };
 
 /* struct cb_record_point - one point line; line is its line number. */
 struct cb_record_point {
-	CB_RECORD_POINT_FIELDS(CB_FIELD_MEMBER)
+#define CB_POINT_FIELD(name, type, req)	CB_RT_##type(name);
+#include "record_fields.h"
+#undef CB_POINT_FIELD
 	unsigned long long present;
 	unsigned long line;
 };

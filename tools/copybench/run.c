@@ -423,28 +423,34 @@ static unsigned long long cb_rand(unsigned long long *s)
  */
 static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b)
 {
-	size_t c, o, s, d, v, n = 0, i, j, rep;
+	size_t total = pl->ncaches * pl->noffs * pl->nsizes * pl->ndirs * pl->nvars;
+	size_t k, q, c, o, s, d, v, n = 0, i, j, rep;
 	struct cb_point *one, t;
 	unsigned long long st;
 
-	one = cb_calloc(pl->ncaches * pl->noffs * pl->nsizes * pl->ndirs * pl->nvars,
-			sizeof(*one));
-	for (c = 0; c < pl->ncaches; c++)
-		for (o = 0; o < pl->noffs; o++)
-			for (s = 0; s < pl->nsizes; s++)
-				for (d = 0; d < pl->ndirs; d++)
-					for (v = 0; v < pl->nvars; v++) {
-						if (!(b->variants[pl->vars[v]].dirs >> pl->dirs[d] & 1))
-							continue;
-						one[n].cache = pl->caches[c];
-						one[n].src_offset = pl->offs[o][0];
-						one[n].dst_offset = pl->offs[o][1];
-						one[n].size = pl->sizes[s];
-						one[n].dir = pl->dirs[d];
-						one[n].variant = pl->vars[v];
-						one[n].seed = r->seeded ? r->seed : 1;
-						n++;
-					}
+	one = cb_calloc(total, sizeof(*one));
+	/* k counts in the mixed radix (cache, offsets, size, direction, variant). */
+	for (k = 0; k < total; k++) {
+		q = k;
+		v = q % pl->nvars;
+		q /= pl->nvars;
+		d = q % pl->ndirs;
+		q /= pl->ndirs;
+		s = q % pl->nsizes;
+		q /= pl->nsizes;
+		o = q % pl->noffs;
+		c = q / pl->noffs;
+		if (!(b->variants[pl->vars[v]].dirs >> pl->dirs[d] & 1))
+			continue;
+		one[n].cache = pl->caches[c];
+		one[n].src_offset = pl->offs[o][0];
+		one[n].dst_offset = pl->offs[o][1];
+		one[n].size = pl->sizes[s];
+		one[n].dir = pl->dirs[d];
+		one[n].variant = pl->vars[v];
+		one[n].seed = r->seeded ? r->seed : 1;
+		n++;
+	}
 	pl->pts = cb_calloc(n * r->repeat, sizeof(*pl->pts));
 	for (rep = 0; rep < r->repeat; rep++) {
 		st = (r->seed + rep) * 0x9E3779B97F4A7C15ULL | 1;
@@ -542,7 +548,7 @@ static int cb_measure_all(struct cb_run *r, struct cb_backend *b, const struct c
 
 	for (i = 0; i < pl->npts; i++) {
 		cb_progress(i, pl->npts, start, &last, tty);
-		if (cb_stop)
+		if (cb_stop())
 			return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
 		m[i].p = pl->pts[i];
 		if (b->ops->measure(b, &pl->pts[i], &m[i].r, e)) {
@@ -624,8 +630,8 @@ int cb_run_main(struct cb_run *r)
 	goto out;
 fail:
 	status = cb_report(&e);
-	if (cb_stop)
-		status = 128 + cb_stop;
+	if (cb_stop())
+		status = 128 + cb_stop();
 out:
 	cb_outfile_abort(&of);
 	cb_backend_free(&b);

