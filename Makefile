@@ -8,7 +8,8 @@
 #   make KDIR=/lib/modules/<release>/build
 #                           the module for another kernel
 #   make check              every test, native and in a VM per kernel
-#   make bench              the readers matrix on the best source available
+#   make bench              the readers matrix on the best source available,
+#                           then a copybench sweep's plateau table
 #   make setup              install the Debian packages the project needs
 #   make clean
 #
@@ -119,7 +120,7 @@ check:
 # headers build copybench.ko for it too, so tools/bench can load it.
 bench:
 	$(PWD_TOP)/tools/setup --for bench
-	$(MAKE) -C $(PWD_TOP) lib selftests
+	$(MAKE) -C $(PWD_TOP) lib selftests copybench
 	@if [ -d "$(KDIR_RUNNING)" ]; then \
 		$(MAKE) -C $(PWD_TOP) module KDIR=$(KDIR_RUNNING) || \
 		echo "bench: copybench.ko did not build for $$(uname -r);" \

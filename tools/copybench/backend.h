@@ -47,13 +47,15 @@ struct cb_point {
 
 /*
  * struct cb_result - what one measurement of a point gave. Costs are TSC
- * cycles per copy, net of the baseline (clamped at 0) except stddev.
+ * cycles per copy, net of the baseline (clamped at 0) except stddev. q02 is
+ * the 0.02 quantile of the kept samples (NAN when the backend cannot say):
+ * how far the fastest samples lie apart, the jitter of min.
  */
 struct cb_result {
 	unsigned long long loops, samples, discarded;
 	int truncated, verified;
 	long long run_cpu;
-	double min, q10, median, mean, stddev, max;
+	double min, q02, median, mean, stddev, max;
 	double baseline;
 	double size_mean;	/* random sizes: mean bytes per copy; else size */
 	double clock_ratio;	/* core clocks per TSC cycle; 0: not measured */

@@ -472,7 +472,7 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	r->truncated = trunc != 0;
 	r->verified = verified != 0;
 	r->run_cpu = (long long)cpu;
-	r->q10 = NAN;		/* the module does not report it */
+	r->q02 = NAN;		/* the module does not report it */
 	r->size_mean = (double)p->size.lo;
 	return 0;
 }

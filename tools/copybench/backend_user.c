@@ -513,7 +513,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	cb_stats_sort(u->s, n);
 	cb_stats_summarize(u->s, keep, &sum);
 	res->min = ub_net(sum.min, res->baseline);
-	res->q10 = ub_net(sum.q10, res->baseline);
+	res->q02 = ub_net(sum.q02, res->baseline);
 	res->median = ub_net(sum.median, res->baseline);
 	res->mean = ub_net(sum.mean, res->baseline);
 	res->max = ub_net(sum.max, res->baseline);

@@ -139,11 +139,15 @@ TEST(stats_known_values)
 	EXPECT_TRUE(NEAR(cb_stats_stddev(w, 8, 1), sqrt(32.0 / 7)));
 	EXPECT_TRUE(NEAR(cb_stats_stddev(one, 1, 1), 0));
 	EXPECT_TRUE(NEAR(cb_stats_spread(w, 8), 3.5));
+	/* |w - 4.5| = 2.5 .5 .5 .5 .5 .5 2.5 4.5: median 0.5 */
+	EXPECT_TRUE(NEAR(cb_stats_mad(w, 8), 0.5));
+	EXPECT_TRUE(NEAR(cb_stats_mad(one, 1), 0));
 	EXPECT_TRUE(NEAR(cb_stats_spread(one, 1), 0));
 	cb_stats_summarize(w, 8, &s);
 	EXPECT_EQ((size_t)8, s.n);
 	EXPECT_TRUE(NEAR(s.min, 2) && NEAR(s.max, 9) && NEAR(s.median, 4.5));
 	EXPECT_TRUE(NEAR(s.q10, 2 + 0.7 * 2));
+	EXPECT_TRUE(NEAR(s.q02, 2 + 0.14 * 2));
 	/* A large sum stays exact: no overflow, no drift. */
 	EXPECT_TRUE(NEAR(cb_stats_mean(big, 3) / 1e300, 1));
 }

@@ -22,6 +22,15 @@ static double cb_range_median(const struct cb_plateau_point *in, size_t first, s
 	return cb_stats_median(scratch, n);
 }
 
+double cb_plateau_noise(const double *v, size_t n, double within)
+{
+	if (n >= 3)
+		return 1.4826 * cb_stats_mad(v, n);
+	if (n == 2)
+		return fabs(v[1] - v[0]) / 2;
+	return within;
+}
+
 size_t cb_plateau_merge(const struct cb_plateau_point *in, size_t n, double rel_tol,
 			struct cb_plateau *out)
 {

@@ -11,7 +11,7 @@
  *		  rel_tol * range cost)
  * otherwise it starts a new range. "noise" is the caller's measure of how
  * far a point's cost may move when measured again (copybench uses half the
- * spread of the repeats, or the width of the samples' low tail); rel_tol
+ * spread of the repeats, or how far apart the fastest samples lie); rel_tol
  * is the floor under it. A slow ramp therefore comes out as a staircase of
  * ranges, each within tol of its median.
  */
@@ -31,6 +31,14 @@ struct cb_plateau {
 	double cost;		/* median cost of its points */
 	size_t first, n;	/* its points: in[first .. first + n - 1] */
 };
+
+/*
+ * cb_plateau_noise - a point's noise from its repeats' costs v[0..n): from
+ * three repeats on, 1.4826 x their median absolute deviation (one repeat
+ * the machine spoilt does not make everything "equal"); with two, half
+ * their difference; with one, within (what its samples say).
+ */
+double cb_plateau_noise(const double *v, size_t n, double within);
 
 /*
  * cb_plateau_merge - merge n points (sorted by x) into ranges written to

@@ -247,7 +247,7 @@ static void cb_plot_data(FILE *f, struct cb_series *s, size_t ns, const struct c
 			med = cb_stats_median(s[k].xy[i].y, s[k].xy[i].n);
 			pp[i].x = s[k].xy[i].x;
 			pp[i].cost = med;
-			pp[i].noise = (s[k].xy[i].y[s[k].xy[i].n - 1] - s[k].xy[i].y[0]) / 2;
+			pp[i].noise = cb_plateau_noise(s[k].xy[i].y, s[k].xy[i].n, 0);
 			if (!o->plateau)
 				fprintf(f, "%.0f %.4f %.4f %.4f\n", s[k].xy[i].x, med,
 					s[k].xy[i].y[0], s[k].xy[i].y[s[k].xy[i].n - 1]);

@@ -30,8 +30,12 @@ double cb_estimate_noise(const struct cb_run *run, const struct cb_result *r)
 	if (run->estimator == CB_EST_MEDIAN)
 		/* The standard error of a median of kept normal samples. */
 		return kept ? cb_scale(run, r) * 1.2533 * r->stddev / sqrt((double)kept) : 0;
-	/* How far the low tail reaches: where a min may land when run again. */
-	return isfinite(r->q10) && r->q10 > r->min ? cb_scale(run, r) * (r->q10 - r->min) : 0;
+	/*
+	 * How far apart the fastest samples lie: where a min may land when run
+	 * again. A low quantile, so samples slowed by the machine (the upper
+	 * tail, however heavy) do not count.
+	 */
+	return isfinite(r->q02) && r->q02 > r->min ? cb_scale(run, r) * (r->q02 - r->min) : 0;
 }
 
 void cb_report_point(struct cb_record_point *rp, const struct cb_backend *b,
@@ -163,7 +167,7 @@ static void cb_row(const struct cb_run *run, const struct cb_measured *m, const 
 	row->clocks = cb_stats_median(est, n);
 	row->tsc = cb_stats_median(tsc, n);
 	row->baseline = cb_stats_median(base, n);
-	row->noise = fmax(n > 1 ? (est[n - 1] - est[0]) / 2 : 0, cb_stats_median(noise, n));
+	row->noise = cb_plateau_noise(est, n, noise[0]);
 	free(est);
 	free(base);
 	free(noise);

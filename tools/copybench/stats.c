@@ -67,6 +67,25 @@ double cb_stats_stddev(const double *v, size_t n, unsigned int ddof)
 	return sqrt(m2 / (double)(n - ddof));
 }
 
+double cb_stats_mad(const double *v, size_t n)
+{
+	double *d = malloc(n * sizeof(*d)), med, mad;
+	size_t i;
+
+	if (!d)
+		return NAN;
+	for (i = 0; i < n; i++)
+		d[i] = v[i];
+	cb_stats_sort(d, n);
+	med = cb_stats_median(d, n);
+	for (i = 0; i < n; i++)
+		d[i] = fabs(v[i] - med);
+	cb_stats_sort(d, n);
+	mad = cb_stats_median(d, n);
+	free(d);
+	return mad;
+}
+
 double cb_stats_min(const double *v, size_t n)
 {
 	double m = v[0];
@@ -106,6 +125,7 @@ void cb_stats_summarize(double *v, size_t n, struct cb_summary *s)
 	s->n = n;
 	s->min = v[0];
 	s->max = v[n - 1];
+	s->q02 = cb_stats_quantile(v, n, 0.02);
 	s->q10 = cb_stats_quantile(v, n, 0.1);
 	s->median = cb_stats_median(v, n);
 	s->mean = cb_stats_mean(v, n);

@@ -35,6 +35,13 @@ double cb_stats_mean(const double *v, size_t n);
  */
 double cb_stats_stddev(const double *v, size_t n, unsigned int ddof);
 
+/*
+ * The median absolute deviation of n >= 1 values (any order): the median
+ * of |v[i] - median|, unscaled (times 1.4826 it estimates a normal
+ * standard deviation). One wild value in three does not move it.
+ */
+double cb_stats_mad(const double *v, size_t n);
+
 /* Smallest and largest of n >= 1 values (any order). */
 double cb_stats_min(const double *v, size_t n);
 double cb_stats_max(const double *v, size_t n);
@@ -46,12 +53,12 @@ double cb_stats_max(const double *v, size_t n);
 double cb_stats_spread(const double *v, size_t n);
 
 /*
- * struct cb_summary - everything above for one set of values: n, min,
- * q10, median, max, mean and population stddev.
+ * struct cb_summary - everything above for one set of values: n, min, the
+ * 0.02 and 0.1 quantiles, median, max, mean and population stddev.
  */
 struct cb_summary {
 	size_t n;
-	double min, q10, median, max;
+	double min, q02, q10, median, max;
 	double mean, stddev;
 };
 
