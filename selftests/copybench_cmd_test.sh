@@ -312,6 +312,73 @@ module_missing()
 }
 check "module backend without the module: exit 1, a clear message, no -o" module_missing
 
+# Not root: the user backend works, the module backend says it needs root.
+not_root()
+{
+	if [ "$(id -u)" != 0 ]; then
+		"$CB" sweep --backend module --sizes 64 > /dev/null 2> "$tmp/e"
+		[ $? = 1 ] && grep -q "needs root" "$tmp/e"
+		return
+	fi
+	command -v runuser > /dev/null || { echo "runuser missing (util-linux)"; return 1; }
+	chmod 755 "$tmp"
+	runuser -u nobody -- "$CB" sweep --backend auto --sizes 64 --variants movsb --samples 5 \
+		> "$tmp/nr.txt" 2> "$tmp/nr.err" || { cat "$tmp/nr.err"; return 1; }
+	grep -q "backend user: .*(not root)\|backend user: .*does not exist" "$tmp/nr.err" &&
+		grep -qE '^ +64 .* yes$' "$tmp/nr.txt" || { cat "$tmp/nr.err" "$tmp/nr.txt"; return 1; }
+	runuser -u nobody -- "$CB" sweep --backend module --sizes 64 > /dev/null 2> "$tmp/e"
+	[ $? = 1 ] && grep -q "the module backend needs root" "$tmp/e"
+}
+check "not root: the user backend measures, the module backend needs root (exit 1)" not_root
+
+# A record is data anyone can write: nothing in it may run as gnuplot code.
+plot_hostile_record()
+{
+	rm -f "$tmp/pwned"
+	{
+		head -n 1 "$tmp/r.json"
+		sed -n 2p "$tmp/r.json" | jq -c --arg v "m'o\"\`touch $tmp/pwned\`\\" '.variant = $v'
+		tail -n +3 "$tmp/r.json"
+	} > "$tmp/evil.json"
+	grep -q pwned "$tmp/evil.json" || { echo "test record not made"; return 1; }
+	"$CB" plot "$tmp/evil.json" -o "$tmp/evil.svg" > /dev/null 2>&1 || return 1
+	[ ! -e "$tmp/pwned" ] || { echo "gnuplot ran a command from a record"; return 1; }
+	grep -q "pwned" "$tmp/evil.gp"
+}
+check "plot: a hostile variant name in a record runs nothing" plot_hostile_record
+
+# -o must be a file: refused up front, not after the measurement.
+output_checks()
+{
+	"$CB" sweep "${fast[@]}" --sizes 64 -o "$tmp" > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "invalid output file '$tmp': a file name is needed" "$tmp/e" || return 1
+	"$CB" sweep "${fast[@]}" --sizes 64 -o "$tmp/no/such/dir/r.json" > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "cannot create a file beside it" "$tmp/e" || return 1
+	"$CB" sweep "${fast[@]}" --sizes 0-4095 --variants all --directions all --repeat 30 \
+		-o "$tmp/big.json" > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "points (sizes x variants x directions x caches x repeats): more than the 1000000" \
+		"$tmp/e" && [ ! -e "$tmp/big.json" ]
+}
+check "-o a directory or under a missing one, too many points: exit 2 up front" output_checks
+
+# tools/precision: its options checked; a short real run prints both spreads.
+precision()
+{
+	local p=$cb_top/tools/precision
+
+	"$p" --runs 1 > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "invalid --runs '1' (accepted: 2..1000)" "$tmp/e" || return 1
+	"$p" --sizes 12Q > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "invalid --sizes '12Q'" "$tmp/e" || return 1
+	command -v perf > /dev/null || { echo "perf missing (apt-get install linux-perf)"; return 1; }
+	COPYBENCH= "$p" --runs 2 --sizes 64,4K --perf-bytes 4M -- --samples 21 > "$tmp/prec" 2>&1 ||
+		{ cat "$tmp/prec"; return 1; }
+	grep -q '^# load before: ' "$tmp/prec" &&
+		grep -qE '^ +64 +[0-9.]+% +[0-9.]+% ' "$tmp/prec" &&
+		grep -qE '^ +4K +[0-9.]+% +[0-9.]+% ' "$tmp/prec" || { cat "$tmp/prec"; return 1; }
+}
+check "tools/precision: bad options refused; a short run gives both tools' spreads" precision
+
 # --- progress and signals ------------------------------------------------------
 
 # Progress on a terminal, nothing on a pipe.

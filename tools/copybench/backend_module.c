@@ -377,6 +377,31 @@ static int mb_results(struct mb *m, struct cb_error *e)
 	return 0;
 }
 
+/*
+ * The results repeat the knobs of their run: they must be the ones this
+ * command wrote, or another writer changed them in between.
+ */
+static int mb_same_knobs(struct mb *m, struct cb_error *e)
+{
+	static const unsigned int echoed[] = { MB_VARIANT, MB_DIRECTION, MB_SIZE, MB_SRC_OFFSET,
+					       MB_DST_OFFSET, MB_CACHE };
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < ARRAY_SIZE(echoed); i++) {
+		k = cb_name_index(mb_keys, ARRAY_SIZE(mb_keys), mb_knobs[echoed[i]]);
+		if (k >= 0 && m->res_str[k] && m->cur[echoed[i]] &&
+		    !strcmp(m->res_str[k], m->cur[echoed[i]]))
+			continue;
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "%s/results says %s %s, this command set %s: another process changed the knobs during the run",
+			       CB_DEBUGFS_DIR, mb_knobs[echoed[i]],
+			       k >= 0 && m->res_str[k] ? m->res_str[k] : "nothing",
+			       m->cur[echoed[i]] ? m->cur[echoed[i]] : "?");
+	}
+	return 0;
+}
+
 /* A results value by key; -1 with e set when it is missing. */
 static int mb_res(struct mb *m, const char *key, double *v, struct cb_error *e)
 {
@@ -462,7 +487,7 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	for (k = 0; k < MB_PROBES; k++)
 		probes[MB_PROBES + k] = cb_probe();
 	r->clock_ratio = cb_clock_ratio(probes, 2 * MB_PROBES);
-	if (mb_results(m, e))
+	if (mb_results(m, e) || mb_same_knobs(m, e))
 		return -1;
 	for (k = 0; k < ARRAY_SIZE(want); k++)
 		if (mb_res(m, want[k].key, want[k].v, e))

@@ -382,7 +382,7 @@ static unsigned long long ub_rand(unsigned long long *state)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-/* Draws the point's sizes; returns the largest, *mean their mean. */
+/* Draws the point's sizes (the buffers are filled for the largest). */
 static unsigned long ub_draw(const struct cb_point *p, struct ub *u, double *mean)
 {
 	unsigned long long state, span = p->size.hi - p->size.lo + 1;
@@ -417,7 +417,7 @@ static int ub_pick_loops(struct cb_backend *b, struct ub_run *r, unsigned long *
 	one = ub_sample(r, r->fn, 1);
 	if (b->set->loops) {
 		*loops = b->set->loops;
-		if (!r->cold && *loops > 1 && one * *loops > limit)
+		if (*loops > 1 && one * *loops > limit)
 			return cb_fail(e, CB_EXIT_USAGE,
 				       "invalid --loops %lu: a sample of %lu copies would take about %llu ms (accepted: samples up to %llu ms; fewer loops, or 0 for automatic)",
 				       *loops, *loops, one * *loops / b->tsc_khz, UB_SAMPLE_MAX_MS);
@@ -472,10 +472,8 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 
 	if (ub_pick_loops(b, &r, &loops, e))
 		return -1;
-	/* Warm-up at the final loops; random: every draw copied once. */
+	/* Warm-up: one untimed sample at the final loops. */
 	ub_sample(&r, r.fn, loops);
-	if (r.lens)
-		ub_sample(&r, r.fn, UB_RANDOM_DRAWS);
 
 	/*
 	 * The samples, with the baseline's interleaved: baseline sample i
@@ -520,6 +518,9 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	res->stddev = sum.stddev;
 
 	res->clock_ratio = cb_clock_ratio(u->probe, n);
+	/* Random sizes: the copies reached as far as the largest draw made. */
+	for (i = 0, max = r.lens ? 0 : max; r.lens && i < r.pos && i < UB_RANDOM_DRAWS; i++)
+		max = u->lens[i] > max ? u->lens[i] : max;
 	res->verified = ub_verify(p, u, max);
 	return 0;
 }

@@ -199,35 +199,6 @@ static int cb_jp_unicode(struct cb_json_parser *p, struct cb_str *b)
 	return 0;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t cb_utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned int cp;
-	size_t len, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 static int cb_jp_string(struct cb_json_parser *p, char **out)
 {
 	static const char esc_in[] = "\"\\/bfnrt", esc_out[] = "\"\\/\b\f\n\r\t";
@@ -270,7 +241,7 @@ static int cb_jp_string(struct cb_json_parser *p, char **out)
 			p->pos++;
 			continue;
 		}
-		n = cb_utf8_len((const unsigned char *)p->s + p->pos, p->len - p->pos);
+		n = cb_utf8_seq((const unsigned char *)p->s + p->pos, p->len - p->pos);
 		if (!n) {
 			cb_jp_fail(p, "invalid UTF-8 in a string");
 			goto fail;

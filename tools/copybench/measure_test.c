@@ -263,7 +263,7 @@ static void fill_header(struct cb_record_header *h)
 	h->backend = strdup("user");
 	h->kernel = strdup("6.12.117+deb12-amd64");
 	h->kernel_version = strdup("#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1~bpo12+1");
-	h->kernel_cmdline = strdup("kernel_cmdline-value");
+	h->kernel_cmdline = strdup("kernel_cmdline-value \xff\xc3");
 	h->cpu_model = strdup("AMD EPYC");
 	h->microcode = strdup("0x1000065");
 	h->hostname = strdup("vm");
@@ -328,7 +328,8 @@ TEST(record_round_trip)
 	}
 	unlink(path);
 	EXPECT_EQ((size_t)2, r.npoints);
-	EXPECT_STREQ("kernel_cmdline-value", r.header.kernel_cmdline);
+	/* Bytes that are not UTF-8 come back as U+FFFD, not as a bad record. */
+	EXPECT_STREQ("kernel_cmdline-value \xef\xbf\xbd\xef\xbf\xbd", r.header.kernel_cmdline);
 	EXPECT_EQ(2596136ULL, r.header.tsc_khz);
 	EXPECT_EQ(-1LL, r.header.cpu);
 	EXPECT_EQ((size_t)2, r.header.cpu_flags.n);

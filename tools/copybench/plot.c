@@ -103,6 +103,32 @@ static int cb_plot_option(void *ctx, int key, const char *arg, struct cb_error *
 	return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
 }
 
+/*
+ * s as a gnuplot single-quoted string into b: quotes doubled, control
+ * characters as spaces. Titles come from records, which anyone can write:
+ * nothing in them may end the string and run as gnuplot commands, and in
+ * single quotes gnuplot expands neither backslashes nor `command`s.
+ */
+static void cb_gp_str(struct cb_str *b, const char *s)
+{
+	cb_str_add(b, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			cb_str_add(b, "'");
+		cb_str_addn(b, (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s, 1);
+	}
+	cb_str_add(b, "'");
+}
+
+/* A line of text for a '#' comment: no line breaks. */
+static void cb_gp_comment(FILE *f, const char *prefix, const char *s)
+{
+	fputs(prefix, f);
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+	fputc('\n', f);
+}
+
 /* One point of a series: the repeats of one x. */
 struct cb_xy {
 	double x;
@@ -240,7 +266,7 @@ static void cb_plot_data(FILE *f, struct cb_series *s, size_t ns, const struct c
 	double med;
 
 	for (k = 0; k < ns; k++) {
-		fprintf(f, "%s# %s\n", k ? "\n\n" : "", s[k].title);
+		cb_gp_comment(f, k ? "\n\n# " : "# ", s[k].title);
 		pp = cb_calloc(s[k].n, sizeof(*pp));
 		for (i = 0; i < s[k].n; i++) {
 			cb_stats_sort(s[k].xy[i].y, s[k].xy[i].n);
@@ -269,19 +295,28 @@ static void cb_plot_script(FILE *f, const char *img, const char *dat, struct cb_
 			   size_t ns, int alias, int png, const struct cb_plot *o,
 			   const char *est)
 {
+	struct cb_str q = { 0 };
 	size_t k;
+	char *p;
 
-	fprintf(f, "# copybench plot: made by: %s\n", cb_command);
-	fprintf(f, "# Restyle and redraw from this directory: gnuplot %s.gp\n", dat);
-	fprintf(f, "if (!exists(\"outfile\")) outfile = \"%s\"\n", img);
-	fprintf(f, "if (!exists(\"datafile\")) datafile = \"%s.dat\"\n", dat);
+	cb_gp_comment(f, "# copybench plot: made by: ", cb_command);
+	cb_gp_comment(f, "# Restyle and redraw from this directory: gnuplot ", dat);
+	cb_gp_str(&q, img);
+	fprintf(f, "if (!exists(\"outfile\")) outfile = %s\n", q.s);
+	q.len = 0;
+	cb_str_printf(&q, "%s.dat", dat);
+	p = cb_strdup(q.s);
+	q.len = 0;
+	cb_gp_str(&q, p);
+	free(p);
+	fprintf(f, "if (!exists(\"datafile\")) datafile = %s\n", q.s);
 	if (png)
 		fprintf(f, "set terminal pngcairo size 1200,700 enhanced font \"sans,10\"\n");
 	else
 		fprintf(f, "set terminal svg size 1200,700 dynamic enhanced font \"sans,11\"\n");
 	fprintf(f, "set output outfile\n");
 	fprintf(f, "set title \"copybench: %s clocks per copy (%s of the samples, baseline subtracted)\" noenhanced\n",
-		o->core_clocks ? "core" : "TSC", est);
+		o->core_clocks ? "core" : "TSC", strcmp(est, "median") ? "min" : "median");
 	if (alias) {
 		fprintf(f, "set xlabel \"dst - src, bytes (mod 4096)\"\n");
 	} else {
@@ -293,13 +328,13 @@ static void cb_plot_script(FILE *f, const char *img, const char *dat, struct cb_
 	fprintf(f, "set grid\nset key outside right top noenhanced\n");
 	fprintf(f, "plot \\\n");
 	for (k = 0; k < ns; k++) {
-		if (o->plateau)
-			fprintf(f, "  datafile index %zu using 1:2 with lines lw 2 title \"%s\"%s\n",
-				k, s[k].title, k + 1 < ns ? ", \\" : "");
-		else
-			fprintf(f, "  datafile index %zu using 1:2:3:4 with yerrorlines title \"%s\"%s\n",
-				k, s[k].title, k + 1 < ns ? ", \\" : "");
+		q.len = 0;
+		cb_gp_str(&q, s[k].title);
+		fprintf(f, "  datafile index %zu using %s title %s%s\n", k,
+			o->plateau ? "1:2 with lines lw 2" : "1:2:3:4 with yerrorlines", q.s,
+			k + 1 < ns ? ", \\" : "");
 	}
+	cb_str_free(&q);
 }
 
 /* gnuplot -e 'outfile=...; datafile=...' SCRIPT, in dir. */
@@ -310,7 +345,10 @@ static int cb_gnuplot(const char *dir, const char *script, const char *img, cons
 	int status;
 	pid_t pid;
 
-	cb_str_printf(&vars, "outfile=\"%s\"; datafile=\"%s\"", img, dat);
+	cb_str_add(&vars, "outfile=");
+	cb_gp_str(&vars, img);
+	cb_str_add(&vars, "; datafile=");
+	cb_gp_str(&vars, dat);
 	pid = fork();
 	if (pid < 0) {
 		cb_str_free(&vars);

@@ -25,6 +25,8 @@
  * what stays put from one process to the next (Documentation/measure.rst).
  */
 #define CB_CMD_SAMPLES_DEFAULT	1001UL
+/* Points one run takes (with the repeats): days of measuring already. */
+#define CB_POINTS_MAX		1000000UL
 #define CB_TOLERANCE_MAX	100.0
 #define CB_PROGRESS_NS		200000000ULL
 
@@ -369,6 +371,7 @@ static int cb_plan_backend(struct cb_run *r, struct cb_plan *pl, const struct cb
 	const char **names = cb_calloc(b->nvariants, sizeof(*names));
 	const struct cb_variant_info *v;
 	unsigned int i, j, k = 0;
+	double points;
 	size_t s;
 	int ret;
 
@@ -410,6 +413,13 @@ static int cb_plan_backend(struct cb_run *r, struct cb_plan *pl, const struct cb
 				return cb_fail(e, CB_EXIT_USAGE,
 					       "invalid --sizes '%s': alias takes fixed sizes only",
 					       r->sizes);
+	/* In doubles: the product of six counts cannot overflow there. */
+	points = (double)pl->ncaches * (double)pl->noffs * (double)pl->nsizes *
+		 (double)pl->ndirs * (double)pl->nvars * (double)r->repeat;
+	if (points > CB_POINTS_MAX)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%.0f points (sizes x variants x directions x caches%s x repeats): more than the %lu one run takes; ask for fewer",
+			       points, r->mode == CB_MODE_ALIAS ? " x distances" : "", CB_POINTS_MAX);
 	return 0;
 }
 

@@ -220,9 +220,41 @@ void cb_str_printf(struct cb_str *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+size_t cb_utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned int cp;
+	size_t len, i;
+
+	if (!n)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
 void cb_str_json(struct cb_str *b, const char *s)
 {
 	const unsigned char *p;
+	size_t n;
 
 	cb_str_add(b, "\"");
 	for (p = (const unsigned char *)s; *p; p++) {
@@ -243,10 +275,17 @@ void cb_str_json(struct cb_str *b, const char *s)
 			cb_str_add(b, "\\r");
 			break;
 		default:
-			if (*p < 0x20 || *p == 0x7f)
+			if (*p < 0x20 || *p == 0x7f) {
 				cb_str_printf(b, "\\u%04x", *p);
-			else
+			} else if (*p < 0x80) {
 				cb_str_addn(b, (const char *)p, 1);
+			} else {
+				/* Valid UTF-8 as it is, any other byte as U+FFFD. */
+				n = cb_utf8_seq(p, strlen((const char *)p));
+				cb_str_add(b, n ? "" : "\\ufffd");
+				cb_str_addn(b, (const char *)p, n);
+				p += n ? n - 1 : 0;
+			}
 		}
 	}
 	cb_str_add(b, "\"");
@@ -315,11 +354,12 @@ int cb_outfile_open(struct cb_outfile *o, const char *path, struct cb_error *e)
 {
 	const char *slash = strrchr(path, '/');
 	struct cb_str t = { 0 };
+	struct stat st;
 	mode_t mask;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
-	if (!*path || (slash && !slash[1]))
+	if (!*path || (slash && !slash[1]) || (!stat(path, &st) && S_ISDIR(st.st_mode)))
 		return cb_fail(e, CB_EXIT_USAGE, "invalid output file '%s': a file name is needed",
 			       path);
 	if (slash)
@@ -327,7 +367,9 @@ int cb_outfile_open(struct cb_outfile *o, const char *path, struct cb_error *e)
 	cb_str_printf(&t, ".%s.XXXXXX", slash ? slash + 1 : path);
 	fd = mkstemp(t.s);
 	if (fd < 0) {
-		cb_fail(e, CB_EXIT_RUNTIME, "cannot create a file beside '%s': %s", path,
+		/* A directory that is not there is a bad argument; the rest the system's. */
+		cb_fail(e, errno == ENOENT || errno == ENOTDIR ? CB_EXIT_USAGE : CB_EXIT_RUNTIME,
+			"invalid output file '%s': cannot create a file beside it: %s", path,
 			strerror(errno));
 		cb_str_free(&t);
 		return -1;
