@@ -126,15 +126,14 @@ int cb_sizes_parse(const char *arg, unsigned long long max, struct cb_size **out
 		}
 	}
 	free(copy);
-	rnd = cb_calloc(s.n, sizeof(*rnd));
 	if (!s.n) {
-		free(rnd);
 		free(s.v);
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "invalid --sizes '%s': no power of two in the range (accepted: %s)",
 			       arg, CB_SIZES_FORMS);
 	}
 	/* Fixed sizes ascending and unique, random ranges after them as given. */
+	rnd = cb_calloc(s.n, sizeof(*rnd));
 	for (i = 0; i < s.n; i++)
 		if (s.v[i].random)
 			rnd[r++] = s.v[i];
