@@ -4,10 +4,12 @@
 # file drives kbuild, the userspace library, the selftests and the checks.
 #
 #   make                    module for KDIR + userspace library + selftests
+#                           + the copybench command (build/copybench)
 #   make KDIR=/lib/modules/<release>/build
 #                           the module for another kernel
 #   make check              every test, native and in a VM per kernel
-#   make bench              the readers matrix on the best source available
+#   make bench              the readers matrix on the best source available,
+#                           then a copybench sweep's plateau table
 #   make setup              install the Debian packages the project needs
 #   make htmldocs           Documentation/ as HTML (Sphinx) in build/htmldocs
 #   make deb                the Debian packages copybench and copybench-dkms
@@ -57,9 +59,9 @@ CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
 .PHONY: all module module-clean lib selftests ksft-headers check bench setup clean \
-	dkms-source htmldocs userspace man install deb version-check
+	dkms-source htmldocs userspace man install deb version-check copybench
 
-all: module lib selftests
+all: module lib selftests copybench
 
 module:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { \
@@ -104,6 +106,35 @@ selftests: $(KSFT_STAMP) $(CB_LIB)
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests \
 		CB_TOP=$(PWD_TOP) CB_LIB_DIR=$(BUILD)
 
+# The copybench command (tools/copybench/, Documentation/measure.rst) and
+# its unit tests. *_test.c files are test programs, copybench.c is main().
+CB_CMD_DIR	:= $(PWD_TOP)/tools/copybench
+CB_CMD_SRCS	:= $(filter-out %_test.c,$(wildcard $(CB_CMD_DIR)/*.c))
+CB_CMD_PARTS	:= $(filter-out $(CB_CMD_DIR)/copybench.c,$(CB_CMD_SRCS))
+CB_CMD_HDRS	:= $(wildcard $(CB_CMD_DIR)/*.h) $(CB_LIB_HDRS)
+CB_CMD_VERSION	:= $(BUILD)/copybench.version
+CB_CMD_CFLAGS	:= -O2 -g -Wall -Wextra -I$(PWD_TOP) -I$(CB_CMD_DIR)
+
+copybench: $(BUILD)/copybench $(BUILD)/copybench_unit_test
+
+# git describe, rewritten only when it changes, so a commit rebuilds.
+$(CB_CMD_VERSION): FORCE
+	@mkdir -p $(dir $@)
+	@v=$$(git -C $(PWD_TOP) describe --always --dirty 2>/dev/null || echo unknown); \
+	[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
+
+$(BUILD)/copybench: $(CB_CMD_SRCS) $(CB_CMD_HDRS) $(CB_LIB) $(CB_CMD_VERSION)
+	$(CC) $(CB_CMD_CFLAGS) -DCB_VERSION="\"$$(cat $(CB_CMD_VERSION))\"" \
+		$(CB_CMD_SRCS) $(CB_LIB) -lm -o $@
+
+$(BUILD)/copybench_unit_test: $(CB_CMD_DIR)/measure_test.c $(CB_CMD_PARTS) $(CB_CMD_HDRS) \
+		$(CB_LIB) $(KSFT_STAMP)
+	$(CC) $(CB_CMD_CFLAGS) -Wno-unused-parameter -I$(KSFT_DIR) $(CB_CMD_DIR)/measure_test.c $(CB_CMD_PARTS) \
+		$(CB_LIB) -lm -o $@
+
+.PHONY: FORCE
+FORCE:
+
 check:
 	$(PWD_TOP)/tools/check
 
@@ -111,7 +142,7 @@ check:
 # headers build copybench.ko for it too, so tools/bench can load it.
 bench:
 	$(PWD_TOP)/tools/setup --for bench
-	$(MAKE) -C $(PWD_TOP) lib selftests
+	$(MAKE) -C $(PWD_TOP) lib selftests copybench
 	@if [ -d "$(KDIR_RUNNING)" ]; then \
 		$(MAKE) -C $(PWD_TOP) module KDIR=$(KDIR_RUNNING) || \
 		echo "bench: copybench.ko did not build for $$(uname -r);" \
