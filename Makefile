@@ -4,24 +4,45 @@
 # file drives kbuild, the userspace library, the selftests and the checks.
 #
 #   make                    module for KDIR + userspace library + selftests
+#                           + the copybench command (build/copybench)
 #   make KDIR=/lib/modules/<release>/build
 #                           the module for another kernel
 #   make check              every test, native and in a VM per kernel
-#   make bench              the readers matrix on the best source available
+#   make bench              the readers matrix on the best source available,
+#                           then a copybench sweep's plateau table
 #   make setup              install the Debian packages the project needs
+#   make htmldocs           Documentation/ as HTML (Sphinx) in build/htmldocs
+#   make deb                the Debian packages copybench and copybench-dkms
+#   make install            the userspace tools, man pages and docs (DESTDIR, PREFIX)
+#   make dkms-source        the module's sources for DKMS (DESTDIR)
 #   make clean
 #
 # KDIR defaults to the running kernel's build directory when it exists,
-# else to the newest /lib/modules/*/build.
+# else to the newest /lib/modules/*/build; "make module" says which kernel
+# it builds for and why (a module loads only on the kernel it was built for).
 
 PWD_TOP		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD		:= $(PWD_TOP)/build
 
-KDIR_RUNNING	:= /lib/modules/$(shell uname -r)/build
+KREL_RUNNING	:= $(shell uname -r)
+KDIR_RUNNING	:= /lib/modules/$(KREL_RUNNING)/build
 KDIR_NEWEST	:= $(lastword $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V))
-KDIR		?= $(if $(wildcard $(KDIR_RUNNING)),$(KDIR_RUNNING),$(KDIR_NEWEST))
+ifneq ($(filter command line environment,$(origin KDIR)),)
+KDIR_WHY	:= KDIR was given
+else ifneq ($(wildcard $(KDIR_RUNNING)),)
+KDIR		:= $(KDIR_RUNNING)
+KDIR_WHY	:= the running kernel
+else
+KDIR		:= $(KDIR_NEWEST)
+KDIR_WHY	:= no headers for the running kernel $(KREL_RUNNING), so the newest in /lib/modules
+endif
+# The release KDIR builds for: kbuild writes it into the headers.
+KREL		= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
 # Where "make module" leaves copybench.ko (make check builds one per kernel).
 KO_OUT		?= $(PWD_TOP)/copybench.ko
+# The one version of the module, its DKMS package and the Debian packages:
+# a digit, then letters, digits, '.', '+' or '~' (make version-check).
+CB_VERSION	:= $(shell cat $(PWD_TOP)/VERSION)
 
 # The kernel's own kselftest headers and lib.mk (and checkpatch.pl for the
 # style check), extracted from Debian's linux-source tarball into a miniature
@@ -37,14 +58,17 @@ CB_TOP		:= $(PWD_TOP)
 CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
-.PHONY: all module module-clean lib selftests ksft-headers check bench setup clean
+.PHONY: all module module-clean lib selftests ksft-headers check bench setup clean \
+	dkms-source htmldocs userspace man install deb version-check copybench
 
-all: module lib selftests
+all: module lib selftests copybench
 
 module:
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { \
 		echo "copybench: no kernel build directory (KDIR='$(KDIR)');" \
 		     "install linux-headers or run 'make setup'" >&2; exit 1; }
+	@echo "copybench: building copybench.ko for $(or $(KREL),the kernel of $(KDIR)) ($(KDIR_WHY)): it loads only on that kernel"
+	@$(if $(filter-out $(KREL_RUNNING),$(KREL)),echo "copybench: not for the running kernel $(KREL_RUNNING): insmod there fails with 'Invalid module format'; another kernel: make module KDIR=/lib/modules/RELEASE/build")
 	$(MAKE) -C $(KDIR) M=$(PWD_TOP) modules
 	@mkdir -p $(dir $(KO_OUT))
 	cp $(BUILD)/module/copybench.ko $(KO_OUT)
@@ -82,6 +106,35 @@ selftests: $(KSFT_STAMP) $(CB_LIB)
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests \
 		CB_TOP=$(PWD_TOP) CB_LIB_DIR=$(BUILD)
 
+# The copybench command (tools/copybench/, Documentation/measure.rst) and
+# its unit tests. *_test.c files are test programs, copybench.c is main().
+CB_CMD_DIR	:= $(PWD_TOP)/tools/copybench
+CB_CMD_SRCS	:= $(filter-out %_test.c,$(wildcard $(CB_CMD_DIR)/*.c))
+CB_CMD_PARTS	:= $(filter-out $(CB_CMD_DIR)/copybench.c,$(CB_CMD_SRCS))
+CB_CMD_HDRS	:= $(wildcard $(CB_CMD_DIR)/*.h) $(CB_LIB_HDRS)
+CB_CMD_VERSION	:= $(BUILD)/copybench.version
+CB_CMD_CFLAGS	:= -O2 -g -Wall -Wextra -I$(PWD_TOP) -I$(CB_CMD_DIR)
+
+copybench: $(BUILD)/copybench $(BUILD)/copybench_unit_test
+
+# git describe, rewritten only when it changes, so a commit rebuilds.
+$(CB_CMD_VERSION): FORCE
+	@mkdir -p $(dir $@)
+	@v=$$(git -C $(PWD_TOP) describe --always --dirty 2>/dev/null || echo unknown); \
+	[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
+
+$(BUILD)/copybench: $(CB_CMD_SRCS) $(CB_CMD_HDRS) $(CB_LIB) $(CB_CMD_VERSION)
+	$(CC) $(CB_CMD_CFLAGS) -DCB_VERSION="\"$$(cat $(CB_CMD_VERSION))\"" \
+		$(CB_CMD_SRCS) $(CB_LIB) -lm -o $@
+
+$(BUILD)/copybench_unit_test: $(CB_CMD_DIR)/measure_test.c $(CB_CMD_PARTS) $(CB_CMD_HDRS) \
+		$(CB_LIB) $(KSFT_STAMP)
+	$(CC) $(CB_CMD_CFLAGS) -Wno-unused-parameter -I$(KSFT_DIR) $(CB_CMD_DIR)/measure_test.c $(CB_CMD_PARTS) \
+		$(CB_LIB) -lm -o $@
+
+.PHONY: FORCE
+FORCE:
+
 check:
 	$(PWD_TOP)/tools/check
 
@@ -89,7 +142,7 @@ check:
 # headers build copybench.ko for it too, so tools/bench can load it.
 bench:
 	$(PWD_TOP)/tools/setup --for bench
-	$(MAKE) -C $(PWD_TOP) lib selftests
+	$(MAKE) -C $(PWD_TOP) lib selftests copybench
 	@if [ -d "$(KDIR_RUNNING)" ]; then \
 		$(MAKE) -C $(PWD_TOP) module KDIR=$(KDIR_RUNNING) || \
 		echo "bench: copybench.ko did not build for $$(uname -r);" \
@@ -102,6 +155,98 @@ bench:
 
 setup:
 	$(PWD_TOP)/tools/setup
+
+# Documentation/*.rst as HTML, as the kernel's "make htmldocs": Sphinx with
+# every warning an error (-W; HTMLDOCS_STRICT= builds despite warnings, as
+# the package build does: docs_test is what fails on them), the whole book
+# re-read each time (-E) so an unchanged page's warnings are not hidden by
+# the cache.
+HTMLDOCS_SRC	?= $(PWD_TOP)/Documentation
+HTMLDOCS	?= $(BUILD)/htmldocs
+HTMLDOCS_STRICT	?= -W --keep-going
+
+htmldocs:
+	sphinx-build -E $(HTMLDOCS_STRICT) -n -q -b html -d $(HTMLDOCS)/.doctrees \
+		$(HTMLDOCS_SRC) $(HTMLDOCS)
+
+# The userspace half, what the copybench Debian package ships: the library,
+# the selftests (readers among them) and, when the tree has it
+# (tools/copybench/copybench.c, its main()), the copybench command, whose
+# rule makes $(BUILD)/copybench.
+CB_COMMAND	:= $(if $(wildcard $(PWD_TOP)/tools/copybench/copybench.c),$(BUILD)/copybench)
+CB_BINS		:= $(BUILD)/selftests/readers $(CB_COMMAND)
+
+userspace: lib selftests $(CB_COMMAND)
+
+# Man pages from the commands' own --help (help2man), with the sections of
+# Documentation/man.h2m; each command's one-line summary is given here.
+MAN_DIR		:= $(BUILD)/man
+MAN_NAME_readers	:= parallel reads into shared, private or strided buffers
+MAN_NAME_copybench	:= time the kernel's copy routines against fixed copies
+
+man: userspace
+	@mkdir -p $(MAN_DIR)
+	$(foreach b,$(CB_BINS),help2man --no-info --section=1 \
+		--version-string=$(CB_VERSION) --name="$(MAN_NAME_$(notdir $(b)))" \
+		--include=$(PWD_TOP)/Documentation/man.h2m \
+		--output=$(MAN_DIR)/$(notdir $(b)).1 $(b) &&) true
+
+# make install [DESTDIR=...] [PREFIX=/usr/local]: the commands, their man
+# pages, the bpftrace tools (share/copybench/bpftrace/) and their example
+# runs, the README and the documentation's sources (share/doc/copybench/).
+# The module is DKMS's business (dkms-source).
+PREFIX		?= /usr/local
+CB_SHARE	= $(DESTDIR)$(PREFIX)/share/copybench
+CB_DOC		= $(DESTDIR)$(PREFIX)/share/doc/copybench
+
+install: userspace man
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(CB_SHARE)/bpftrace $(CB_DOC)/rst $(CB_DOC)/examples
+	install -m 755 $(CB_BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(addprefix $(MAN_DIR)/,$(addsuffix .1,$(notdir $(CB_BINS)))) \
+		$(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 755 $(wildcard $(PWD_TOP)/tools/*.bt) $(CB_SHARE)/bpftrace/
+	install -m 644 $(wildcard $(PWD_TOP)/tools/*_example.txt) $(CB_DOC)/examples/
+	install -m 644 $(PWD_TOP)/README.md $(CB_DOC)/
+	install -m 644 $(wildcard $(PWD_TOP)/Documentation/*.rst) $(CB_DOC)/rst/
+
+# The Debian packages copybench and copybench-dkms (debian/), built with
+# dpkg-buildpackage from a copy of the tree as it is (tracked and new files,
+# modified or not) in $(DEB_DIR)/, whose debian/changelog is written here:
+# the Debian version is VERSION. The .deb, .buildinfo and .changes files
+# land in $(DEB_DIR)/.
+DEB_DIR		:= $(BUILD)/deb
+DEB_SRC		:= $(DEB_DIR)/copybench-$(CB_VERSION)
+
+deb: version-check
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_SRC)
+	cd $(PWD_TOP) && if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | \
+			tar --null --ignore-failed-read -T - -cf - | tar -xf - -C $(DEB_SRC); \
+	else \
+		tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C $(DEB_SRC); \
+	fi
+	$(PWD_TOP)/debian/mkchangelog '$(CB_VERSION)' >$(DEB_SRC)/debian/changelog
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
+
+version-check:
+	@test "$$(wc -l <$(PWD_TOP)/VERSION)" = 1 && \
+	 grep -Eqx '[0-9][A-Za-z0-9.+~]*' $(PWD_TOP)/VERSION || { \
+		echo "copybench: VERSION holds '$$(cat $(PWD_TOP)/VERSION)', not one line" \
+		     "with a version: a digit, then letters, digits, '.', '+' or '~'" >&2; \
+		exit 1; }
+
+# The module's sources where DKMS (and the copybench-dkms package) keep
+# them: $(DESTDIR)/usr/src/copybench-<version>/. Every top-level C, header
+# and assembly file is part of the module.
+DKMS_SOURCES	:= $(addprefix $(PWD_TOP)/,Kbuild dkms.conf VERSION) \
+		   $(sort $(wildcard $(PWD_TOP)/*.c $(PWD_TOP)/*.h $(PWD_TOP)/*.S))
+DKMS_DEST	= $(DESTDIR)/usr/src/copybench-$(CB_VERSION)
+
+dkms-source: version-check
+	install -d $(DKMS_DEST)
+	install -m 644 $(DKMS_SOURCES) $(DKMS_DEST)/
 
 clean: module-clean
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests clean \

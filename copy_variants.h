@@ -50,9 +50,21 @@ int cb_variant_usable(const struct cb_variant *v);
 /*
  * Install the fault-table handler for SIGSEGV and SIGBUS; 0 on success,
  * -1 with errno set. Idempotent and thread-safe; call it before the first
- * copy that may fault. Faults outside the variants' table go to the handler
- * installed before, or kill the process as they would without it.
- * Documentation/variants.rst describes the table.
+ * copy that may fault. Faults outside the variants' table, and every
+ * SIGSEGV or SIGBUS sent with kill(), tgkill(), raise() or sigqueue() (even
+ * one that lands while a copy runs), go to the handler installed before,
+ * stay ignored if they were (a sent signal), or take the default action:
+ * the process dies as it would without the library. The table stays in
+ * force. Documentation/variants.rst describes the table.
+ *
+ * Limit: Linux kills the process outright when a thread faults while it
+ * blocks the fault's signal, so a copy cannot return a count in a thread
+ * that blocks SIGSEGV or SIGBUS, nor inside a SIGSEGV or SIGBUS handler
+ * (the kernel blocks the signal there, unless the handler was installed
+ * with SA_NODEFER). cb_fault_init() checks the calling thread: -1 with
+ * errno EDEADLK when it blocks either signal (the handler is installed all
+ * the same, for the other threads). Call it in each thread that copies
+ * with possible faults; after the first call it costs one sigprocmask().
  */
 int cb_fault_init(void);
 

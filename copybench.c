@@ -582,3 +582,4 @@ module_exit(cb_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("copybench: time the kernel's copy routines against fixed control variants");
 MODULE_AUTHOR("copybench developers");
+MODULE_VERSION(COPYBENCH_VERSION);

@@ -59,6 +59,15 @@ struct cb_extable_entry {
 extern const struct cb_extable_entry __start_cb_extable[];
 extern const struct cb_extable_entry __stop_cb_extable[];
 
+/* The two instances copy_variants.S assembles of every listed variant. */
+#define CB_VARIANT(name, needs, desc)						\
+	unsigned long cb_##name##_user(void *dst, const void *src,		\
+				       unsigned long len);			\
+	unsigned long cb_##name##_memcpy(void *dst, const void *src,		\
+					 unsigned long len);
+#include "copy_variants_list.h"
+#undef CB_VARIANT
+
 /*
  * copy_variants.S: nonzero makes movs_alt take rep movsb (ERMS). Hidden:
  * the library sets it, and statically linked tests may force it.

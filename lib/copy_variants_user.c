@@ -19,24 +19,19 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "copybench.h"
 #include "copy_variants.h"
 #include "lib/cb_asm_user.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-#define CB_VARIANT(name, needs, desc)						\
-	unsigned long cb_##name##_user(void *dst, const void *src,		\
-				       unsigned long len);			\
-	unsigned long cb_##name##_memcpy(void *dst, const void *src,		\
-					 unsigned long len);
-#include "copy_variants_list.h"
-#undef CB_VARIANT
 
 static unsigned long cb_native_copy(void *dst, const void *src,
 				    unsigned long len)
@@ -131,38 +126,82 @@ static uintptr_t cb_extable_fixup(uintptr_t ip)
 /* What SIGSEGV and SIGBUS did before cb_fault_init(): written once. */
 static struct sigaction cb_old_segv, cb_old_bus;
 
+/*
+ * The signal's default action, as it would have run without the library:
+ * restore SIG_DFL and queue the same signal, siginfo and all, again for
+ * this thread. It is blocked while this handler runs, so it is delivered
+ * as the handler returns, with the registers of the interrupted code: a
+ * CPU fault dies at the faulting instruction with its own si_code and
+ * si_addr in the core dump, a sent signal where it landed. Nothing after
+ * the return runs.
+ */
+static void cb_fault_default(int sig, siginfo_t *si)
+{
+	struct sigaction dfl;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	if (syscall(SYS_rt_tgsigqueueinfo, getpid(), syscall(SYS_gettid), sig, si))
+		raise(sig);
+}
+
+/*
+ * The handler installed before cb_fault_init(), called as the kernel would
+ * have called it: with its sa_mask blocked, and the signal itself unblocked
+ * if it asked for SA_NODEFER (so that a copy fault inside it is fixed up).
+ * The mask of the interrupted code comes back when this handler returns.
+ */
+static void cb_fault_chain(const struct sigaction *old, int sig, siginfo_t *si,
+			   void *ctx)
+{
+	sigset_t self;
+
+	pthread_sigmask(SIG_BLOCK, &old->sa_mask, NULL);
+	if (old->sa_flags & SA_NODEFER) {
+		sigemptyset(&self);
+		sigaddset(&self, sig);
+		pthread_sigmask(SIG_UNBLOCK, &self, NULL);
+	}
+	if (old->sa_flags & SA_SIGINFO)
+		old->sa_sigaction(sig, si, ctx);
+	else
+		old->sa_handler(sig);
+}
+
 static void cb_fault_handler(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
-	struct sigaction *old = sig == SIGBUS ? &cb_old_bus : &cb_old_segv;
-	uintptr_t fixup = 0;
-
+	const struct sigaction *old = sig == SIGBUS ? &cb_old_bus : &cb_old_segv;
 	/*
-	 * Only a fault raised by the CPU (si_code > 0) is ours to fix: a
-	 * SIGSEGV sent with kill() while a copy runs is not a fault.
+	 * The kernel's SI_FROMUSER(): si_code <= 0 (SI_USER from kill(),
+	 * SI_TKILL from tgkill() and raise(), SI_QUEUE from sigqueue()) is a
+	 * signal somebody sent, even when it lands while a copy runs; a fault
+	 * the CPU raised carries SEGV_*, BUS_* or SI_KERNEL (a general
+	 * protection fault, e.g. a non-canonical address).
 	 */
-	if (si->si_code > 0)
+	bool sent = si->si_code <= 0;
+	uintptr_t fixup = 0;
+	int saved_errno = errno;
+
+	if (!sent)
 		fixup = cb_extable_fixup(uc->uc_mcontext.gregs[REG_RIP]);
 	if (fixup) {
 		uc->uc_mcontext.gregs[REG_RIP] = fixup;
 		return;
 	}
 
-	/* Not a variant's access: whatever was there before us. */
-	if (old->sa_flags & SA_SIGINFO) {
-		old->sa_sigaction(sig, si, ctx);
-		return;
-	}
-	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-		old->sa_handler(sig);
-		return;
-	}
 	/*
-	 * Default action: restore it and return; the instruction faults again
-	 * and the process dies as it would have without us (a fault cannot be
-	 * ignored, so SIG_IGN is treated the same).
+	 * Not a variant's access: what would have happened without us. A sent
+	 * signal that was ignored stays ignored; a CPU fault cannot be ignored
+	 * (the kernel forces the default action on it).
 	 */
-	signal(sig, SIG_DFL);
+	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN)
+		cb_fault_chain(old, sig, si, ctx);
+	else if (old->sa_handler == SIG_DFL || !sent)
+		cb_fault_default(sig, si);
+	errno = saved_errno;
 }
 
 static int cb_fault_err;
@@ -183,10 +222,25 @@ static void cb_fault_install(void)
 int cb_fault_init(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	sigset_t blocked;
+	int err;
 
 	pthread_once(&once, cb_fault_install);
 	if (cb_fault_err) {
 		errno = cb_fault_err;
+		return -1;
+	}
+	/*
+	 * Linux does not deliver a fault to a thread that blocks its signal:
+	 * it kills the process. Here no copy fault could be caught, so say
+	 * so now rather than die later (also inside a SIGSEGV or SIGBUS
+	 * handler, where the kernel blocks the signal).
+	 */
+	err = pthread_sigmask(SIG_BLOCK, NULL, &blocked);
+	if (!err && (sigismember(&blocked, SIGSEGV) || sigismember(&blocked, SIGBUS)))
+		err = EDEADLK;
+	if (err) {
+		errno = err;
 		return -1;
 	}
 	return 0;

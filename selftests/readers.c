@@ -14,7 +14,7 @@
  * one line, one page or every byte of what they got. With known content
  * every byte is verified; every read must return what it asked for except
  * at end of file. Human table or JSON lines out; --matrix answers the
- * seeds' question (which copy wins, with which buffers) in one command.
+ * blogbench question (which copy wins, with which buffers) in one command.
  *
  * Documentation/readers.rst is the manual.
  */
@@ -67,7 +67,8 @@ static const struct rd_option {
 	  "restore it after (also on error or signal); default: as it is" },
 	{ "threads", 't', "LIST",
 	  "thread counts, one run series each: N, 'max' (the CPUs this process\n"
-	  "may use) or a list such as 1,2,4,max; default: max, at least 2" },
+	  "may use) or a list such as 1,2,4,max (a count listed twice runs\n"
+	  "once); default: max, at least 2" },
 	{ "no-pin", OPT_NO_PIN, NULL,
 	  "do not pin threads (default: pinned round-robin over the CPUs)" },
 	{ "buffer", 'b', "KIND",
@@ -77,7 +78,8 @@ static const struct rd_option {
 	  "in one allocation: 0 shared, 64 a line apart, 4096 a page);\n"
 	  "default: private" },
 	{ "chunk", 'c', "BYTES",
-	  "bytes per read; K, M, G suffixes (1024-based); default: 65536" },
+	  "bytes per read; K, M, G suffixes (1024-based); default: 65536;\n"
+	  "one larger than the source reads the whole source (with a warning)" },
 	{ "touch", 'T', "POLICY",
 	  "what a thread does with each read: none (blogbench 1.1), line (one\n"
 	  "load per 64-byte line), page (one load per page) or all (every byte,\n"
@@ -147,6 +149,7 @@ static void rd_help(void)
 			p += len + (nl ? 1 : 0);
 		}
 	}
+	printf("\nA value that starts with '-' goes after '=': --source=-file.\n");
 	printf("\nExit status: 0 done; 1 error or a verification mismatch; 2 bad usage;\n"
 	       "3 short reads (without --allow-short). Documentation/readers.rst.\n");
 }
@@ -292,6 +295,32 @@ static int rd_parse_name(const char *opt, const char *s,
 	rd_usage_error("invalid --%s '%s': accepted values: %s", opt, s, list);
 }
 
+/*
+ * Drop the counts a --threads list repeats ("1,2,max" where max is 2),
+ * keeping the first of each, and say so: one run series per count.
+ * Returns how many are left.
+ */
+static unsigned int rd_threads_dedup(const char *s, unsigned int *t,
+				     unsigned int n)
+{
+	unsigned int i, j, kept = 0;
+	char max[48] = "";
+
+	if (strstr(s, "max"))
+		snprintf(max, sizeof(max), " ('max' is %u here)", rd_cpu_count());
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < kept && t[j] != t[i]; j++)
+			;
+		if (j < kept) {
+			fprintf(stderr, "readers: --threads '%s': %u listed more than once%s: running it once\n",
+				s, t[i], max);
+			continue;
+		}
+		t[kept++] = t[i];
+	}
+	return kept;
+}
+
 static void rd_parse_threads(struct rd_opts *o, const char *s)
 {
 	char buf[512], *tok, *save;
@@ -313,7 +342,7 @@ static void rd_parse_threads(struct rd_opts *o, const char *s)
 			goto bad;
 		o->threads[n++] = rd_parse_count("threads", tok, 1, RD_THREADS_MAX);
 	}
-	o->nthreads = n;
+	o->nthreads = rd_threads_dedup(s, o->threads, n);
 	return;
 bad:
 	rd_usage_error("invalid --threads '%s': expected a count 1..%d or 'max', or a comma-separated list of them",
@@ -334,6 +363,33 @@ static void rd_parse_buffer(struct rd_opts *o, const char *s)
 			       s);
 	}
 	o->buffer_set = true;
+}
+
+/* "--duration", "-t", "--": a word the user meant as an option. */
+static bool rd_looks_like_option(const char *s)
+{
+	return s[0] == '-' && (isalpha((unsigned char)s[1]) || s[1] == '-');
+}
+
+/*
+ * getopt_long() takes the word after an option that needs a value as that
+ * value, whatever it is: "--source --duration 0.1" would read a file named
+ * "--duration". Refuse an option-looking value in its own word; a value that
+ * really starts with '-' can still be given as --source=VALUE. Numbers such
+ * as "-5" are not option-looking: their option refuses them itself.
+ */
+static void rd_check_value(int key, int argc, char **argv)
+{
+	unsigned int i;
+
+	if (optind < 2 || optind > argc || optarg != argv[optind - 1] ||
+	    !rd_looks_like_option(optarg))
+		return;
+	for (i = 0; i < RD_NOPTIONS; i++)
+		if (rd_options[i].key == key && rd_options[i].arg)
+			rd_usage_error("option '%s' needs a value, but '%s' follows it (a %s that starts with '-': --%s=%s)",
+				       argv[optind - 2], optarg, rd_options[i].arg,
+				       rd_options[i].name, rd_options[i].arg);
 }
 
 static void rd_parse_args(struct rd_opts *o, int argc, char **argv)
@@ -360,6 +416,7 @@ static void rd_parse_args(struct rd_opts *o, int argc, char **argv)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		rd_check_value(c, argc, argv);
 		switch (c) {
 		case 's':
 			o->source = optarg;
@@ -510,7 +567,8 @@ struct rd_stats rd_run_config(const struct rd_opts *o, struct rd_config *cfg,
 			rd_json_run(cfg, &r, run, o->repeat, note);
 		else if (print_rows)
 			rd_row(cfg, &r, run, o->repeat);
-		if (r.failed && !o->json)
+		/* The matrix says its cells' errors itself (rd_matrix()). */
+		if (r.failed && !o->json && print_rows)
 			fprintf(stderr, "readers: error: %s\n", r.error);
 	}
 	rd_stats_done(&st, gbps);
@@ -625,6 +683,23 @@ static void rd_signals_init(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/*
+ * A chunk larger than the source: every read would be one partial read to
+ * its end, not the chunk the output names. Read the whole source per read
+ * instead, and say so.
+ */
+static void rd_fit_chunk(struct rd_opts *o, const struct rd_source *src)
+{
+	char chunk[32], size[32];
+
+	if (!src->size || o->chunk <= src->size)
+		return;
+	fprintf(stderr, "readers: warning: --chunk %s is larger than the %s source: reading %s per read\n",
+		rd_bytes_str(chunk, sizeof(chunk), o->chunk),
+		rd_bytes_str(size, sizeof(size), src->size), size);
+	o->chunk = src->size;
+}
+
 /* Cross-option checks: each bad combination named with what to do. */
 static void rd_check_opts(struct rd_opts *o, struct rd_source *src)
 {
@@ -714,6 +789,7 @@ int main(int argc, char **argv)
 	}
 	if (src.kind == RD_SRC_MEMCPY)
 		src.size = o.size_set ? o.size : o.chunk;
+	rd_fit_chunk(&o, &src);
 	if (!o.nthreads) {
 		o.threads[0] = rd_cpu_count() < 2 ? 2 : rd_cpu_count();
 		o.nthreads = 1;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdatomic.h>
 
@@ -72,7 +73,13 @@ enum rd_verify {
 
 #define RD_THREADS_LIST_MAX	64
 #define RD_MATRIX_VARIANTS_MAX	32
-/* The matrix's variants: the seeds' question. Override with --variants. */
+/*
+ * Run-to-run noise of one cell, as a fraction: a shared/private ratio must
+ * exceed 1 by more to contradict the mechanism (the repeat spread between
+ * processes measured on this project's machines: 2 to 12%).
+ */
+#define RD_NOISE_FLOOR		0.10
+/* The matrix's variants: the blogbench question's. Override with --variants. */
 #define RD_MATRIX_DEFAULT	"movsb,unrolled,nocache,native"
 
 /* A source as opened once per process; threads open their own fds. */
@@ -153,6 +160,7 @@ struct rd_stats {
 	double reads_per_s_mean;
 	uint64_t short_reads;
 	bool verified;
+	char error[512];		/* the first failed run's error, or "" */
 };
 
 /* Position-weighted checksum of a span (Fletcher-style, 64-bit words). */
@@ -199,6 +207,10 @@ void rd_json_summary(const struct rd_config *cfg, unsigned int repeat,
 		     const struct rd_stats *st);
 void rd_stats_add(struct rd_stats *st, const struct rd_result *r, double *gbps);
 void rd_stats_done(struct rd_stats *st, const double *gbps);
+bool rd_ratio_contradicts(const struct rd_stats *shared,
+			  const struct rd_stats *priv);
+void rd_ratio_warn(FILE *f, const char *variant, const char *touch,
+		   const struct rd_stats *shared, const struct rd_stats *priv);
 void rd_print_setup(const struct rd_opts *o, const struct rd_source *src);
 void rd_row_header(void);
 void rd_row(const struct rd_config *cfg, const struct rd_result *r,

@@ -1,16 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # readers_lib.sh - what the readers test scripts share; sourced by
-# readers_test.sh (native) and readers_vm_test.sh (the module's data file).
+# readers_test.sh (native) and vm-tests/readers_vm_test.sh (the module's
+# data file).
 #
 # Gives: $READERS, the readers binary (beside the scripts when kselftest
-# installed them, else build/selftests/readers; or set READERS); TAP 13 the
-# kselftest way (ok, not_ok, skip, finish); rd_lib_init DIR, which makes
-# $tmp under DIR and starts one python3 that checks readers' JSON lines for
-# the whole suite (its start-up is the slow part, minutes under TCG if run
-# per check); jcheck and jrun on top of it; rd_start and rd_sigterm, to
-# stop a run in the middle; cb_byte, copybench.h's cb_data_byte() computed
-# independently of readers.
+# installed them, else build/selftests/readers; or set READERS); TAP through
+# the kernel's ktap_helpers.sh (selftests/ktap.sh: ktap_test_pass,
+# ktap_fail_why, ktap_diag, ktap_skip_why, ktap_end); rd_lib_init DIR, which
+# makes $tmp under DIR and starts one python3 that checks readers' JSON
+# lines for the whole suite (its start-up is the slow part, minutes under
+# TCG if run per check); jcheck and jrun on top of it; rd_start and
+# rd_sigterm, to stop a run in the middle; cb_byte, copybench.h's
+# cb_data_byte() computed independently of readers.
 
 rd_here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 if [ -z "${READERS:-}" ]; then
@@ -19,58 +21,20 @@ if [ -z "${READERS:-}" ]; then
 	done
 fi
 
-ntest=0
-npass=0
-nfail=0
-nskip=0
-
-echo "TAP version 13"
-
-ok()
-{
-	ntest=$((ntest + 1))
-	npass=$((npass + 1))
-	echo "ok $ntest $1"
-}
-
-# not_ok NAME [DIAGNOSTIC...]: each diagnostic line printed as a comment.
-not_ok()
-{
-	ntest=$((ntest + 1))
-	nfail=$((nfail + 1))
-	echo "not ok $ntest $1"
-	shift
-	for line in "$@"; do
-		printf '%s\n' "$line" | sed 's/^/# /'
-	done
-}
-
-skip()
-{
-	ntest=$((ntest + 1))
-	nskip=$((nskip + 1))
-	echo "ok $ntest $1 # SKIP $2"
-}
-
-finish()
-{
-	echo "1..$ntest"
-	echo "# $npass passed, $nfail failed, $nskip skipped"
-	[ $nfail -gt 0 ] && exit 1
-	[ $npass -eq 0 ] && exit 4
-	exit 0
-}
+CB_SELFTESTS=$rd_here
+. "$rd_here/ktap.sh"
+ktap_print_header
 
 # rd_lib_check_tools: the binary and python3, or a SKIP and the end.
 rd_lib_check_tools()
 {
 	if [ -z "${READERS:-}" ] || [ ! -x "$READERS" ]; then
-		skip readers_binary_present "no readers binary: run 'make selftests' or set READERS"
-		finish
+		ktap_skip_why readers_binary_present "no readers binary: run 'make selftests' or set READERS"
+		ktap_end
 	fi
 	if ! command -v python3 > /dev/null; then
-		skip python3_present "python3 is needed to check the JSON output"
-		finish
+		ktap_skip_why python3_present "python3 is needed to check the JSON output"
+		ktap_end
 	fi
 }
 
@@ -85,7 +49,7 @@ rd_lib_init()
 	cat > "$tmp/check.py" <<'PYEOF'
 import json, sys
 RUN_FIELDS = """type source path variant threads pinned buffer stride touch chunk
-    size warmup_s repeat run duration_s bytes reads gbps reads_per_s
+    size warmup_s repeat run duration_s bytes reads bytes_per_read gbps reads_per_s
     thread_gbps_min thread_gbps_max spread short_reads eof_reads verified
     verify_note failed error""".split()
 SUMMARY_FIELDS = """type source path variant threads pinned buffer stride touch
@@ -98,6 +62,15 @@ def sane(r):
             r["reads_per_s"] > 0 and r["duration_s"] > 0 and
             0 <= r["thread_gbps_min"] <= r["thread_gbps_max"] and
             0 <= r["spread"] < 1 and not r["failed"] and r["error"] is None)
+def contradicts(ratio, summaries):
+    # Documentation/readers.rst: shared/private above 1 + 10%, beyond the
+    # runs' noise (ranges apart, or one run per cell).
+    cell = {s["buffer"]: s for s in summaries
+            if s["variant"] == ratio["variant"] and s["touch"] == ratio["touch"]}
+    sh, pr = cell["shared"], cell["private"]
+    if not sh["runs"] or not pr["runs"] or sh["gbps_mean"] / pr["gbps_mean"] <= 1.10:
+        return False
+    return sh["runs"] == 1 or pr["runs"] == 1 or sh["gbps_min"] > pr["gbps_max"]
 def check(path, expr):
     objs = []
     for n, line in enumerate(open(path), 1):
@@ -105,7 +78,8 @@ def check(path, expr):
             objs.append(json.loads(line))
         except ValueError as e:
             return "line %d is not JSON (%s): %r" % (n, e, line[:200])
-    names = dict(objs=objs, has=has, sane=sane, RUN_FIELDS=RUN_FIELDS,
+    names = dict(objs=objs, has=has, sane=sane, contradicts=contradicts,
+                 RUN_FIELDS=RUN_FIELDS,
                  SUMMARY_FIELDS=SUMMARY_FIELDS,
                  runs=[o for o in objs if o.get("type") == "run"],
                  summaries=[o for o in objs if o.get("type") == "summary"],
@@ -143,14 +117,24 @@ jrun()
 	"$READERS" --json "$@" > "$tmp/out.json" 2> "$tmp/err.txt"
 	rc=$?
 	if [ $rc -ne "$want" ]; then
-		not_ok "$name" "exit status $rc, expected $want: readers $*" \
+		ktap_fail_why "$name" "exit status $rc, expected $want: readers $*" \
 			"$(head -c 600 "$tmp/err.txt")"
 		return
 	fi
 	if jcheck "$tmp/out.json" "$expr"; then
-		ok "$name"
+		ktap_test_pass "$name"
 	else
-		not_ok "$name" "readers $*" "$jwhy"
+		ktap_fail_why "$name" "readers $*" "$jwhy"
+	fi
+}
+
+# stderr_has NAME TEXT: one test, the last jrun's stderr holds TEXT.
+stderr_has()
+{
+	if grep -qF -- "$2" "$tmp/err.txt"; then
+		ktap_test_pass "$1"
+	else
+		ktap_fail_why "$1" "wanted on stderr: $2" "$(cat "$tmp/err.txt")"
 	fi
 }
 
@@ -163,9 +147,9 @@ bad_option()
 	"$READERS" "$@" > "$tmp/out.txt" 2> "$tmp/err.txt"
 	rc=$?
 	if [ $rc -eq 2 ] && grep -q -- "$pattern" "$tmp/err.txt" && [ ! -s "$tmp/out.txt" ]; then
-		ok "rejects_$name"
+		ktap_test_pass "rejects_$name"
 	else
-		not_ok "rejects_$name" "readers $*: exit $rc (want 2), wanted '$pattern' in:" \
+		ktap_fail_why "rejects_$name" "readers $*: exit $rc (want 2), wanted '$pattern' in:" \
 			"$(cat "$tmp/err.txt" "$tmp/out.txt")"
 	fi
 }

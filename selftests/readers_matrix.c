@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * readers_matrix.c - readers --matrix: the seeds' question in one command.
+ * readers_matrix.c - readers --matrix: the blogbench question in one command.
  *
  * Every variant asked for (movsb, unrolled, nocache and native unless
  * --variants says otherwise) x buffer {shared, private} x touch {none,
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "readers.h"
 
@@ -183,7 +184,7 @@ static void rd_matrix_print(const struct rd_opts *o, struct rd_matrix_variant *m
 	printf("#\n# matrix at %u threads: GB/s%s\n", threads,
 	       o->repeat > 1 ? " mean +- stddev" : "");
 	printf("# ratio = shared / private (below 1: sharing the buffer costs)\n");
-	printf("# * every byte verified   ! short reads\n");
+	printf("# * every byte verified   ! short reads   ? a ratio sharing cannot explain\n");
 	printf("%-10s %-5s %*s %*s %15s\n", "variant", "touch", w, "shared GB/s",
 	       w, "private GB/s", "shared/private");
 	for (v = 0; v < n; v++) {
@@ -196,11 +197,18 @@ static void rd_matrix_print(const struct rd_opts *o, struct rd_matrix_variant *m
 			       w, rd_cell_str(c1, sizeof(c1), sh, o->repeat),
 			       w, rd_cell_str(c2, sizeof(c2), pr, o->repeat));
 			if (sh->runs && pr->runs && pr->mean > 0)
-				printf(" %15.2f\n", sh->mean / pr->mean);
+				printf(" %15.2f%s\n", sh->mean / pr->mean,
+				       rd_ratio_contradicts(sh, pr) ? "?" : "");
 			else
 				printf(" %15s\n", "-");
 		}
 	}
+	for (v = 0; v < n; v++)
+		for (t = 0; t < 2; t++)
+			if (rd_ratio_contradicts(&mv[v].cell[0][t], &mv[v].cell[1][t]))
+				rd_ratio_warn(stdout, mv[v].name,
+					      rd_touch_names[rd_mx_touches[t]],
+					      &mv[v].cell[0][t], &mv[v].cell[1][t]);
 	rd_verdict_line(mv, n, 0, 0, "shared buffer, untouched (blogbench 1.1)");
 	rd_verdict_line(mv, n, 1, 1, "private buffers, every byte touched");
 	s_best = rd_matrix_best(mv, n, 0, 0, &s_next);
@@ -247,6 +255,7 @@ static void rd_matrix_json(struct rd_matrix_variant *mv, int n, unsigned int thr
 				rd_jnum("shared_private", sh->mean / pr->mean);
 			else
 				rd_jnull("shared_private");
+			rd_jbool("contradicts_mechanism", rd_ratio_contradicts(sh, pr));
 		}
 	}
 	rd_jarray_close();
@@ -271,9 +280,44 @@ static void rd_matrix_notes(FILE *f, const struct rd_source *base)
 			rd_skipped[i].why);
 }
 
+/*
+ * Progress on a terminal: the matrix prints its table only once every cell
+ * of a thread count ran, which takes minutes. One line on stderr, redrawn
+ * per cell and erased before any table; nothing when stderr is not a
+ * terminal (a pipe, a log file, make check) or one that cannot erase a
+ * line (TERM unset or dumb).
+ */
+struct rd_progress {
+	bool on;
+	unsigned int done, total;
+	double cell_s;		/* seconds a cell takes: repeat x (warm-up + run) */
+};
+
+static void rd_progress_cell(struct rd_progress *p, const char *variant,
+			     const struct rd_config *cfg)
+{
+	char buf[32];
+
+	if (!p->on)
+		return;
+	fprintf(stderr, "\r\033[K# matrix: cell %u of %u: %s, %u thread%s, %s, touch %s; about %.0f s left",
+		p->done + 1, p->total, variant, cfg->threads,
+		cfg->threads > 1 ? "s" : "", rd_buffer_str(buf, sizeof(buf), cfg),
+		rd_touch_names[cfg->touch], (p->total - p->done) * p->cell_s);
+	p->done++;
+}
+
+static void rd_progress_clear(const struct rd_progress *p)
+{
+	if (p->on)
+		fprintf(stderr, "\r\033[K");
+}
+
 int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 {
+	struct rd_progress progress = { 0 };
 	struct rd_matrix_variant *mv;
+	const char *term;
 	bool failed = false, shorts = false;
 	unsigned int ti;
 	int n, v, b, t, ret = RD_EXIT_OK;
@@ -288,6 +332,10 @@ int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 		free(mv);
 		return RD_EXIT_ERROR;
 	}
+	term = getenv("TERM");
+	progress.on = isatty(STDERR_FILENO) && term && strcmp(term, "dumb");
+	progress.total = o->nthreads * n * 4;
+	progress.cell_s = o->repeat * (o->warmup + o->duration);
 	if (!o->json) {
 		rd_print_setup(o, &mv[0].src);
 		printf("# matrix: variant x buffer {shared, private} x touch {none, all}, %u run%s per cell\n",
@@ -302,12 +350,15 @@ int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 
 			if (mv[v].src.kind == RD_SRC_MODULE &&
 			    rd_variant_set(mv[v].name, err, sizeof(err))) {
+				rd_progress_clear(&progress);
 				fprintf(stderr, "readers: %s\n", err);
+				progress.done += 4;
 				failed = true;
 				memset(mv[v].cell, 0, sizeof(mv[v].cell));
 				continue;
 			}
 			if (rd_build_sums(o, &mv[v].src, &sums)) {
+				rd_progress_clear(&progress);
 				ret = RD_EXIT_ERROR;
 				goto out;
 			}
@@ -319,13 +370,24 @@ int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 					rd_config_init(o, &cfg, &mv[v].src, o->threads[ti]);
 					cfg.buffer = rd_mx_buffers[b];
 					cfg.touch = rd_mx_touches[t];
+					rd_progress_cell(&progress, mv[v].name, &cfg);
 					*st = rd_run_config(o, &cfg, &sums, false);
+					if (st->failed && !o->json) {
+						char buf[32];
+
+						rd_progress_clear(&progress);
+						fprintf(stderr, "readers: error: %s, %s, touch %s: %s\n",
+							mv[v].name,
+							rd_buffer_str(buf, sizeof(buf), &cfg),
+							rd_touch_names[cfg.touch], st->error);
+					}
 					failed |= st->failed > 0;
 					shorts |= st->short_reads > 0;
 				}
 			}
 			rd_sums_free(&sums);
 		}
+		rd_progress_clear(&progress);
 		if (atomic_load(&rd_interrupted))
 			break;
 		if (o->json)

@@ -179,6 +179,7 @@ void rd_json_run(const struct rd_config *cfg, const struct rd_result *r,
 	rd_jnum("duration_s", r->interval_s);
 	rd_ju64("bytes", r->bytes);
 	rd_ju64("reads", r->reads);
+	rd_ju64("bytes_per_read", r->reads ? r->bytes / r->reads : 0);
 	rd_jnum("gbps", r->gbps);
 	rd_jnum("reads_per_s", r->reads_per_s);
 	rd_jnum("thread_gbps_min", r->thread_gbps_min);
@@ -200,6 +201,8 @@ void rd_stats_add(struct rd_stats *st, const struct rd_result *r,
 	if (!st->runs && !st->failed)
 		st->verified = true;
 	if (r->failed) {
+		if (!st->failed)
+			snprintf(st->error, sizeof(st->error), "%s", r->error);
 		st->failed++;
 		st->verified = false;
 		return;
@@ -236,6 +239,39 @@ void rd_stats_done(struct rd_stats *st, const double *gbps)
 		st->mean = st->min;
 	if (st->mean > st->max)
 		st->mean = st->max;
+}
+
+/*
+ * rd_ratio_contradicts - whether a shared/private ratio is one the
+ * mechanism cannot produce. Threads writing one destination take its lines
+ * from each other's caches: sharing costs, or costs nothing when the copy
+ * keeps no lines (non-temporal stores), so the ratio is at most 1. Above
+ * 1 + RD_NOISE_FLOOR is beyond noise when the cells' runs do not overlap
+ * (min..max), or, with one run each, by that floor alone.
+ */
+bool rd_ratio_contradicts(const struct rd_stats *shared,
+			  const struct rd_stats *priv)
+{
+	if (!shared->runs || !priv->runs || priv->mean <= 0 ||
+	    shared->mean / priv->mean <= 1 + RD_NOISE_FLOOR)
+		return false;
+	return shared->runs == 1 || priv->runs == 1 || shared->min > priv->max;
+}
+
+/* The warning for a ratio rd_ratio_contradicts() flags: what and why. */
+void rd_ratio_warn(FILE *f, const char *variant, const char *touch,
+		   const struct rd_stats *shared, const struct rd_stats *priv)
+{
+	bool one = shared->runs == 1 || priv->runs == 1;
+
+	fprintf(f, "# WARNING: %s, touch %s: shared/private %.2f: sharing the destination made the copy faster, which sharing cannot do (it costs, or costs nothing); ",
+		variant, touch, shared->mean / priv->mean);
+	if (one)
+		fprintf(f, "one run per cell, more than the noise floor (%.0f%%) above 1: rerun with --repeat 3 or more\n",
+			100 * RD_NOISE_FLOOR);
+	else
+		fprintf(f, "beyond noise (the runs do not overlap)\n");
+	fprintf(f, "#   suspect the machine, not the copy: other load or a clock change during some runs, or two threads on one core, whose caches hold one shared buffer better than two\n");
 }
 
 void rd_json_summary(const struct rd_config *cfg, unsigned int repeat,
@@ -296,8 +332,16 @@ void rd_print_setup(const struct rd_opts *o, const struct rd_source *src)
 	char cpus[256], b1[32];
 
 	rd_print_source(o, src);
-	printf("# chunk %s per read; %.3g s measured after %.3g s warm-up per run\n",
-	       rd_bytes_str(b1, sizeof(b1), o->chunk), o->duration, o->warmup);
+	printf("# chunk %s per read", rd_bytes_str(b1, sizeof(b1), o->chunk));
+	if (src->size % o->chunk) {
+		uint64_t reads = (src->size + o->chunk - 1) / o->chunk;
+
+		printf(" (the read at the source's end: %s; %llu B per read on average)",
+		       rd_bytes_str(b1, sizeof(b1), src->size % o->chunk),
+		       (unsigned long long)(src->size / reads));
+	}
+	printf("; %.3g s measured after %.3g s warm-up per run\n", o->duration,
+	       o->warmup);
 	if (o->pin)
 		printf("# threads pinned round-robin over CPUs %s\n",
 		       rd_cpu_list(cpus, sizeof(cpus)));

@@ -38,9 +38,9 @@ if "$READERS" --help > "$tmp/help.txt" &&
    grep -q "default: 65536" "$tmp/help.txt" &&
    grep -q "10^9 bytes per second" "$tmp/help.txt" &&
    grep -q -- "--touch POLICY" "$tmp/help.txt"; then
-	ok help_states_units_and_defaults
+	ktap_test_pass help_states_units_and_defaults
 else
-	not_ok help_states_units_and_defaults "$(head -5 "$tmp/help.txt")"
+	ktap_fail_why help_states_units_and_defaults "$(head -5 "$tmp/help.txt")"
 fi
 
 # --- --fill writes the known content (checked by an independent oracle) ---
@@ -54,9 +54,9 @@ bad = [p for p in range(0, len(d), 97) if d[p] != ((p * 0x9E3779B1) & 0xffffffff
 sys.exit(1 if bad else 0)
 EOF
 then
-	ok fill_writes_the_known_content
+	ktap_test_pass fill_writes_the_known_content
 else
-	not_ok fill_writes_the_known_content "content of $file differs from cb_data_byte()"
+	ktap_fail_why fill_writes_the_known_content "content of $file differs from cb_data_byte()"
 fi
 
 # --- every buffer mode x touch policy, file and memcpy, 2 threads ---
@@ -104,9 +104,9 @@ for chunk in 65536 100; do
 	rc=$?
 	if [ $rc -eq 1 ] &&
 	   grep -q "thread 0: byte mismatch at offset $off: expected $want, got $got" "$tmp/err.txt"; then
-		ok "corrupt_file_byte_is_reported_chunk_$chunk"
+		ktap_test_pass "corrupt_file_byte_is_reported_chunk_$chunk"
 	else
-		not_ok "corrupt_file_byte_is_reported_chunk_$chunk" "exit $rc, expected 1" \
+		ktap_fail_why "corrupt_file_byte_is_reported_chunk_$chunk" "exit $rc, expected 1" \
 			"$(cat "$tmp/err.txt")" "wanted: offset $off: expected $want, got $got"
 	fi
 done
@@ -118,9 +118,9 @@ got=$(printf '0x%02x' $((want ^ 0xff)))
 rc=$?
 if [ $rc -eq 1 ] &&
    grep -Eq "thread [01]: byte mismatch at offset $off: expected $want, got $got" "$tmp/err.txt"; then
-	ok corrupt_memcpy_source_byte_is_reported
+	ktap_test_pass corrupt_memcpy_source_byte_is_reported
 else
-	not_ok corrupt_memcpy_source_byte_is_reported "exit $rc, expected 1" "$(cat "$tmp/err.txt")"
+	ktap_fail_why corrupt_memcpy_source_byte_is_reported "exit $rc, expected 1" "$(cat "$tmp/err.txt")"
 fi
 # Without --touch all nothing reads every byte: no verification, no error.
 jrun corrupt_file_unnoticed_without_touch_all 0 \
@@ -134,11 +134,11 @@ jrun unknown_content_runs_unverified 0 \
 	"sane(runs[0]) and not runs[0]['verified'] and 'not the known pattern' in runs[0]['verify_note']" \
 	-- --source "$other" --threads 2 --touch all "${quick[@]}"
 if "$READERS" --source "$other" --touch all --verify on "${quick[@]}" > /dev/null 2> "$tmp/err.txt"; then
-	not_ok verify_on_refuses_unknown_content "exit 0"
+	ktap_fail_why verify_on_refuses_unknown_content "exit 0"
 elif [ $? -eq 2 ] && grep -q -- "--verify on" "$tmp/err.txt"; then
-	ok verify_on_refuses_unknown_content
+	ktap_test_pass verify_on_refuses_unknown_content
 else
-	not_ok verify_on_refuses_unknown_content "$(cat "$tmp/err.txt")"
+	ktap_fail_why verify_on_refuses_unknown_content "$(cat "$tmp/err.txt")"
 fi
 
 # --- end of file: a partial last chunk is not a short read ---
@@ -159,18 +159,18 @@ rc=${PIPESTATUS[1]}
 if [ "$rc" -eq 3 ] &&
    jcheck "$tmp/out.json" \
 	"runs[0]['short_reads'] > 0 and runs[0]['short_reads'] == runs[0]['reads'] and not runs[0]['failed']"; then
-	ok pipe_short_reads_are_counted_and_exit_3
+	ktap_test_pass pipe_short_reads_are_counted_and_exit_3
 else
-	not_ok pipe_short_reads_are_counted_and_exit_3 "exit $rc, expected 3" "${jwhy:-}" "$(cat "$tmp/err.txt")"
+	ktap_fail_why pipe_short_reads_are_counted_and_exit_3 "exit $rc, expected 3" "${jwhy:-}" "$(cat "$tmp/err.txt")"
 fi
 yes | "$READERS" --source /dev/stdin --chunk 1M --threads 1 --touch none \
 	--allow-short "${quick[@]}" > "$tmp/out.txt" 2> "$tmp/err.txt"
 rc=${PIPESTATUS[1]}
 if [ "$rc" -eq 0 ] && grep -q "^# WARNING: [0-9]* short reads" "$tmp/out.txt" &&
    grep -Eq "^ +1 +private .*[0-9]+! no$" "$tmp/out.txt"; then
-	ok short_reads_flagged_in_table_and_allowed
+	ktap_test_pass short_reads_flagged_in_table_and_allowed
 else
-	not_ok short_reads_flagged_in_table_and_allowed "exit $rc" "$(cat "$tmp/out.txt" "$tmp/err.txt")"
+	ktap_fail_why short_reads_flagged_in_table_and_allowed "exit $rc" "$(cat "$tmp/out.txt" "$tmp/err.txt")"
 fi
 # A sysfs attribute claims a page (st_size 4096) and returns a few bytes.
 sysf=/sys/devices/system/cpu/online
@@ -179,7 +179,7 @@ if [ -r $sysf ] && [ "$(stat -c %s $sysf)" -gt "$(wc -c < $sysf)" ]; then
 		"runs[0]['short_reads'] > 0 and runs[0]['bytes'] > 0 and not runs[0]['failed']" \
 		-- --source $sysf --threads 1 --touch none "${quick[@]}"
 else
-	skip sysfs_file_shorter_than_its_size_is_flagged "$sysf missing or its size is its content's"
+	ktap_skip_why sysfs_file_shorter_than_its_size_is_flagged "$sysf missing or its size is its content's"
 fi
 
 # --- JSON: fields, repeat statistics, thread lists, pinning ---
@@ -190,9 +190,36 @@ jrun repeat_reports_mean_stddev_min_max 0 \
 	"len(runs) == 3 and [r['run'] for r in runs] == [1, 2, 3] and all(sane(r) for r in runs) and len(summaries) == 1 and summaries[0]['runs'] == 3 and summaries[0]['failed_runs'] == 0 and summaries[0]['gbps_min'] <= summaries[0]['gbps_mean'] <= summaries[0]['gbps_max'] and summaries[0]['gbps_stddev'] >= 0 and abs(summaries[0]['gbps_min'] - min(r['gbps'] for r in runs)) < 1e-3 and abs(summaries[0]['gbps_max'] - max(r['gbps'] for r in runs)) < 1e-3 and summaries[0]['verified']" \
 	-- --source memcpy --threads 2 --repeat 3 "${quick[@]}"
 ncpu=$(nproc)
-jrun thread_list_runs_each_count 0 \
-	"[r['threads'] for r in runs] == [1, 2, $ncpu] and len(summaries) == 3 and all(sane(r) for r in runs)" \
+want=$(printf '%s\n' 1 2 "$ncpu" | awk '!seen[$0]++' | paste -s -d,)
+jrun thread_list_runs_each_count_once 0 \
+	"[r['threads'] for r in runs] == [$want] and len(summaries) == len(runs) and all(sane(r) for r in runs)" \
 	-- --source "$file" --threads 1,2,max "${quick[@]}"
+if [ "$ncpu" -le 2 ]; then
+	stderr_has max_listed_again_is_said \
+		"readers: --threads '1,2,max': $ncpu listed more than once ('max' is $ncpu here): running it once"
+fi
+jrun thread_list_repeated_count_runs_once 0 \
+	"[r['threads'] for r in runs] == [2, 1] and all(sane(r) for r in runs)" \
+	-- --source memcpy --threads 2,1,2 "${quick[@]}"
+stderr_has repeated_count_is_said "readers: --threads '2,1,2': 2 listed more than once: running it once"
+
+# --- a chunk larger than the source: the real bytes per read, said ---
+jrun chunk_larger_than_memcpy_source_reads_the_source 0 \
+	"sane(runs[0]) and runs[0]['chunk'] == 1024 and runs[0]['bytes_per_read'] == 1024 and runs[0]['size'] == 1024 and runs[0]['verified']" \
+	-- --size 1K --source memcpy:movsb --chunk 64K --threads 1 "${quick[@]}"
+stderr_has chunk_larger_than_source_is_said \
+	"readers: warning: --chunk 64 KiB is larger than the 1 KiB source: reading 1 KiB per read"
+small=$tmp/small
+"$READERS" --fill "$small" --size 1000 > /dev/null
+jrun chunk_larger_than_file_reads_the_file 0 \
+	"sane(runs[0]) and runs[0]['chunk'] == 1000 and runs[0]['bytes_per_read'] == 1000 and runs[0]['short_reads'] == 0 and runs[0]['verified']" \
+	-- --source "$small" --threads 2 "${quick[@]}"
+"$READERS" --source memcpy --size 100000 --threads 1 "${quick[@]}" > "$tmp/out.txt" 2>&1
+if grep -q "^# chunk 64 KiB per read (the read at the source's end: 34464 B; 50000 B per read on average);" "$tmp/out.txt"; then
+	ktap_test_pass setup_line_gives_the_real_bytes_per_read
+else
+	ktap_fail_why setup_line_gives_the_real_bytes_per_read "$(cat "$tmp/out.txt")"
+fi
 jrun no_pin_is_reported 0 \
 	"sane(runs[0]) and runs[0]['pinned'] is False" \
 	-- --source memcpy --no-pin --threads 2 "${quick[@]}"
@@ -223,6 +250,12 @@ bad_option unknown_variant "invalid --source 'memcpy:nosuch': no such variant (a
 bad_option missing_file "invalid --source '$tmp/none'" --source "$tmp/none"
 bad_option unknown_option "unknown option '--frobnicate'" "${m[@]}" --frobnicate
 bad_option missing_value "option '--chunk' needs a value" --source memcpy --chunk
+bad_option value_looks_like_an_option \
+	"option '--source' needs a value, but '--duration' follows it (a SPEC that starts with '-': --source=SPEC)" \
+	--source --duration 0.1
+bad_option short_option_value_looks_like_an_option \
+	"option '-t' needs a value, but '--buffer' follows it" --source memcpy -t --buffer shared
+bad_option dash_value_given_with_equals_is_taken "invalid --source '--duration'" --source=--duration
 bad_option variant_without_module "--variant needs the module's data file" \
 	--source "$file" --variant native
 bad_option verify_on_shared_buffer "buffers overlap" "${m[@]}" --buffer shared --verify on
@@ -240,27 +273,68 @@ done
 if [ $rc -eq 0 ] && [ -z "$missing" ] &&
    grep -q "^# verdict: shared buffer, untouched (blogbench 1.1): [a-z_]* wins, [0-9.]* GB/s" "$tmp/matrix.txt" &&
    grep -q "^# verdict: private buffers, every byte touched: [a-z_]* wins, [0-9.]* GB/s" "$tmp/matrix.txt" &&
-   grep -Eq "^native +all +[0-9.]+ +[0-9.]+\* +[0-9.]+$" "$tmp/matrix.txt"; then
-	ok matrix_memcpy_prints_every_variant_and_the_verdict
+   grep -q "^# \* every byte verified   ! short reads   ? a ratio sharing cannot explain$" "$tmp/matrix.txt" &&
+   grep -Eq "^native +all +[0-9.]+ +[0-9.]+\* +[0-9.]+\??$" "$tmp/matrix.txt" &&
+   ! grep -q "# matrix: cell" "$tmp/err.txt"; then
+	ktap_test_pass matrix_memcpy_prints_every_variant_and_the_verdict
 else
-	not_ok matrix_memcpy_prints_every_variant_and_the_verdict "exit $rc; not accounted for:$missing" \
+	ktap_fail_why matrix_memcpy_prints_every_variant_and_the_verdict "exit $rc; not accounted for:$missing" \
 		"$(cat "$tmp/matrix.txt" "$tmp/err.txt")"
 fi
 jrun matrix_json_has_cells_ratios_and_verdict 0 \
-	"len(verdicts) == 1 and len(summaries) == 4 * len(verdicts[0]['ratios']) // 2 and len(runs) == 2 * len(summaries) and all(sane(r) for r in runs) and verdicts[0]['shared_none_winner'] in {r['variant'] for r in runs} and verdicts[0]['private_all_winner'] in {r['variant'] for r in runs} and all(x['shared_private'] > 0 for x in verdicts[0]['ratios']) and {s['variant'] for s in verdicts[0]['skipped']}.isdisjoint({r['variant'] for r in runs})" \
+	"len(verdicts) == 1 and len(summaries) == 4 * len(verdicts[0]['ratios']) // 2 and len(runs) == 2 * len(summaries) and all(sane(r) for r in runs) and verdicts[0]['shared_none_winner'] in {r['variant'] for r in runs} and verdicts[0]['private_all_winner'] in {r['variant'] for r in runs} and all(x['shared_private'] > 0 for x in verdicts[0]['ratios']) and {s['variant'] for s in verdicts[0]['skipped']}.isdisjoint({r['variant'] for r in runs}) and all(x['contradicts_mechanism'] == contradicts(x, summaries) for x in verdicts[0]['ratios'])" \
 	-- --matrix --source memcpy --threads 2 --repeat 2 --duration 20ms --warmup 0
 jrun matrix_on_a_file_is_the_kernel_copy_only 0 \
 	"len(verdicts) == 1 and {r['variant'] for r in runs} == {'native'} and len(runs) == 4 and verdicts[0]['shared_none_winner'] == 'native' and all(sane(r) for r in runs) and [s['verified'] for s in summaries] == [False, False, False, True]" \
 	-- --matrix --source "$file" --threads 2 --duration 20ms --warmup 0
+
+# On a terminal the matrix shows which cell runs, on stderr; not on one
+# that cannot erase a line.
+for term in xterm dumb; do
+	TERM=$term script -qfec "$(printf '%q ' "$READERS" --matrix --source memcpy \
+		--threads 2 --variants movsb,nocache --duration 20ms --warmup 0)" \
+		/dev/null 2>&1 | tr -d '\r' > "$tmp/tty.txt"
+	if [ $term = xterm ] &&
+	   grep -q "# matrix: cell 1 of 8: movsb, 2 threads, shared, touch none; about [0-9]* s left" "$tmp/tty.txt" &&
+	   grep -q "# matrix: cell 8 of 8: nocache, 2 threads, private, touch all" "$tmp/tty.txt" &&
+	   grep -q "^# verdict: they" "$tmp/tty.txt"; then
+		ktap_test_pass matrix_shows_progress_on_a_terminal
+	elif [ $term = dumb ] && ! grep -q "# matrix: cell" "$tmp/tty.txt" &&
+	     grep -q "^# verdict: they" "$tmp/tty.txt"; then
+		ktap_test_pass matrix_shows_no_progress_on_a_dumb_terminal
+	else
+		ktap_fail_why "matrix_progress_on_a_${term}_terminal" "$(cat -v "$tmp/tty.txt")"
+	fi
+done
+
+# --- tools/bench names itself in its errors ---
+bench=$rd_here/../tools/bench
+if [ -x "$bench" ]; then
+	for bad in "--repeat abc:invalid --repeat 'abc'" "--duration 0:invalid --duration '0'" \
+		   "--threads 0:invalid --threads '0'"; do
+		opt=${bad%% *}
+		"$bench" ${bad%%:*} > "$tmp/out.txt" 2> "$tmp/err.txt"
+		rc=$?
+		if [ $rc -eq 2 ] && grep -q "^bench: ${bad#*:}" "$tmp/err.txt" &&
+		   ! grep -q "readers" "$tmp/err.txt" && [ ! -s "$tmp/out.txt" ]; then
+			ktap_test_pass "bench_names_itself_for_${opt#--}"
+		else
+			ktap_fail_why "bench_names_itself_for_${opt#--}" "tools/bench ${bad%%:*}: exit $rc (want 2)" \
+				"$(cat "$tmp/err.txt" "$tmp/out.txt")"
+		fi
+	done
+else
+	ktap_skip_why bench_names_itself "no tools/bench beside the selftests (an installed copy)"
+fi
 
 # --- a signal stops the run and says so ---
 # SIGTERM once readers has printed its table header (rd_start waits for it).
 rd_start --source memcpy --threads 2 --duration 600 --warmup 0
 rd_sigterm
 if [ -n "$rd_started" ] && [ $rd_rc -eq 143 ] && grep -q "stopped by signal 15" <<< "$rd_rest"; then
-	ok sigterm_stops_the_run_with_status_143
+	ktap_test_pass sigterm_stops_the_run_with_status_143
 else
-	not_ok sigterm_stops_the_run_with_status_143 "exit $rd_rc" "$rd_rest"
+	ktap_fail_why sigterm_stops_the_run_with_status_143 "exit $rd_rc" "$rd_rest"
 fi
 
-finish
+ktap_end

@@ -13,25 +13,21 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 ksft=$top/build/linux
-n=0
-failed=0
+. "$top/selftests/ktap.sh"
 
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n $1"; }
 # check NAME COMMAND...: one test from a command's status; its output as
 # diagnostics when it fails.
 check() {
 	local name=$1 out
 	shift
 	if out=$("$@" 2>&1); then
-		ok "$name"
+		ktap_test_pass "$name"
 	else
-		not_ok "$name"
-		printf '%s\n' "$out" | head -n 40 | sed 's/^/# /'
+		ktap_fail_why "$name" "$(printf '%s\n' "$out" | head -n 40)"
 	fi
 }
 
-echo "TAP version 13"
+ktap_print_header
 
 # Every tracked source file starts (after a shebang) with an SPDX line.
 spdx_missing() {
@@ -111,7 +107,7 @@ if [ -f "$ksft/scripts/checkpatch.pl" ]; then
 		check "checkpatch: $f" checkpatch "$f"
 	done
 else
-	not_ok "checkpatch: $ksft/scripts/checkpatch.pl missing (run make ksft-headers)"
+	ktap_test_fail "checkpatch: $ksft/scripts/checkpatch.pl missing (run make ksft-headers)"
 fi
 
 # The selftests directory also builds as tools/testing/selftests/copybench
@@ -129,5 +125,32 @@ in_tree_build() {
 }
 check "selftests/ builds as a kernel-tree kselftest target" in_tree_build
 
-echo "1..$n"
-exit $failed
+# make module says which kernel it builds for and why: without headers for
+# the running kernel the default is the newest in /lib/modules, a module
+# insmod refuses ("Invalid module format") on the running one.
+module_says_its_kernel() {
+	local running want why out log=$top/build/kdir-test.log
+	running=$(uname -r)
+	if [ -d "/lib/modules/$running/build" ]; then
+		want=$running why="the running kernel"
+	else
+		want=$(basename "$(dirname "$(ls -d /lib/modules/*/build | sort -V | tail -n 1)")")
+		why="no headers for the running kernel $running, so the newest in /lib/modules"
+	fi
+	make -C "$top" module KO_OUT="$top/build/kdir-test/copybench.ko" >"$log" 2>&1 ||
+		{ tail -n 20 "$log"; return 1; }
+	rm -rf "$top/build/kdir-test"
+	grep -Fqx "copybench: building copybench.ko for $want ($why): it loads only on that kernel" "$log" ||
+		{ echo "no line naming $want and why in:"; head -n 5 "$log"; return 1; }
+	if [ "$want" != "$running" ]; then
+		grep -Fq "copybench: not for the running kernel $running: insmod there fails with 'Invalid module format'" "$log" ||
+			{ echo "no line saying it is not for $running in:"; head -n 5 "$log"; return 1; }
+	fi
+	# KDIR given: that kernel, said so (a dry run: the line is the same).
+	out=$(make -n -C "$top" module KDIR="/lib/modules/$want/build" 2>&1 | grep '^echo "copybench: building')
+	[ "$out" = "echo \"copybench: building copybench.ko for $want (KDIR was given): it loads only on that kernel\"" ] ||
+		{ echo "KDIR given: '$out'"; return 1; }
+}
+check "make module names the kernel it builds for and why" module_says_its_kernel
+
+ktap_end

@@ -17,59 +17,53 @@
 #   4. unload the module;
 #   5. check the kernel log written since step 1 for WARNING, BUG, Oops,
 #      "Call Trace", leak reports and the like.
-# Everything on stdout is TAP; the sub-suites' own TAP is nested as "# "
-# lines, the kselftest way. Exit status 0 when every step passed or
-# skipped, 1 otherwise. Needs root.
+# Everything on stdout is TAP, through the kernel's own kselftest helpers
+# (ktap_helpers.sh via selftests/ktap.sh; runner.sh's tap_prefix and
+# tap_timeout for the sub-suites, so they nest as "# " lines the kselftest
+# way and time out after $CB_SUITE_TIMEOUT seconds, default 3000). A
+# sub-suite's path must not contain spaces (runner.sh splits it). Exit
+# status 1 when a step failed, 4 when none passed, else 0. Needs root.
 
 ko=${1:?usage: selftests/vm-suite.sh <copybench.ko>}
 top=$(cd "$(dirname "$0")/.." && pwd)
-suite_timeout=${CB_SUITE_TIMEOUT:-3000}
-n=0
-npass=0
-nfail=0
-nskip=0
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-echo "TAP version 13"
+CB_SELFTESTS=$top/selftests
+. "$CB_SELFTESTS/ktap.sh"
+BASE_DIR=$KSFT_BASE
+. "$BASE_DIR/kselftest/runner.sh"
+kselftest_timeout=${CB_SUITE_TIMEOUT:-3000}
 
-# ok NAME / not_ok NAME / skip NAME REASON
-ok() {
-	n=$((n + 1)); npass=$((npass + 1)); echo "ok $n $1"
-}
-not_ok() {
-	n=$((n + 1)); nfail=$((nfail + 1)); echo "not ok $n $1"
-}
-skip() {
-	n=$((n + 1)); nskip=$((nskip + 1)); echo "ok $n $1 # SKIP $2"
-}
+case $ko in /*) ;; *) ko=$top/$ko ;; esac
+export COPYBENCH_KO="$ko"
+cd "$top" || exit 1
 
-# run_nested NAME CMD...: CMD's output as "# " lines, its status as a test point.
+# run_nested NAME CMD: one sub-suite as one test point, as runner.sh's
+# run_one runs a kselftest (its output nested through tap_prefix, under
+# tap_timeout; 0 pass, 4 skip, else fail), but from the project directory,
+# where vm-tests run. stdin is /dev/null: tap_timeout runs CMD in a process
+# group of its own, where touching the console would stop it.
 run_nested() {
 	name=$1
-	shift
 	start=$(date +%s)
-	# stdin from /dev/null: timeout(1) runs the suite in a process group of
-	# its own, where touching the console would stop it (SIGTTIN/SIGTTOU).
-	{ COPYBENCH_KO=$ko timeout "$suite_timeout" "$@" < /dev/null 2>&1
-	  echo $? > "$tmp/rc"; } |
-		sed -u 's/^/# /'
+	{ tap_timeout "$2" < /dev/null 2>&1; echo $? > "$tmp/rc"; } | tap_prefix
 	rc=$(cat "$tmp/rc")
-	echo "# $name: exit $rc after $(( $(date +%s) - start )) s"
+	ktap_print_msg "$name: exit $rc after $(($(date +%s) - start)) s"
 	case $rc in
-	0) ok "$name" ;;
-	4) skip "$name" "exit 4" ;;
-	*) not_ok "$name" ;;
+	0) ktap_test_pass "$name" ;;
+	"$skip_rc") ktap_skip_why "$name" "exit $rc" ;;
+	"$timeout_rc")
+		ktap_print_msg "$name: timed out after $kselftest_timeout s"
+		ktap_test_fail "$name" ;;
+	*) ktap_test_fail "$name" ;;
 	esac
 }
 
-case $ko in /*) ;; *) ko=$top/$ko ;; esac
-cd "$top" || exit 1
-
+ktap_print_header
 if [ "$(id -u)" != 0 ]; then
-	skip vm-suite "not root"
-	echo "1..$n"
-	exit 0
+	ktap_skip_why vm-suite "not root"
+	ktap_end
 fi
 
 # Mark the kernel log so step 5 reads only what this suite caused.
@@ -79,21 +73,21 @@ echo "$marker" > /dev/kmsg
 if [ -d /sys/module/copybench ]; then
 	rmmod copybench 2>/dev/null
 fi
+loaded=0
+name="insmod $(basename "$ko") ($(uname -r))"
 if [ -r "$ko" ] && out=$(insmod "$ko" 2>&1); then
-	ok "insmod $(basename "$ko") ($(uname -r))"
+	ktap_test_pass "$name"
 	loaded=1
 else
-	echo "# insmod $ko: ${out:-not readable}"
-	not_ok "insmod $(basename "$ko") ($(uname -r))"
-	loaded=0
+	ktap_fail_why "$name" "insmod $ko: ${out:-not readable}"
 fi
 
 if [ "$loaded" = 1 ]; then
 	if [ -x build/selftests/copybench_test ]; then
 		run_nested copybench_test build/selftests/copybench_test
 	else
-		echo "# build/selftests/copybench_test missing: run 'make selftests'"
-		not_ok copybench_test
+		ktap_print_msg "build/selftests/copybench_test missing: run 'make selftests'"
+		ktap_test_fail copybench_test
 	fi
 
 	for t in selftests/vm-tests/*; do
@@ -102,23 +96,20 @@ if [ "$loaded" = 1 ]; then
 	done
 
 	if out=$(rmmod copybench 2>&1); then
-		ok "rmmod copybench"
+		ktap_test_pass "rmmod copybench"
 	else
-		echo "# rmmod: $out"
-		not_ok "rmmod copybench"
+		ktap_fail_why "rmmod copybench" "rmmod: $out"
 	fi
 fi
 
 # Step 5: the kernel log since the marker.
+name="kernel log clean (no WARN, BUG, Oops, leak or verify messages)"
 dmesg | sed -n "/$marker/,\$p" > "$tmp/dmesg"
 if grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|kernel BUG|UBSAN|KASAN|leak|refcount_t:|list_(add|del) corruption|copybench: .*byte .* want' \
 	"$tmp/dmesg" > "$tmp/bad"; then
-	sed 's/^/# dmesg: /' "$tmp/bad" | head -50
-	not_ok "kernel log clean (no WARN, BUG, Oops, leak or verify messages)"
+	ktap_fail_why "$name" "$(sed 's/^/dmesg: /' "$tmp/bad" | head -50)"
 else
-	ok "kernel log clean (no WARN, BUG, Oops, leak or verify messages)"
+	ktap_test_pass "$name"
 fi
 
-echo "1..$n"
-echo "# vm-suite: $npass passed, $nfail failed, $nskip skipped"
-[ "$nfail" = 0 ]
+ktap_end

@@ -22,37 +22,12 @@ trap 'rm -rf "$work"' EXIT
 # Run directories under work/tmp: after a run, no qemu may still use one.
 export TMPDIR=$work/tmp
 
+# TAP through the kernel's kselftest/ktap_helpers.sh (selftests/ktap.sh).
+CB_SELFTESTS=$top/selftests
+. "$CB_SELFTESTS/ktap.sh"
 NTESTS=18
-n=0
-passed=0
-failed=0
-skipped=0
-
-echo "TAP version 13"
-echo "1..$NTESTS"
-
-ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	local note
-	for note in "$@"; do
-		[ -n "$note" ] && echo "# ${note//$'\n'/$'\n'# }"
-	done
-}
-
-skip() {
-	n=$((n + 1))
-	skipped=$((skipped + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
+ktap_print_header
+ktap_set_plan "$NTESTS"
 
 # check STATUS NAME [NOTE...]: one TAP line from the status of the
 # assertions just run; a failure shows the last run's output and the notes.
@@ -60,9 +35,9 @@ check() {
 	local st=$1 name=$2
 	shift 2
 	if [ "$st" -eq 0 ]; then
-		ok "$name"
+		ktap_test_pass "$name"
 	else
-		not_ok "$name" "$(diag)" "$@"
+		ktap_fail_why "$name" "$(diag)" "$@"
 	fi
 }
 
@@ -70,8 +45,8 @@ check() {
 # rc, and out/err to the files holding its stdout and stderr.
 vm_cwd=.
 vm() {
-	out=$work/out.$n
-	err=$work/err.$n
+	out=$work/out.$KTAP_TESTNO
+	err=$work/err.$KTAP_TESTNO
 	(cd "$vm_cwd" && exec "$vmrun" "$@") >"$out" 2>"$err"
 	rc=$?
 }
@@ -91,13 +66,14 @@ missing=
 command -v "${COPYBENCH_VM_QEMU:-qemu-system-x86_64}" >/dev/null || missing="no qemu"
 [ -n "$releases" ] || missing="no kernel in /boot with modules in /lib/modules"
 if [ -n "$missing" ]; then
-	echo "# $missing; run tools/setup"
-	while [ $n -lt $NTESTS ]; do
-		skip "vm-run case $((n + 1))" "$missing"
+	ktap_diag "$missing; run tools/setup"
+	while [ "$KTAP_TESTNO" -le $NTESTS ]; do
+		ktap_skip_why "vm-run case $KTAP_TESTNO" "$missing"
 	done
-	exit 4
+	ktap_print_totals
+	exit "$KSFT_SKIP"
 fi
-echo "# installed kernels: $(tr '\n' ' ' <<<"$releases")"
+ktap_diag "installed kernels: $(tr '\n' ' ' <<<"$releases")"
 
 # 1-2: the exit status comes back whole, without isa-debug-exit's loss of
 # the low bit.
@@ -111,7 +87,7 @@ check $? "exit status 255 of the command is vm-run's status"
 # 3-4: series aliases; 6.1 must not pick a 6.12 kernel.
 for series in 6.12 6.1; do
 	if ! grep -q "^${series//./\\.}\." <<<"$releases"; then
-		skip "--kernel $series boots a $series kernel" "no $series kernel installed"
+		ktap_skip_why "--kernel $series boots a $series kernel" "no $series kernel installed"
 		continue
 	fi
 	vm --kernel "$series" -- uname -r
@@ -208,10 +184,13 @@ for series in 6.1 6.12; do
 		notes+=("--kernel $series --resolve: '$got', expected '$want'")
 done
 name="--resolve picks the newest release of a series, 6.1 never 6.12"
-if [ ${#notes[@]} -eq 0 ]; then ok "$name"; else not_ok "$name" "${notes[@]}"; fi
+if [ ${#notes[@]} -eq 0 ]; then ktap_test_pass "$name"; else ktap_fail_why "$name" "${notes[@]}"; fi
 
-echo "# $passed passed, $failed failed, $skipped skipped"
-[ $n -eq $NTESTS ] || { echo "# ran $n cases, planned $NTESTS"; exit 1; }
-[ $failed -eq 0 ] || exit 1
-[ $passed -eq 0 ] && exit 4
-exit 0
+# Every planned case ran (else a failure); 4 when none could pass.
+[ $((KTAP_TESTNO - 1)) -eq $NTESTS ] ||
+	ktap_diag "ran $((KTAP_TESTNO - 1)) cases, planned $NTESTS"
+if [ "$KTAP_CNT_PASS" -eq 0 ] && [ "$KTAP_CNT_FAIL" -eq 0 ]; then
+	ktap_print_totals
+	exit "$KSFT_SKIP"
+fi
+ktap_finished

@@ -1,0 +1,418 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# copybench_cmd_test.sh - the copybench command natively (user backend),
+# TAP 13 through the kernel's ktap_helpers.sh.
+#
+# Usage: selftests/copybench_cmd_test.sh      (after make copybench)
+#        COPYBENCH=/path/to/copybench selftests/copybench_cmd_test.sh
+#
+# Needs: build/copybench and build/copybench_unit_test, jq, gnuplot (plot),
+# python3 (a terminal for the progress test). Runs the unit tests (nested),
+# then every subcommand and every option's bad values: a usage error (exit
+# 2) that names the option, the value and what is accepted, with nothing
+# written to -o; records parse and hold every documented field; random
+# sizes and shuffles repeat with the seed; plots are written and not empty;
+# a SIGINT leaves no file behind. Timings are never asserted.
+set -u
+
+. "$(dirname "$(readlink -f "$0")")/ktap.sh"
+. "$(dirname "$(readlink -f "$0")")/copybench_cmd_lib.sh"
+
+UNIT=${COPYBENCH_UNIT:-$(dirname "$CB")/copybench_unit_test}
+DOC=$cb_top/Documentation/records.rst
+# Quick points: timings are not looked at here.
+fast=(--backend user --samples 5 --max-run-ms 200)
+
+# The unit tests, nested: each of their results counts.
+unit()
+{
+	local rc
+
+	[ -x "$UNIT" ] || { echo "$UNIT missing: run 'make copybench'"; return 1; }
+	"$UNIT" 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	return "$rc"
+}
+if unit; then
+	ktap_test_pass "unit tests (plateau merge, statistics, sizes, JSON, records)"
+else
+	ktap_test_fail "unit tests (plateau merge, statistics, sizes, JSON, records)"
+fi
+
+# --- the command itself -----------------------------------------------------
+
+usage_no_args()
+{
+	"$CB" > "$tmp/o" 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "usage: copybench SUBCOMMAND" "$tmp/e"
+}
+check "no subcommand: usage on stderr, exit 2" usage_no_args
+
+help_works()
+{
+	"$CB" --help | grep -q sweep &&
+	"$CB" help | grep -q plot &&
+	"$CB" help sweep | grep -q -- --sizes &&
+	"$CB" sweep --help | grep -q -- --plateau &&
+	"$CB" alias --help | grep -q -- --step &&
+	"$CB" plot --help | grep -q -- --plateau &&
+	"$CB" --version | grep -q "^copybench "
+}
+check "--help, help SUBCOMMAND, --version" help_works
+
+unknown_subcommand()
+{
+	"$CB" frobnicate 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "unknown subcommand 'frobnicate' (accepted: sweep, alias, plot, help)" "$tmp/e"
+}
+check "unknown subcommand: named, with the accepted ones, exit 2" unknown_subcommand
+
+# --- sweep -------------------------------------------------------------------
+
+sweep_auto()
+{
+	local nvar
+
+	"$CB" sweep --samples 5 --sizes 64,4K > "$tmp/o" 2> "$tmp/e" || return 1
+	grep -q "backend user: /sys/kernel/debug/copybench" "$tmp/e" || return 1
+	nvar=$(grep -c '^# to_user ' "$tmp/o")
+	[ "$nvar" -ge 9 ] || { echo "$nvar tables, want one per variant"; return 1; }
+	grep -E '^ +64 +[0-9.]+ +[0-9.]+ .* yes$' "$tmp/o" | grep -q . &&
+		grep -qE '^ +4K ' "$tmp/o"
+}
+check "sweep: auto picks user here and says why; a table per variant" sweep_auto
+
+sweep_record()
+{
+	"$CB" sweep "${fast[@]}" --sizes 1,64,4K --variants all --directions all \
+		--repeat 2 -o "$tmp/r.json" > /dev/null 2>&1 || return 1
+	record_ok "$tmp/r.json" || return 1
+	# 3 directions x 9 variants x 3 sizes x 2 repeats, all verified
+	[ "$(tail -n +2 "$tmp/r.json" | wc -l)" -ge $((3 * 9 * 3 * 2)) ] &&
+		tail -n +2 "$tmp/r.json" | jq -s -e 'all(.verified == true)' > /dev/null &&
+		tail -n +2 "$tmp/r.json" | jq -s -e 'map(.repeat) | unique == [0, 1]' > /dev/null
+}
+check "sweep -o: a well-formed record, every field, all verified" sweep_record
+
+json_matches()
+{
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --json > "$tmp/j" 2> /dev/null &&
+		record_ok "$tmp/j" &&
+		head -n 1 "$tmp/j" | jq -e '.backend == "user" and .subcommand == "sweep" and
+			(.command | test("--json")) and .tsc_khz > 0 and .estimator == "min"' > /dev/null
+}
+check "sweep --json: the record on stdout" json_matches
+
+fields_documented()
+{
+	local f bad=0
+
+	[ -r "$DOC" ] || { echo "no $DOC"; return 1; }
+	for f in $(sed -n 's/^CB_[A-Z]*_FIELD(\([a-z_0-9]*\),.*/\1/p' "$CB_RECORD_FIELDS"); do
+		grep -q "\`\`$f\`\`" "$DOC" || { echo "field $f not in $DOC"; bad=1; }
+	done
+	return $bad
+}
+check "every record field is documented in Documentation/records.rst" fields_documented
+
+random_sizes()
+{
+	local a b c
+
+	a=$("$CB" sweep "${fast[@]}" --sizes random:1-64 --variants movsb --seed 7 --json 2>/dev/null |
+		jq -s -c '.[1:] | map([.size, .size_max, .size_mean])')
+	b=$("$CB" sweep "${fast[@]}" --sizes random:1-64 --variants movsb --seed 7 --json 2>/dev/null |
+		jq -s -c '.[1:] | map([.size, .size_max, .size_mean])')
+	c=$("$CB" sweep "${fast[@]}" --sizes random:1-64 --variants movsb --seed 8 --json 2>/dev/null |
+		jq -s -c '.[1:] | map([.size, .size_max, .size_mean])')
+	echo "seed 7: $a; again: $b; seed 8: $c"
+	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "$c" ] &&
+		echo "$a" | jq -e '.[0][0] == 1 and .[0][1] == 64 and .[0][2] > 20 and .[0][2] < 45' > /dev/null
+}
+check "random sizes: the same draws with the same seed, others with another" random_sizes
+
+shuffle()
+{
+	local p="$CB sweep --backend user --sizes 1,2,3,4 --variants movsb,native --repeat 3"
+
+	$p --dry-run | grep -v '^#' > "$tmp/d0" &&
+	$p --seed 1 --dry-run | grep -v '^#' > "$tmp/d1" &&
+	$p --seed 1 --dry-run | grep -v '^#' > "$tmp/d1b" &&
+	$p --seed 2 --dry-run | grep -v '^#' > "$tmp/d2" || return 1
+	cmp -s "$tmp/d1" "$tmp/d1b" || { echo "seed 1 twice differs"; return 1; }
+	! cmp -s "$tmp/d1" "$tmp/d2" || { echo "seeds 1 and 2 give one order"; return 1; }
+	! cmp -s "$tmp/d0" "$tmp/d1" || { echo "seeded order is not shuffled"; return 1; }
+	# repeat-major either way: all of repeat 0, then 1, then 2
+	for f in "$tmp/d0" "$tmp/d1"; do
+		awk '{ print $1 }' "$f" | uniq | tr '\n' ' ' | grep -qx '0 1 2 ' ||
+			{ echo "$f: repeats are not interleaved round-robin"; cat "$f"; return 1; }
+	done
+	[ "$(wc -l < "$tmp/d0")" = 24 ]
+}
+check "repeats interleaved round-robin; --seed shuffles each the same way" shuffle
+
+plateau_out()
+{
+	"$CB" sweep "${fast[@]}" --sizes 1-32 --variants movsb --plateau > "$tmp/p" 2>/dev/null &&
+		grep -q '^# to_user movsb, cache hot, .*ranges of equal cost' "$tmp/p" &&
+		grep -qE '^ +1(-[0-9]+)? +[0-9.]+ clocks$' "$tmp/p"
+}
+check "sweep --plateau: ranges from size 1" plateau_out
+
+cold_and_offsets()
+{
+	"$CB" sweep "${fast[@]}" --sizes 4K --variants movsb,native --cache hot,cold \
+		--directions memcpy --src-offset 1 --dst-offset 4095 --clock core --estimator median \
+		-o "$tmp/c.json" > /dev/null 2>&1 &&
+		tail -n +2 "$tmp/c.json" | jq -s -e 'length == 4 and all(.verified) and
+			(map(.cache) | unique == ["cold", "hot"]) and
+			all(.src_offset == 1 and .dst_offset == 4095 and .clock_ratio > 0)' > /dev/null &&
+		head -n 1 "$tmp/c.json" | jq -e '.clock == "core" and .estimator == "median"' > /dev/null
+}
+check "sweep: cold cache, offsets, --clock core, --estimator median" cold_and_offsets
+
+pinned()
+{
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --cpu 0 --json 2>/dev/null |
+		jq -s -e '.[0].cpu == 0 and .[1].run_cpu == 0' > /dev/null
+}
+check "sweep --cpu 0: pinned there" pinned
+
+# --- alias -------------------------------------------------------------------
+
+alias_record()
+{
+	"$CB" alias "${fast[@]}" --variants movsb --from -64 --to 64 --step 32 \
+		-o "$tmp/a.json" > "$tmp/a.txt" 2>/dev/null || return 1
+	record_ok "$tmp/a.json" &&
+		tail -n +2 "$tmp/a.json" | jq -s -c 'map(.dst_offset - .src_offset)' |
+		grep -qx '\[-64,-32,0,32,64\]' &&
+		head -n 1 "$tmp/a.json" | jq -e '.subcommand == "alias"' > /dev/null &&
+		grep -qE '^ +-64 ' "$tmp/a.txt"
+}
+check "alias: one point per distance, dst - src as asked" alias_record
+
+alias_plateau()
+{
+	"$CB" alias "${fast[@]}" --variants movsb --from -32 --to 32 --step 16 --plateau \
+		> "$tmp/ap" 2>/dev/null && grep -qE '^ +-32(\.\.-?[0-9]+)? +[0-9.]+ clocks$' "$tmp/ap"
+}
+check "alias --plateau: ranges of distances" alias_plateau
+
+# --- plot --------------------------------------------------------------------
+
+plots()
+{
+	command -v gnuplot > /dev/null || { echo "gnuplot missing (apt-get install gnuplot-nox)"; return 1; }
+	"$CB" plot "$tmp/r.json" "$tmp/c.json" -o "$tmp/plot.svg" &&
+		[ -s "$tmp/plot.svg" ] && [ -s "$tmp/plot.dat" ] && [ -s "$tmp/plot.gp" ] &&
+		grep -q '<svg' "$tmp/plot.svg" || return 1
+	"$CB" plot "$tmp/r.json" -o "$tmp/plot.png" --plateau --clock core &&
+		[ "$(head -c 4 "$tmp/plot.png" | od -An -c | tr -d ' ')" = '211PNG' ] || return 1
+	"$CB" plot "$tmp/a.json" -o "$tmp/alias.svg" && [ -s "$tmp/alias.svg" ] || return 1
+	# the script redraws from its directory
+	(cd "$tmp" && gnuplot -e 'outfile="again.svg"' plot.gp) && [ -s "$tmp/again.svg" ]
+}
+check "plot: SVG and PNG written, not empty, data and script beside" plots
+
+plot_bad_record()
+{
+	head -c 300 "$tmp/r.json" > "$tmp/cut.json"
+	"$CB" plot "$tmp/r.json" "$tmp/cut.json" -o "$tmp/bad.svg" 2> "$tmp/e"
+	[ $? = 2 ] || return 1
+	grep -q "$tmp/cut.json:1: " "$tmp/e" || { cat "$tmp/e"; return 1; }
+	[ ! -e "$tmp/bad.svg" ] && [ ! -e "$tmp/bad.dat" ] && [ ! -e "$tmp/bad.gp" ]
+}
+check "plot: a cut record is refused with file:line, exit 2, nothing written" plot_bad_record
+
+# --- bad input: exit 2, the option, the value, the accepted ones, no -o --------
+
+# bad NAME SUBCOMMAND WANT ARGS...: exit 2, WANT in stderr, no file at -o.
+bad()
+{
+	local name=$1 sub=$2 want=$3 out=$tmp/bad.json rc
+
+	shift 3
+	rm -f "$out"
+	if [ "$sub" = plot ]; then
+		"$CB" plot "$@" > /dev/null 2> "$tmp/e"
+	else
+		"$CB" "$sub" "${fast[@]}" -o "$out" "$@" > /dev/null 2> "$tmp/e"
+	fi
+	rc=$?
+	if [ $rc = 2 ] && grep -qF -- "$want" "$tmp/e" && [ ! -e "$out" ] &&
+	   ! ls -a "$tmp" | grep -q '^\.bad\.json\.'; then
+		ktap_test_pass "bad input: $name"
+	else
+		ktap_test_fail "bad input: $name"
+		echo "# exit $rc, want 2 and: $want"
+		sed 's/^/# stderr: /' "$tmp/e"
+	fi
+}
+
+bad "--sizes 12Q" sweep "invalid --sizes '12Q': bad item '12Q' (accepted: N, LO-HI" --sizes 12Q
+bad "--sizes empty" sweep "invalid --sizes '': empty item (accepted:" --sizes ""
+bad "--sizes above 64M" sweep "invalid --sizes '65M'" --sizes 65M
+bad "--sizes too many" sweep "more than 65536 sizes" --sizes 0-64M
+bad "--variants unknown" sweep "invalid --variants 'movsb,nosuch': unknown 'nosuch' (accepted: bytes, movsb," \
+	--variants movsb,nosuch
+bad "--variants empty item" sweep "invalid --variants 'movsb,': empty item" --variants movsb,
+bad "--directions unknown" sweep "invalid --directions 'sideways': unknown 'sideways' (accepted: memcpy, to_user" \
+	--directions sideways
+bad "--cache" sweep "invalid --cache 'warm': unknown 'warm' (accepted: hot, cold" --cache warm
+bad "--repeat 0" sweep "invalid --repeat '0' (accepted: a decimal integer, 1..1000)" --repeat 0
+bad "--repeat 1001" sweep "invalid --repeat '1001'" --repeat 1001
+bad "--seed -1" sweep "invalid --seed '-1' (accepted: a decimal integer" --seed -1
+bad "--samples 0" sweep "invalid --samples '0' (accepted: a decimal integer, 1..100000)" --samples 0
+bad "--samples x" sweep "invalid --samples 'x'" --samples x
+bad "--loops 1000001" sweep "invalid --loops '1000001' (accepted: a decimal integer, 0..1000000)" \
+	--loops 1000001
+bad "--loops too long a sample" sweep "invalid --loops 1000000: a sample of 1000000 copies would take" \
+	--loops 1000000 --sizes 64M --variants movsb
+bad "--cpu 99999" sweep "invalid --cpu 99999: accepted values:" --cpu 99999
+bad "--cpu x" sweep "invalid --cpu 'x'" --cpu x
+bad "--max-run-ms 0" sweep "invalid --max-run-ms '0' (accepted: a decimal integer, 1..600000)" \
+	--max-run-ms 0
+bad "--estimator" sweep "invalid --estimator 'mean' (accepted: min, median)" --estimator mean
+bad "--clock" sweep "invalid --clock 'wall' (accepted: tsc, core)" --clock wall
+bad "--tolerance 101" sweep "invalid --tolerance '101' (accepted: a percentage, 0..100)" --tolerance 101
+bad "--backend" sweep "invalid --backend 'gpu' (accepted: auto, user, module)" --backend gpu
+bad "--src-offset 4096" sweep "invalid --src-offset '4096' (accepted: 0..4095 bytes)" --src-offset 4096
+bad "--dst-offset -1" sweep "invalid --dst-offset '-1' (accepted: 0..4095 bytes)" --dst-offset -1
+bad "--load=" sweep "invalid --load ''" --load=
+bad "--json --plateau" sweep "--json and --plateau exclude each other" --json --plateau
+bad "unknown option" sweep "unknown option '--frobnicate' (accepted: --src-offset, --dst-offset, --backend" \
+	--frobnicate
+bad "missing value" sweep "option '--sizes' needs a value" --sizes
+bad "value on a flag" sweep "option '--json' takes no value (got '--json=1')" --json=1
+bad "an operand" sweep "unexpected argument 'extra'" extra
+bad "a direction the variants lack" sweep "to_iter" --directions to_iter --variants movsb
+bad "alias --from" alias "invalid --from '-5000' (accepted: -4095..4095 bytes)" --from -5000
+bad "alias --step 0" alias "invalid --step '0' (accepted: 1..4095 bytes)" --step 0
+bad "alias --from > --to" alias "invalid --from 10 --to 5: accepted: FROM <= TO" --from 10 --to 5
+bad "alias random sizes" alias "alias takes fixed sizes only" --sizes random:1-8
+bad "plot without -o" plot "-o FILE.svg or -o FILE.png is required" "$tmp/r.json"
+bad "plot -o x.pdf" plot "invalid -o '$tmp/x.pdf' (accepted: FILE.svg or FILE.png)" "$tmp/r.json" -o "$tmp/x.pdf"
+bad "plot no record" plot "no record given" -o "$tmp/x.svg"
+bad "plot --estimator" plot "invalid --estimator 'x' (accepted: min, median)" --estimator x
+bad "plot missing record" plot "cannot read record '$tmp/none.json'" "$tmp/none.json" -o "$tmp/x.svg"
+
+# The module backend where no module is: a runtime error, exit 1, no -o.
+module_missing()
+{
+	"$CB" sweep --backend module --sizes 64 -o "$tmp/m.json" > /dev/null 2> "$tmp/e"
+	[ $? = 1 ] || return 1
+	grep -qE "copybench.ko is not loaded|needs root" "$tmp/e" && [ ! -e "$tmp/m.json" ] || return 1
+	[ -d /sys/kernel/debug/copybench ] && return 0
+	"$CB" sweep --backend module --load="$tmp/none.ko" --sizes 64 -o "$tmp/m.json" \
+		> /dev/null 2> "$tmp/e"
+	[ $? = 1 ] && [ ! -e "$tmp/m.json" ] &&
+		{ [ "$(id -u)" != 0 ] || grep -qE "cannot open $tmp/none.ko|cannot load modules" "$tmp/e"; }
+}
+check "module backend without the module: exit 1, a clear message, no -o" module_missing
+
+# Not root: the user backend works, the module backend says it needs root.
+not_root()
+{
+	if [ "$(id -u)" != 0 ]; then
+		"$CB" sweep --backend module --sizes 64 > /dev/null 2> "$tmp/e"
+		[ $? = 1 ] && grep -q "needs root" "$tmp/e"
+		return
+	fi
+	command -v runuser > /dev/null || { echo "runuser missing (util-linux)"; return 1; }
+	chmod 755 "$tmp"
+	runuser -u nobody -- "$CB" sweep --backend auto --sizes 64 --variants movsb --samples 5 \
+		> "$tmp/nr.txt" 2> "$tmp/nr.err" || { cat "$tmp/nr.err"; return 1; }
+	grep -q "backend user: .*(not root)\|backend user: .*does not exist" "$tmp/nr.err" &&
+		grep -qE '^ +64 .* yes$' "$tmp/nr.txt" || { cat "$tmp/nr.err" "$tmp/nr.txt"; return 1; }
+	runuser -u nobody -- "$CB" sweep --backend module --sizes 64 > /dev/null 2> "$tmp/e"
+	[ $? = 1 ] && grep -q "the module backend needs root" "$tmp/e"
+}
+check "not root: the user backend measures, the module backend needs root (exit 1)" not_root
+
+# A record is data anyone can write: nothing in it may run as gnuplot code.
+plot_hostile_record()
+{
+	rm -f "$tmp/pwned"
+	{
+		head -n 1 "$tmp/r.json"
+		sed -n 2p "$tmp/r.json" | jq -c --arg v "m'o\"\`touch $tmp/pwned\`\\" '.variant = $v'
+		tail -n +3 "$tmp/r.json"
+	} > "$tmp/evil.json"
+	grep -q pwned "$tmp/evil.json" || { echo "test record not made"; return 1; }
+	"$CB" plot "$tmp/evil.json" -o "$tmp/evil.svg" > /dev/null 2>&1 || return 1
+	[ ! -e "$tmp/pwned" ] || { echo "gnuplot ran a command from a record"; return 1; }
+	grep -q "pwned" "$tmp/evil.gp"
+}
+check "plot: a hostile variant name in a record runs nothing" plot_hostile_record
+
+# -o must be a file: refused up front, not after the measurement.
+output_checks()
+{
+	"$CB" sweep "${fast[@]}" --sizes 64 -o "$tmp" > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "invalid output file '$tmp': a file name is needed" "$tmp/e" || return 1
+	"$CB" sweep "${fast[@]}" --sizes 64 -o "$tmp/no/such/dir/r.json" > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "cannot create a file beside it" "$tmp/e" || return 1
+	"$CB" sweep "${fast[@]}" --sizes 0-4095 --variants all --directions all --repeat 30 \
+		-o "$tmp/big.json" > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "points (sizes x variants x directions x caches x repeats): more than the 1000000" \
+		"$tmp/e" && [ ! -e "$tmp/big.json" ]
+}
+check "-o a directory or under a missing one, too many points: exit 2 up front" output_checks
+
+# tools/precision: its options checked; a short real run prints both spreads.
+precision()
+{
+	local p=$cb_top/tools/precision
+
+	"$p" --runs 1 > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "invalid --runs '1' (accepted: 2..1000)" "$tmp/e" || return 1
+	"$p" --sizes 12Q > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "invalid --sizes '12Q'" "$tmp/e" || return 1
+	command -v perf > /dev/null || { echo "perf missing (apt-get install linux-perf)"; return 1; }
+	COPYBENCH= "$p" --runs 2 --sizes 64,4K --perf-bytes 4M -- --samples 21 > "$tmp/prec" 2>&1 ||
+		{ cat "$tmp/prec"; return 1; }
+	grep -q '^# load before: ' "$tmp/prec" &&
+		grep -qE '^ +64 +[0-9.]+% +[0-9.]+% ' "$tmp/prec" &&
+		grep -qE '^ +4K +[0-9.]+% +[0-9.]+% ' "$tmp/prec" || { cat "$tmp/prec"; return 1; }
+}
+check "tools/precision: bad options refused; a short run gives both tools' spreads" precision
+
+# --- progress and signals ------------------------------------------------------
+
+# Progress on a terminal, nothing on a pipe.
+progress()
+{
+	local cmd="$CB sweep --backend user --sizes pow2:1-64K --variants all --samples 51"
+
+	$cmd > /dev/null 2> "$tmp/e" || return 1
+	[ "$(wc -l < "$tmp/e")" = 0 ] || [ "$(grep -vc '^copybench sweep: backend' "$tmp/e")" = 0 ] ||
+		{ echo "stderr not a terminal yet got:"; cat "$tmp/e"; return 1; }
+	python3 -c 'import pty, sys; pty.spawn(sys.argv[1:])' $cmd > "$tmp/tty" 2>&1 || return 1
+	grep -qE 'points \([0-9]+%\), [0-9]+ s left' "$tmp/tty" ||
+		{ echo "no progress on a terminal"; tail -c 300 "$tmp/tty"; return 1; }
+}
+check "progress: on a terminal, silent on a pipe" progress
+
+# SIGINT in the middle: exit 130, nothing at -o, no temporary file left.
+sigint()
+{
+	local pid rc i
+
+	"$CB" sweep --backend user --sizes 1M --variants movsb --repeat 1000 --samples 2001 \
+		-o "$tmp/int.json" > /dev/null 2>&1 &
+	pid=$!
+	for ((i = 0; i < 500; i++)); do
+		ls -a "$tmp" | grep -q '^\.int\.json\.' && break
+		sleep 0.02
+	done
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc = 130 ] || { echo "exit $rc, want 130"; return 1; }
+	[ ! -e "$tmp/int.json" ] && ! ls -a "$tmp" | grep -q '^\.int\.json\.'
+}
+check "SIGINT: exit 130, no record, no temporary file" sigint
+
+cb_finish

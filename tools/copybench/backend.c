@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * backend.c - what the two backends share: copybench.h's lists, choosing a
+ * backend, signals, pinning and the TSC calibration (backend.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/types.h>
+
+#include "copybench.h"
+#include "backend.h"
+#include "stats.h"
+
+#define CB_STR(x)	#x
+
+const char *const cb_directions[] = {
+#define CB_DIRECTION(name)	CB_STR(name),
+#include "copybench.h"
+#undef CB_DIRECTION
+};
+const unsigned int cb_ndirections = ARRAY_SIZE(cb_directions);
+
+const char *const cb_caches[] = {
+#define CB_CACHE(name)	CB_STR(name),
+#include "copybench.h"
+#undef CB_CACHE
+};
+const unsigned int cb_ncaches = ARRAY_SIZE(cb_caches);
+
+int cb_stop_signal;
+
+int cb_name_index(const char *const *list, unsigned int n, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return (int)i;
+	return -1;
+}
+
+int cb_backend_variant(const struct cb_backend *b, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->nvariants; i++)
+		if (!strcmp(b->variants[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* A lock-free atomic store: safe in a signal handler. */
+static void cb_on_signal(int sig)
+{
+	__atomic_store_n(&cb_stop_signal, sig, __ATOMIC_RELAXED);
+}
+
+void cb_signals_init(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cb_on_signal;
+	/* No SA_RESTART: a write to the module's "run" must see EINTR. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int cb_backend_open(struct cb_backend *b, const char *which, const struct cb_settings *set,
+		    struct cb_error *e)
+{
+	struct stat st;
+	int ret;
+
+	memset(b, 0, sizeof(*b));
+	b->set = set;
+	if (!strcmp(which, "user")) {
+		b->ops = &cb_backend_user;
+	} else if (!strcmp(which, "module")) {
+		b->ops = &cb_backend_module;
+	} else if (stat(CB_DEBUGFS_DIR, &st) == 0) {
+		b->ops = &cb_backend_module;
+		cb_warn("backend module: %s exists (copybench.ko is loaded)", CB_DEBUGFS_DIR);
+	} else {
+		b->ops = &cb_backend_user;
+		cb_warn("backend user: %s %s; timing libcopyvariants in this process",
+			CB_DEBUGFS_DIR, errno == EACCES ? "cannot be looked at (not root)" :
+			"does not exist (copybench.ko is not loaded)");
+	}
+	ret = b->ops->open(b, e);
+	if (ret)
+		cb_backend_close(b);
+	return ret;
+}
+
+void cb_backend_close(struct cb_backend *b)
+{
+	if (b->ops && b->priv)
+		b->ops->close(b);
+	b->priv = NULL;
+}
+
+void cb_backend_free(struct cb_backend *b)
+{
+	unsigned int i;
+
+	cb_backend_close(b);
+	for (i = 0; i < b->nvariants; i++) {
+		free(b->variants[i].name);
+		free(b->variants[i].desc);
+	}
+	free(b->variants);
+	memset(b, 0, sizeof(*b));
+}
+
+int cb_pin_cpu(long cpu, struct cb_error *e)
+{
+	cpu_set_t allowed, one;
+	struct cb_str list = { 0 };
+	int i;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return cb_fail(e, CB_EXIT_RUNTIME, "sched_getaffinity: %s", strerror(errno));
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)) {
+		for (i = 0; i < CPU_SETSIZE; i++)
+			if (CPU_ISSET(i, &allowed))
+				cb_str_printf(&list, "%s%d", list.len ? "," : "", i);
+		cb_fail(e, CB_EXIT_USAGE, "invalid --cpu %ld: accepted values: %s (the CPUs this process may run on)",
+			cpu, list.s ? list.s : "none");
+		cb_str_free(&list);
+		return -1;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return cb_fail(e, CB_EXIT_RUNTIME, "cannot pin to CPU %ld: %s", cpu, strerror(errno));
+	return (int)cpu;
+}
+
+static unsigned long long cb_raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+/*
+ * One (tsc, ns) pair: the clock read between two TSC reads, the tightest of
+ * a few tries, the TSC taken as the midpoint.
+ */
+static void cb_tsc_pair(unsigned long long *tsc, unsigned long long *ns)
+{
+	unsigned long long t0, t1, n, best = ~0ULL;
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		t0 = cb_rdtsc();
+		n = cb_raw_ns();
+		t1 = cb_rdtsc();
+		if (t1 - t0 < best) {
+			best = t1 - t0;
+			*tsc = t0 + (t1 - t0) / 2;
+			*ns = n;
+		}
+	}
+}
+
+unsigned long long cb_tsc_khz_calibrate(void)
+{
+	unsigned long long t0, n0, t1, n1;
+
+	cb_tsc_pair(&t0, &n0);
+	do
+		cb_tsc_pair(&t1, &n1);
+	while (n1 - n0 < 20000000ULL);
+	return (unsigned long long)((double)(t1 - t0) * 1e6 / (double)(n1 - n0) + 0.5);
+}
+
+/* n x 64 dependent adds between two TSC reads. */
+static noinline unsigned long long cb_adds(unsigned long n)
+{
+	unsigned long long t0, t1, x = 0;
+
+	t0 = cb_rdtsc();
+	if (n)
+		asm volatile("1:\n\t.rept 64\n\tadd $1, %0\n\t.endr\n\tdec %1\n\tjnz 1b"
+			     : "+r" (x), "+r" (n));
+	t1 = cb_rdtsc();
+	return t1 - t0;
+}
+
+double cb_probe(void)
+{
+	static double overhead = -1;
+	double v[31];
+	unsigned int i;
+
+	if (overhead < 0) {
+		for (i = 0; i < ARRAY_SIZE(v); i++)
+			v[i] = (double)cb_adds(0);
+		cb_stats_sort(v, ARRAY_SIZE(v));
+		overhead = cb_stats_median(v, ARRAY_SIZE(v));
+	}
+	return (double)cb_adds(CB_PROBE_ADDS / 64) - overhead;
+}
+
+double cb_clock_ratio(double *probes, size_t n)
+{
+	double med;
+
+	if (!n)
+		return 0;
+	cb_stats_sort(probes, n);
+	med = cb_stats_median(probes, n);
+	return med > 0 ? (double)CB_PROBE_ADDS / med : 0;
+}

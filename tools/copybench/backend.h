@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * backend.h - the measuring engine's two backends behind one interface:
+ * "user" times libcopyvariants in this process (backend_user.c), "module"
+ * drives copybench.ko's debugfs files (backend_module.c). Both measure a
+ * point the same way (pinned, calibrated loops, warm-up, a baseline of an
+ * empty copy subtracted, samples, verification after the timing) and fill
+ * the same struct cb_result.
+ *
+ * Directions and cache modes are copybench.h's CB_DIRECTION and CB_CACHE
+ * lists, so what the module adds flows through; a backend says per variant
+ * which directions it supports.
+ */
+#ifndef CB_BACKEND_H
+#define CB_BACKEND_H
+
+#include "sizes.h"
+#include "util.h"
+
+/* copybench.h's lists, in enum order. */
+extern const char *const cb_directions[];
+extern const unsigned int cb_ndirections;
+extern const char *const cb_caches[];
+extern const unsigned int cb_ncaches;
+
+/* Index of name in list (n entries), or -1. */
+int cb_name_index(const char *const *list, unsigned int n, const char *name);
+
+/* struct cb_variant_info - a variant as a backend offers it. */
+struct cb_variant_info {
+	char *name;
+	char *desc;
+	int usable;		/* the CPU can run it */
+	unsigned long dirs;	/* bit i: cb_directions[i] supported */
+};
+
+/* struct cb_point - one thing to measure. */
+struct cb_point {
+	unsigned int dir;		/* index into cb_directions */
+	unsigned int variant;		/* index into the backend's variants */
+	struct cb_size size;		/* random: each copy draws from [lo, hi] */
+	unsigned int src_offset, dst_offset;
+	unsigned int cache;		/* index into cb_caches */
+	unsigned int repeat;		/* 0-based */
+	unsigned long long seed;	/* of the random sizes */
+};
+
+/*
+ * struct cb_result - what one measurement of a point gave. Costs are TSC
+ * cycles per copy, net of the baseline (clamped at 0) except stddev. q02 is
+ * the 0.02 quantile of the kept samples (NAN when the backend cannot say):
+ * how far the fastest samples lie apart, the jitter of min.
+ */
+struct cb_result {
+	unsigned long long loops, samples, discarded;
+	int truncated, verified;
+	long long run_cpu;
+	double min, q02, median, mean, stddev, max;
+	double baseline;
+	double size_mean;	/* random sizes: mean bytes per copy; else size */
+	double clock_ratio;	/* core clocks per TSC cycle; 0: not measured */
+};
+
+/* What --load loads when given no file. */
+#define CB_DEFAULT_KO	"./copybench.ko"
+
+/* The measuring settings both backends honour (command-line options). */
+struct cb_settings {
+	long cpu;			/* -1: the CPU the command starts on */
+	unsigned long samples;		/* timed samples per point */
+	unsigned long loops;		/* copies per sample, 0 automatic */
+	unsigned long max_run_ms;	/* bound of one point's run */
+	unsigned long long max_bytes;	/* largest size + offset of the plan */
+	const char *load;		/* module: .ko to load if not loaded */
+};
+
+struct cb_backend;
+
+struct cb_backend_ops {
+	const char *name;
+	/* Sets variants, tsc_khz, cpu, size_max, buffers; pins the process. */
+	int (*open)(struct cb_backend *b, struct cb_error *e);
+	int (*measure)(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,
+		       struct cb_error *e);
+	/* Undoes open (restores module knobs, unloads what it loaded), frees priv. */
+	void (*close)(struct cb_backend *b);
+};
+
+struct cb_backend {
+	const struct cb_backend_ops *ops;
+	const struct cb_settings *set;
+	struct cb_variant_info *variants;
+	unsigned int nvariants;
+	unsigned long long size_max;	/* largest size per copy */
+	unsigned long long tsc_khz;
+	int cpu;			/* the CPU every run is pinned to */
+	int random_sizes;		/* can time random:LO-HI points */
+	const char *buffers;		/* how buffers are backed, for the header */
+	void *priv;
+};
+
+extern const struct cb_backend_ops cb_backend_user;
+extern const struct cb_backend_ops cb_backend_module;
+
+/*
+ * cb_backend_open - open backend "user", "module" or "auto" (module when
+ * copybench's debugfs directory exists, else user; a line on stderr says
+ * which and why). 0, or -1 with e set.
+ */
+int cb_backend_open(struct cb_backend *b, const char *which, const struct cb_settings *set,
+		    struct cb_error *e);
+/*
+ * cb_backend_close - undo what open did to the system (module knobs back,
+ * module unloaded if loaded); the variant list stays for reports.
+ * cb_backend_free() closes if needed and frees everything.
+ */
+void cb_backend_close(struct cb_backend *b);
+void cb_backend_free(struct cb_backend *b);
+
+/* Index of a variant of b by name, or -1. */
+int cb_backend_variant(const struct cb_backend *b, const char *name);
+
+/*
+ * After cb_signals_init(), SIGINT, SIGTERM and SIGHUP set the signal's
+ * number here: measurements stop at the next sample, the command cleans
+ * up and exits 128 + the signal. cb_stop() reads it.
+ */
+extern int cb_stop_signal;
+void cb_signals_init(void);
+
+static inline int cb_stop(void)
+{
+	return __atomic_load_n(&cb_stop_signal, __ATOMIC_RELAXED);
+}
+
+/*
+ * Shared by both backends: pin this process to cpu (-1: the current CPU);
+ * returns the CPU or -1 with e set.
+ */
+int cb_pin_cpu(long cpu, struct cb_error *e);
+
+/*
+ * TSC frequency in kHz, calibrated against CLOCK_MONOTONIC_RAW (which the
+ * kernel derives from the TSC on these machines, so this agrees with the
+ * kernel's tsc_khz). Takes about 20 ms.
+ */
+unsigned long long cb_tsc_khz_calibrate(void);
+
+/*
+ * The clock probe: a chain of CB_PROBE_ADDS dependent adds, one core clock
+ * each. cb_probe() returns the TSC cycles it took, net of the TSC reads
+ * around it; cb_clock_ratio() turns n probes (sorted in place) into core
+ * clocks per TSC cycle, from their median. A core whose clock moved (turbo,
+ * a busy neighbour, a throttled host) shows here, and TSC figures times
+ * the ratio are in core clocks.
+ */
+#define CB_PROBE_ADDS	4096UL
+double cb_probe(void);
+double cb_clock_ratio(double *probes, size_t n);
+
+/* rdtsc after every earlier instruction completed (the kernel's rdtsc_ordered()). */
+static inline unsigned long long cb_rdtsc(void)
+{
+	unsigned int lo, hi;
+
+	asm volatile("lfence; rdtsc" : "=a" (lo), "=d" (hi) : : "memory");
+	return (unsigned long long)hi << 32 | lo;
+}
+
+#endif /* CB_BACKEND_H */

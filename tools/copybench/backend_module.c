@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * backend_module.c - the "module" backend: copybench.ko's debugfs files
+ * (Documentation/copybench.rst). Per point it writes the knobs, writes "1"
+ * to "run" (which returns when the run is done) and reads "results". The
+ * knobs it changes are read first and written back on close; with --load
+ * it loads the module when it is not loaded, and unloads it on close.
+ *
+ * The names come from copybench.h: CB_FILE for the files, CB_RESULT_KEY
+ * for the results, CB_DIRECTION and CB_CACHE for the values. The
+ * "variants" file is "NAME usable|unusable [DIRS] DESCRIPTION": DIRS, a
+ * comma-separated list of directions, is new; without it a variant
+ * supports memcpy, to_user and from_user. The clock probe (backend.h) runs
+ * in userspace on the run's CPU just before and after each run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/types.h>
+
+#include "copybench.h"
+#include "backend.h"
+
+#define MB_LAST_ERROR	CB_DEBUGFS_DIR "/last_error"
+#define MB_PROBES	9	/* clock probes before and after each run */
+
+/* Every file of the module's directory. */
+#define CB_STR(x)	#x
+
+static const char *const mb_files[] = {
+#define CB_FILE(name, mode)	CB_STR(name),
+#include "copybench.h"
+#undef CB_FILE
+};
+
+/* The knobs a point sets, in the order they are written (and restored). */
+enum { MB_VARIANT, MB_DIRECTION, MB_SIZE, MB_SRC_OFFSET, MB_DST_OFFSET, MB_CACHE, MB_LOOPS,
+	MB_SAMPLES, MB_CPU, MB_BASELINE, MB_MAX_RUN_MS, MB_NKNOBS };
+static const char *const mb_knobs[MB_NKNOBS] = {
+	"variant", "direction", "size", "src_offset", "dst_offset", "cache", "loops",
+	"samples", "cpu", "baseline", "max_run_ms",
+};
+
+/* The results keys, in the order copybench.h lists them. */
+static const char *const mb_keys[] = {
+#define CB_RESULT_KEY(key, unit)	CB_STR(key),
+#include "copybench.h"
+#undef CB_RESULT_KEY
+};
+
+struct mb {
+	int loaded;			/* this command loaded the module */
+	char *saved[MB_NKNOBS];		/* knob values found at open */
+	char *cur[MB_NKNOBS];		/* values last written */
+	double res[ARRAY_SIZE(mb_keys)];
+	char *res_str[ARRAY_SIZE(mb_keys)];
+};
+
+static char *mb_path(const char *file)
+{
+	struct cb_str p = { 0 };
+
+	cb_str_printf(&p, "%s/%s", CB_DEBUGFS_DIR, file);
+	return p.s;
+}
+
+/* " (module: <last_error>)" when the module has a last_error file. */
+static void mb_last_error(char *buf, size_t len)
+{
+	char *text = cb_read_file(MB_LAST_ERROR, NULL), *nl;
+
+	buf[0] = '\0';
+	if (!text)
+		return;
+	nl = strchr(text, '\n');
+	if (nl)
+		*nl = '\0';
+	if (*text)
+		snprintf(buf, len, " (module: %s)", text);
+	free(text);
+}
+
+static char *mb_read(const char *file, struct cb_error *e)
+{
+	char *path = mb_path(file), *text;
+
+	text = cb_read_file(path, NULL);
+	if (!text)
+		cb_fail(e, CB_EXIT_RUNTIME, "cannot read %s: %s", path, strerror(errno));
+	free(path);
+	return text;
+}
+
+static int mb_write(const char *file, const char *value, struct cb_error *e)
+{
+	char *path = mb_path(file), why[512];
+	ssize_t n = -1;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd >= 0) {
+		n = write(fd, value, strlen(value));
+		err = errno;
+		close(fd);
+		errno = err;
+	}
+	if (n == (ssize_t)strlen(value)) {
+		free(path);
+		return 0;
+	}
+	err = errno;
+	if (err == EINTR && cb_stop()) {
+		free(path);
+		return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
+	}
+	mb_last_error(why, sizeof(why));
+	cb_fail(e, CB_EXIT_RUNTIME, "writing '%s' to %s failed: %s%s", value, path,
+		n < 0 ? strerror(err) : "short write", why);
+	free(path);
+	return -1;
+}
+
+static int mb_knob(struct mb *m, unsigned int k, const char *value, struct cb_error *e)
+{
+	if (m->cur[k] && !strcmp(m->cur[k], value))
+		return 0;
+	free(m->cur[k]);
+	m->cur[k] = NULL;
+	if (mb_write(mb_knobs[k], value, e))
+		return -1;
+	m->cur[k] = cb_strdup(value);
+	return 0;
+}
+
+/* The third field of a variants line is DIRS when it is a list of directions. */
+static int mb_dirs(const char *field, unsigned long *dirs)
+{
+	char *copy = cb_strdup(field), *tok, *save = NULL;
+	int known = 0, d;
+
+	*dirs = 0;
+	if (strspn(field, "abcdefghijklmnopqrstuvwxyz_,") != strlen(field)) {
+		free(copy);
+		return 0;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		d = cb_name_index(cb_directions, cb_ndirections, tok);
+		if (d >= 0) {
+			*dirs |= 1UL << d;
+			known++;
+		}
+	}
+	free(copy);
+	return known > 0;
+}
+
+static int mb_variants(struct cb_backend *b, struct cb_error *e)
+{
+	static const char *const classic[] = { "memcpy", "to_user", "from_user" };
+	char *text = mb_read("variants", e), *line, *save = NULL, *f[3], *rest;
+	struct cb_variant_info *v;
+	unsigned long classic_dirs = 0;
+	unsigned int i;
+	int d;
+
+	if (!text)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(classic); i++) {
+		d = cb_name_index(cb_directions, cb_ndirections, classic[i]);
+		if (d >= 0)
+			classic_dirs |= 1UL << d;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		f[0] = strtok(line, " ");
+		f[1] = f[0] ? strtok(NULL, " ") : NULL;
+		rest = f[1] ? strtok(NULL, "") : NULL;
+		if (!f[1] || (strcmp(f[1], "usable") && strcmp(f[1], "unusable"))) {
+			free(text);
+			return cb_fail(e, CB_EXIT_RUNTIME,
+				       "%s/variants: unexpected line '%s' (expected NAME usable|unusable [DIRS] DESCRIPTION)",
+				       CB_DEBUGFS_DIR, line);
+		}
+		b->variants = cb_realloc(b->variants, b->nvariants + 1, sizeof(*b->variants));
+		v = &b->variants[b->nvariants++];
+		memset(v, 0, sizeof(*v));
+		v->name = cb_strdup(f[0]);
+		v->usable = !strcmp(f[1], "usable");
+		v->dirs = classic_dirs;
+		f[2] = rest ? rest + strspn(rest, " ") : NULL;
+		if (f[2] && *f[2]) {
+			i = (unsigned int)strcspn(f[2], " ");
+			rest = cb_strdup(f[2]);
+			rest[i] = '\0';
+			if (mb_dirs(rest, &v->dirs))
+				f[2] += i + strspn(f[2] + i, " ");
+			else
+				v->dirs = classic_dirs;
+			free(rest);
+		}
+		v->desc = cb_strdup(f[2] ? f[2] : "");
+	}
+	free(text);
+	if (!b->nvariants)
+		return cb_fail(e, CB_EXIT_RUNTIME, "%s/variants lists no variant", CB_DEBUGFS_DIR);
+	return 0;
+}
+
+/* Load the module from path (finit_module), as insmod does. */
+static int mb_load(struct mb *m, const char *path, struct cb_error *e)
+{
+	struct stat st;
+	int fd, err;
+	long ret;
+
+	/* /proc/modules exists exactly when the kernel has CONFIG_MODULES. */
+	if (stat("/proc/modules", &st))
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "--load: the running kernel cannot load modules (CONFIG_MODULES is off); use --backend user");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "--load: cannot open %s: %s (build it with 'make module')", path,
+			       strerror(errno));
+	ret = syscall(SYS_finit_module, fd, "", 0);
+	err = errno;
+	close(fd);
+	if (ret && err != EEXIST)
+		return cb_fail(e, CB_EXIT_RUNTIME, "--load: loading %s failed: %s", path,
+			       strerror(err));
+	m->loaded = !ret;
+	return 0;
+}
+
+static void mb_unload(struct mb *m)
+{
+	int i;
+
+	if (!m->loaded)
+		return;
+	/* Our files are closed; a reader elsewhere keeps it busy for a while. */
+	for (i = 0; i < 100; i++) {
+		if (!syscall(SYS_delete_module, "copybench", O_NONBLOCK))
+			break;
+		if (errno != EAGAIN && errno != EBUSY) {
+			cb_warn("could not unload copybench: %s", strerror(errno));
+			break;
+		}
+		usleep(10000);
+	}
+	m->loaded = 0;
+}
+
+static int mb_find(struct cb_backend *b, struct mb *m, struct cb_error *e)
+{
+	struct stat st;
+
+	if (geteuid())
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "the module backend needs root (debugfs is root-only); use --backend user");
+	if (!stat(CB_DEBUGFS_DIR, &st))
+		return 0;
+	if (!b->set->load && !stat("/sys/module/copybench", &st))
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "copybench.ko is loaded but %s is missing: is debugfs mounted? (mount -t debugfs none /sys/kernel/debug)",
+			       CB_DEBUGFS_DIR);
+	if (!b->set->load)
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "copybench.ko is not loaded (%s does not exist): insmod it, pass --load[=KO], or use --backend user",
+			       CB_DEBUGFS_DIR);
+	if (mb_load(m, b->set->load, e))
+		return -1;
+	if (stat(CB_DEBUGFS_DIR, &st))
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "copybench.ko is loaded but %s is missing: is debugfs mounted? (mount -t debugfs none /sys/kernel/debug)",
+			       CB_DEBUGFS_DIR);
+	return 0;
+}
+
+static int mb_open(struct cb_backend *b, struct cb_error *e)
+{
+	struct mb *m = cb_calloc(1, sizeof(*m));
+	unsigned int k;
+	char *nl;
+	int cpu;
+
+	b->priv = m;
+	for (k = 0; k < MB_NKNOBS; k++)
+		if (cb_name_index(mb_files, ARRAY_SIZE(mb_files), mb_knobs[k]) < 0)
+			return cb_fail(e, CB_EXIT_RUNTIME, "copybench.h has no knob '%s'",
+				       mb_knobs[k]);
+	if (mb_find(b, m, e))
+		return -1;
+	cpu = cb_pin_cpu(b->set->cpu, e);
+	if (cpu < 0)
+		return -1;
+	b->cpu = cpu;
+	b->size_max = CB_SIZE_MAX;
+	b->buffers = "kernel";
+	if (mb_variants(b, e))
+		return -1;
+	for (k = 0; k < MB_NKNOBS; k++) {
+		m->saved[k] = mb_read(mb_knobs[k], e);
+		if (!m->saved[k])
+			return -1;
+		nl = strchr(m->saved[k], '\n');
+		if (nl)
+			*nl = '\0';
+	}
+	b->tsc_khz = cb_tsc_khz_calibrate();
+	return 0;
+}
+
+static void mb_close(struct cb_backend *b)
+{
+	struct mb *m = b->priv;
+	struct cb_error e;
+	unsigned int k, i;
+
+	if (!m)
+		return;
+	if (m->loaded) {
+		mb_unload(m);
+	} else {
+		/* Back to the knobs found; native first: any direction goes with it. */
+		if (m->saved[MB_VARIANT] && mb_knob(m, MB_VARIANT, CB_NATIVE_NAME, &e))
+			cb_warn("restoring the module's knobs: %s", e.msg);
+		for (k = MB_DIRECTION; k < MB_NKNOBS; k++)
+			if (m->saved[k] && mb_knob(m, k, m->saved[k], &e))
+				cb_warn("restoring the module's knobs: %s", e.msg);
+		if (m->saved[MB_VARIANT] && mb_knob(m, MB_VARIANT, m->saved[MB_VARIANT], &e))
+			cb_warn("restoring the module's knobs: %s", e.msg);
+	}
+	for (k = 0; k < MB_NKNOBS; k++) {
+		free(m->saved[k]);
+		free(m->cur[k]);
+	}
+	for (i = 0; i < ARRAY_SIZE(mb_keys); i++)
+		free(m->res_str[i]);
+	free(m);
+	b->priv = NULL;
+}
+
+static int mb_results(struct mb *m, struct cb_error *e)
+{
+	char *text = mb_read("results", e), *line, *save = NULL, *val, *end;
+	unsigned int i;
+	int k;
+
+	if (!text)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(mb_keys); i++) {
+		m->res[i] = NAN;
+		free(m->res_str[i]);
+		m->res_str[i] = NULL;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		val = strchr(line, ' ');
+		if (!val)
+			continue;
+		*val++ = '\0';
+		k = cb_name_index(mb_keys, ARRAY_SIZE(mb_keys), line);
+		if (k < 0)
+			continue;	/* a key newer than this tool */
+		m->res_str[k] = cb_strdup(val);
+		m->res[k] = strtod(val, &end);
+		if (end == val || *end)
+			m->res[k] = NAN;
+	}
+	free(text);
+	return 0;
+}
+
+/*
+ * The results repeat the knobs of their run: they must be the ones this
+ * command wrote, or another writer changed them in between.
+ */
+static int mb_same_knobs(struct mb *m, struct cb_error *e)
+{
+	static const unsigned int echoed[] = { MB_VARIANT, MB_DIRECTION, MB_SIZE, MB_SRC_OFFSET,
+					       MB_DST_OFFSET, MB_CACHE };
+	unsigned int i;
+	int k;
+
+	for (i = 0; i < ARRAY_SIZE(echoed); i++) {
+		k = cb_name_index(mb_keys, ARRAY_SIZE(mb_keys), mb_knobs[echoed[i]]);
+		if (k >= 0 && m->res_str[k] && m->cur[echoed[i]] &&
+		    !strcmp(m->res_str[k], m->cur[echoed[i]]))
+			continue;
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "%s/results says %s %s, this command set %s: another process changed the knobs during the run",
+			       CB_DEBUGFS_DIR, mb_knobs[echoed[i]],
+			       k >= 0 && m->res_str[k] ? m->res_str[k] : "nothing",
+			       m->cur[echoed[i]] ? m->cur[echoed[i]] : "?");
+	}
+	return 0;
+}
+
+/* A results value by key; -1 with e set when it is missing. */
+static int mb_res(struct mb *m, const char *key, double *v, struct cb_error *e)
+{
+	int k = cb_name_index(mb_keys, ARRAY_SIZE(mb_keys), key);
+
+	if (k < 0 || isnan(m->res[k]))
+		return cb_fail(e, CB_EXIT_RUNTIME, "%s/results has no numeric '%s'",
+			       CB_DEBUGFS_DIR, key);
+	*v = m->res[k];
+	return 0;
+}
+
+static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,
+		      struct cb_error *e)
+{
+	const struct cb_variant_info *v = &b->variants[p->variant];
+	struct mb *m = b->priv;
+	double loops = 0, samples = 0, trunc = 0, verified = 0, cpu = 0;
+	const struct {
+		const char *key;
+		double *v;
+	} want[] = {
+		{ "cycles_min", &r->min }, { "cycles_median", &r->median },
+		{ "cycles_mean", &r->mean }, { "cycles_stddev", &r->stddev },
+		{ "cycles_max", &r->max }, { "baseline_cycles", &r->baseline },
+		{ "loops", &loops }, { "samples", &samples }, { "truncated", &trunc },
+		{ "run_cpu", &cpu }, { "verified", &verified },
+	};
+	double probes[2 * MB_PROBES];
+	char num[32];
+	unsigned int k;
+	int ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (p->size.random)
+		return cb_fail(e, CB_EXIT_USAGE, "random sizes need --backend user");
+	/* Variant and direction: through native, which takes any direction. */
+	if ((!m->cur[MB_VARIANT] || strcmp(m->cur[MB_VARIANT], v->name) ||
+	     !m->cur[MB_DIRECTION] || strcmp(m->cur[MB_DIRECTION], cb_directions[p->dir])) &&
+	    (mb_knob(m, MB_VARIANT, CB_NATIVE_NAME, e) ||
+	     mb_knob(m, MB_DIRECTION, cb_directions[p->dir], e) ||
+	     mb_knob(m, MB_VARIANT, v->name, e)))
+		return -1;
+	for (k = MB_SIZE; k < MB_NKNOBS && !ret; k++) {
+		switch (k) {
+		case MB_SIZE:
+			snprintf(num, sizeof(num), "%llu", p->size.lo);
+			break;
+		case MB_SRC_OFFSET:
+			snprintf(num, sizeof(num), "%u", p->src_offset);
+			break;
+		case MB_DST_OFFSET:
+			snprintf(num, sizeof(num), "%u", p->dst_offset);
+			break;
+		case MB_CACHE:
+			snprintf(num, sizeof(num), "%s", cb_caches[p->cache]);
+			break;
+		case MB_LOOPS:
+			snprintf(num, sizeof(num), "%lu", b->set->loops);
+			break;
+		case MB_SAMPLES:
+			snprintf(num, sizeof(num), "%lu", b->set->samples);
+			break;
+		case MB_CPU:
+			snprintf(num, sizeof(num), "%d", b->cpu);
+			break;
+		case MB_BASELINE:
+			snprintf(num, sizeof(num), "1");
+			break;
+		case MB_MAX_RUN_MS:
+			snprintf(num, sizeof(num), "%lu", b->set->max_run_ms);
+			break;
+		}
+		ret = mb_knob(m, k, num, e);
+	}
+	if (ret)
+		return -1;
+	/* The core clock around the run, from userspace on the run's CPU. */
+	for (k = 0; k < MB_PROBES; k++)
+		probes[k] = cb_probe();
+	if (mb_write("run", "1", e))
+		return -1;
+	for (k = 0; k < MB_PROBES; k++)
+		probes[MB_PROBES + k] = cb_probe();
+	r->clock_ratio = cb_clock_ratio(probes, 2 * MB_PROBES);
+	if (mb_results(m, e) || mb_same_knobs(m, e))
+		return -1;
+	for (k = 0; k < ARRAY_SIZE(want); k++)
+		if (mb_res(m, want[k].key, want[k].v, e))
+			return -1;
+	r->loops = (unsigned long long)loops;
+	r->samples = (unsigned long long)samples;
+	r->truncated = trunc != 0;
+	r->verified = verified != 0;
+	r->run_cpu = (long long)cpu;
+	r->q02 = NAN;		/* the module does not report it */
+	r->size_mean = (double)p->size.lo;
+	return 0;
+}
+
+const struct cb_backend_ops cb_backend_module = {
+	.name = "module",
+	.open = mb_open,
+	.measure = mb_measure,
+	.close = mb_close,
+};

@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * backend_user.c - the "user" backend: libcopyvariants (the userspace
+ * build of copy_variants.S) timed in this process, the way copybench.ko's
+ * cb_run.c times a run, plus what precision across processes needs:
+ *
+ *  - pinned to one CPU for the whole command, warmed up for 20 ms first;
+ *  - one pair of buffers for every point, each starting on a 2 MiB
+ *    boundary and backed by transparent huge pages when the kernel allows
+ *    (MADV_HUGEPAGE): the physical layout of the first 2 MiB, and so the
+ *    cache sets a copy touches, is then the same in every process;
+ *  - loops calibrated as the module does (the smallest power of two whose
+ *    sample takes 10 us), one untimed sample at the final loops, then the
+ *    timed samples; the baseline (the median of up to 31 samples of the
+ *    same loop around an empty copy) measured once per process for each
+ *    power-of-two loops, at start, before any copy (ub_baseline() says why);
+ *  - after each sample, a clock probe (a chain of dependent adds, one core
+ *    clock each) gives the core clocks per TSC cycle during the run;
+ *  - interrupts, context switches and steal on the CPU during the samples
+ *    are counted (/proc/interrupts, getrusage(), /proc/stat) and as many of
+ *    the slowest samples are discarded, at most half of them;
+ *  - the copied bytes are checked after the timing.
+ *
+ * Directions: memcpy times cb_<name>_memcpy, to_user and from_user time
+ * cb_<name>_user (in userspace both sides are user memory, so the two are
+ * the same copy); libc's memcpy is "native". cache=cold flushes both
+ * ranges with clflush before each copy, outside the timed window, and
+ * times each copy by itself (the baseline then too).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <x86intrin.h>
+#include <linux/types.h>
+
+#include "copybench.h"
+#include "copy_variants.h"
+#include "backend.h"
+#include "stats.h"
+
+#define UB_HUGE			(2UL << 20)
+#define UB_GUARD		64UL	/* bytes checked beyond the copy */
+#define UB_BASELINE_SAMPLES	31UL
+#define UB_BASE_POW2		13	/* baselines kept for loops 1, 2, 4 .. 4096 */
+#define UB_BASE_KINDS		3	/* hot, hot with random sizes, cold */
+#define UB_BASE_TABLE_SAMPLES	101
+#define UB_RANDOM_DRAWS		4096UL	/* random sizes drawn per point */
+#define UB_WARMUP_NS		20000000ULL
+#define UB_SAMPLE_MAX_MS	1000ULL	/* bound of one sample, as the module's */
+
+typedef unsigned long (*ub_copy_fn)(void *dst, const void *src, unsigned long len);
+
+/* The directions this backend times, and with which entry point. */
+static const struct {
+	const char *name;
+	int memcpy_entry;
+} ub_dirs[] = {
+	{ "memcpy", 1 },
+	{ "to_user", 0 },
+	{ "from_user", 0 },
+};
+
+struct ub {
+	char *map, *src, *dst;
+	size_t maplen, region;
+	unsigned int lens[UB_RANDOM_DRAWS];
+	double *s, *base, *probe;
+	double base_tab[UB_BASE_KINDS][UB_BASE_POW2];	/* 0: not measured */
+	unsigned long long deadline_ns;
+};
+
+/* One point's timing state. */
+struct ub_run {
+	ub_copy_fn fn;
+	char *dst;
+	const char *src;
+	unsigned long len;		/* fixed size; 0 with lens */
+	const unsigned int *lens;	/* random sizes, or NULL */
+	unsigned long pos;		/* next draw */
+	int cold;
+	unsigned long left;		/* OR of the copies' return values */
+};
+
+static unsigned long ub_empty_copy(void *dst, const void *src, unsigned long len)
+{
+	asm volatile("" : : "r" (dst), "r" (src), "r" (len) : "memory");
+	return 0;
+}
+
+static unsigned long long ub_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+/* Hot, fixed size: one window around loops copies, as cb_sample() does. */
+static noinline unsigned long long
+ub_hot_fixed(ub_copy_fn fn, char *dst, const char *src, unsigned long len, unsigned long loops,
+	     unsigned long *left)
+{
+	unsigned long long t0, t1;
+	unsigned long l = 0, i;
+
+	asm volatile("" : "+r" (fn));
+	t0 = cb_rdtsc();
+	for (i = 0; i < loops; i++)
+		l |= fn(dst, src, len);
+	t1 = cb_rdtsc();
+	*left |= l;
+	return t1 - t0;
+}
+
+/* Hot, random sizes: the same, each copy's size the next draw. */
+static noinline unsigned long long
+ub_hot_random(ub_copy_fn fn, char *dst, const char *src, const unsigned int *lens,
+	      unsigned long pos, unsigned long loops, unsigned long *left)
+{
+	unsigned long long t0, t1;
+	unsigned long l = 0, i;
+
+	asm volatile("" : "+r" (fn));
+	t0 = cb_rdtsc();
+	for (i = 0; i < loops; i++)
+		l |= fn(dst, src, lens[(pos + i) & (UB_RANDOM_DRAWS - 1)]);
+	t1 = cb_rdtsc();
+	*left |= l;
+	return t1 - t0;
+}
+
+static void ub_flush(const char *p, unsigned long len)
+{
+	uintptr_t a = (uintptr_t)p & ~63UL, end = (uintptr_t)p + len;
+
+	for (; a < end; a += 64)
+		_mm_clflush((const void *)a);
+}
+
+/* Cold: both ranges flushed before each copy, each copy timed alone. */
+static noinline unsigned long long
+ub_cold(struct ub_run *r, ub_copy_fn fn, unsigned long loops)
+{
+	unsigned long long t0, sum = 0;
+	unsigned long i, len;
+
+	asm volatile("" : "+r" (fn));
+	for (i = 0; i < loops; i++) {
+		len = r->lens ? r->lens[(r->pos + i) & (UB_RANDOM_DRAWS - 1)] : r->len;
+		ub_flush(r->src, len);
+		ub_flush(r->dst, len);
+		_mm_mfence();
+		t0 = cb_rdtsc();
+		r->left |= fn(r->dst, r->src, len);
+		sum += cb_rdtsc() - t0;
+	}
+	return sum;
+}
+
+/* One sample of loops copies with fn (the copy, or the empty one). */
+static unsigned long long ub_sample(struct ub_run *r, ub_copy_fn fn, unsigned long loops)
+{
+	unsigned long long t;
+
+	if (r->cold)
+		t = ub_cold(r, fn, loops);
+	else if (r->lens)
+		t = ub_hot_random(fn, r->dst, r->src, r->lens, r->pos, loops, &r->left);
+	else
+		t = ub_hot_fixed(fn, r->dst, r->src, r->len, loops, &r->left);
+	r->pos += loops;
+	return t;
+}
+
+/* The median of up to UB_BASELINE_SAMPLES samples of the empty copy. */
+static double ub_baseline_measure(struct ub *u, struct ub_run *r, unsigned long loops,
+				  unsigned long samples)
+{
+	unsigned long i, n = samples < UB_BASELINE_SAMPLES ? samples : UB_BASELINE_SAMPLES;
+
+	for (i = 0; i < n; i++)
+		u->base[i] = (double)ub_sample(r, ub_empty_copy, loops) / (double)loops;
+	cb_stats_sort(u->base, n);
+	return cb_stats_median(u->base, n);
+}
+
+static int ub_base_kind(const struct ub_run *r)
+{
+	return r->cold ? 2 : r->lens ? 1 : 0;
+}
+
+/*
+ * The baseline of a point: from the table measured at start when loops is
+ * a power of two it holds, else measured now. Why once per process: the
+ * empty call's loop runs at one of two speeds on some CPUs, depending on
+ * what ran before (4.2 or 6.3 TSC cycles per call on the development
+ * machine's Zen 3, while the copies' loops stay put to 0.1%), so a baseline
+ * measured beside each point carries that history into its figures.
+ */
+static double ub_baseline(struct ub *u, struct ub_run *r, unsigned long loops,
+			  unsigned long samples)
+{
+	unsigned int k = 0;
+
+	while (k < UB_BASE_POW2 && (1UL << k) < loops)
+		k++;
+	if (k < UB_BASE_POW2 && (1UL << k) == loops && u->base_tab[ub_base_kind(r)][k] > 0)
+		return u->base_tab[ub_base_kind(r)][k];
+	return ub_baseline_measure(u, r, loops, samples);
+}
+
+/*
+ * The table, in the state the process starts in, before any copy ran: the
+ * fastest of UB_BASE_TABLE_SAMPLES samples each (the machine's other work
+ * cannot push it up as it pushes up a median), and of what earlier calls
+ * found: ub_open() measures it three times, around the warm-up, because the
+ * slower of the two speeds, once in, stays for a while.
+ */
+static void ub_baseline_table(struct ub *u)
+{
+	struct ub_run r = { .dst = u->dst, .src = u->src };
+	unsigned int kind, k, i;
+	double t, best;
+
+	for (kind = 0; kind < UB_BASE_KINDS; kind++) {
+		r.lens = kind == 1 ? u->lens : NULL;	/* zeros: the loads are what counts */
+		r.cold = kind == 2;
+		for (k = 0; k < UB_BASE_POW2; k++) {
+			best = u->base_tab[kind][k];
+			for (i = 0; i < UB_BASE_TABLE_SAMPLES; i++) {
+				t = (double)ub_sample(&r, ub_empty_copy, 1UL << k) / (double)(1UL << k);
+				best = best <= 0 || t < best ? t : best;
+			}
+			u->base_tab[kind][k] = best;
+		}
+	}
+}
+
+/* Interrupts, context switches and steal ticks of cpu so far. */
+static unsigned long long ub_disturbances(int cpu)
+{
+	unsigned long long sum = 0, v, f[10];
+	char *text, *line, *save = NULL, *tok, *end, want[16];
+	struct rusage ru;
+	int col = -1, c, n;
+
+	snprintf(want, sizeof(want), "CPU%d", cpu);
+	text = cb_read_file("/proc/interrupts", NULL);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (col < 0) {	/* the header: which column is ours */
+			for (c = 0, tok = strtok(line, " "); tok; tok = strtok(NULL, " "), c++)
+				if (!strcmp(tok, want))
+					col = c;
+			if (col < 0)
+				break;
+			continue;
+		}
+		tok = strchr(line, ':');
+		if (!tok)
+			continue;
+		for (c = 0, tok++; c <= col; c++) {
+			v = strtoull(tok, &end, 10);
+			if (end == tok)
+				break;
+			if (c == col)
+				sum += v;
+			tok = end;
+		}
+	}
+	free(text);
+
+	if (!getrusage(RUSAGE_THREAD, &ru))
+		sum += (unsigned long long)(ru.ru_nvcsw + ru.ru_nivcsw);
+
+	text = cb_read_file("/proc/stat", NULL);
+	snprintf(want, sizeof(want), "cpu%d ", cpu);
+	line = text ? strstr(text, want) : NULL;
+	if (line) {
+		n = sscanf(line + strlen(want), "%llu %llu %llu %llu %llu %llu %llu %llu", &f[0],
+			   &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]);
+		if (n == 8)
+			sum += f[7];	/* steal, in USER_HZ ticks */
+	}
+	free(text);
+	return sum;
+}
+
+static int ub_thp_backed(const char *addr, size_t len)
+{
+	char *text = cb_read_file("/proc/self/smaps", NULL), *p, *next;
+	unsigned long long lo, hi, kb = 0;
+	int in = 0;
+
+	for (p = text; p && *p; p = next) {
+		next = strchr(p, '\n');
+		next = next ? next + 1 : p + strlen(p);
+		if (sscanf(p, "%llx-%llx ", &lo, &hi) == 2 && strchr(p, '-') < strchr(p, ' '))
+			in = lo <= (uintptr_t)addr && (uintptr_t)addr < hi;
+		else if (in && !strncmp(p, "AnonHugePages:", 14))
+			kb += strtoull(p + 14, NULL, 10);
+	}
+	free(text);
+	return kb * 1024 >= len ? 2 : kb ? 1 : 0;
+}
+
+static int ub_alloc(struct cb_backend *b, struct ub *u, struct cb_error *e)
+{
+	static const char *const backing[] = { "4k", "thp-partial", "thp" };
+	unsigned long long need = b->set->max_bytes + UB_GUARD;
+	uintptr_t a;
+
+	u->region = (need + UB_HUGE - 1) & ~(UB_HUGE - 1);
+	u->maplen = 2 * u->region + UB_HUGE;
+	u->map = mmap(NULL, u->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (u->map == MAP_FAILED) {
+		u->map = NULL;
+		return cb_fail(e, CB_EXIT_RUNTIME, "cannot map %zu bytes of buffers: %s",
+			       u->maplen, strerror(errno));
+	}
+	a = ((uintptr_t)u->map + UB_HUGE - 1) & ~(UB_HUGE - 1);
+	u->src = (char *)a;
+	u->dst = u->src + u->region;
+	madvise(u->src, 2 * u->region, MADV_HUGEPAGE);
+	memset(u->src, 0x5a, 2 * u->region);	/* fault everything in now */
+	b->buffers = backing[ub_thp_backed(u->src, 2 * u->region)];
+	return 0;
+}
+
+static int ub_open(struct cb_backend *b, struct cb_error *e)
+{
+	const struct cb_variant *v;
+	unsigned long long t0;
+	struct ub *u;
+	unsigned int i, j;
+	int d, cpu;
+
+	cpu = cb_pin_cpu(b->set->cpu, e);
+	if (cpu < 0)
+		return -1;
+	b->cpu = cpu;
+	b->size_max = CB_SIZE_MAX;
+	b->random_sizes = 1;
+	b->nvariants = cb_variant_count();
+	b->variants = cb_calloc(b->nvariants, sizeof(*b->variants));
+	for (i = 0; (v = cb_variant_at(i)); i++) {
+		b->variants[i].name = cb_strdup(v->name);
+		b->variants[i].desc = cb_strdup(v->desc);
+		b->variants[i].usable = cb_variant_usable(v);
+		for (j = 0; j < ARRAY_SIZE(ub_dirs); j++) {
+			d = cb_name_index(cb_directions, cb_ndirections, ub_dirs[j].name);
+			if (d >= 0)
+				b->variants[i].dirs |= 1UL << d;
+		}
+	}
+	u = cb_calloc(1, sizeof(*u));
+	b->priv = u;
+	if (ub_alloc(b, u, e))
+		return -1;
+	u->s = cb_calloc(b->set->samples, sizeof(*u->s));
+	u->base = cb_calloc(UB_BASELINE_SAMPLES, sizeof(*u->base));
+	u->probe = cb_calloc(b->set->samples, sizeof(*u->probe));
+	b->tsc_khz = cb_tsc_khz_calibrate();
+
+	ub_baseline_table(u);
+	/* Warm-up: let the core reach the clock it will run the copies at. */
+	t0 = ub_now_ns();
+	while (ub_now_ns() - t0 < UB_WARMUP_NS) {
+		memcpy(u->dst, u->src, 4096);
+		asm volatile("" : : "r" (u->dst) : "memory");
+	}
+	ub_baseline_table(u);
+	cb_probe();	/* measures its own overhead on the first call */
+	ub_baseline_table(u);
+	return 0;
+}
+
+static void ub_close(struct cb_backend *b)
+{
+	struct ub *u = b->priv;
+
+	if (!u)
+		return;
+	if (u->map)
+		munmap(u->map, u->maplen);
+	free(u->s);
+	free(u->base);
+	free(u->probe);
+	free(u);
+	b->priv = NULL;
+}
+
+static unsigned char ub_src_byte(unsigned long i)
+{
+	return cb_data_byte(i);
+}
+
+/* Destination byte j before the copy: never what the copy will put there. */
+static unsigned char ub_dst_fill(const struct cb_point *p, unsigned long j)
+{
+	return (unsigned char)~cb_data_byte(j - p->dst_offset + p->src_offset);
+}
+
+static void ub_fill(const struct cb_point *p, struct ub *u, unsigned long max)
+{
+	unsigned long i, n;
+
+	n = p->src_offset + max + UB_GUARD;
+	for (i = 0; i < n; i++)
+		u->src[i] = (char)ub_src_byte(i);
+	n = p->dst_offset + max + UB_GUARD;
+	for (i = 0; i < n; i++)
+		u->dst[i] = (char)ub_dst_fill(p, i);
+}
+
+/* After the timing: every copied byte right, every byte around untouched. */
+static int ub_verify(const struct cb_point *p, const struct ub *u, unsigned long max)
+{
+	unsigned long i, n;
+	unsigned char want;
+
+	n = p->src_offset + max + UB_GUARD;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)u->src[i] != ub_src_byte(i))
+			return 0;
+	n = p->dst_offset + max + UB_GUARD;
+	for (i = 0; i < n; i++) {
+		if (i >= p->dst_offset && i - p->dst_offset < max)
+			want = ub_src_byte(i - p->dst_offset + p->src_offset);
+		else
+			want = ub_dst_fill(p, i);
+		if ((unsigned char)u->dst[i] != want)
+			return 0;
+	}
+	return 1;
+}
+
+/* xorshift64*: the random sizes, reproducible from the seed. */
+static unsigned long long ub_rand(unsigned long long *state)
+{
+	unsigned long long x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Draws the point's sizes (the buffers are filled for the largest). */
+static unsigned long ub_draw(const struct cb_point *p, struct ub *u, double *mean)
+{
+	unsigned long long state, span = p->size.hi - p->size.lo + 1;
+	unsigned long i, max = 0;
+	double sum = 0;
+
+	/* Never zero; the same seed gives the same sizes for the same range. */
+	state = (p->seed ^ 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL | 1;
+	for (i = 0; i < UB_RANDOM_DRAWS; i++) {
+		u->lens[i] = (unsigned int)(p->size.lo + ub_rand(&state) % span);
+		sum += u->lens[i];
+		if (u->lens[i] > max)
+			max = u->lens[i];
+	}
+	*mean = sum / UB_RANDOM_DRAWS;
+	return max;
+}
+
+static int ub_between(const struct ub *u)
+{
+	return cb_stop() || ub_now_ns() > u->deadline_ns;
+}
+
+static unsigned long long ub_sample3(struct ub_run *r, unsigned long n)
+{
+	unsigned long long a = ub_sample(r, r->fn, n), b = ub_sample(r, r->fn, n);
+	unsigned long long c = ub_sample(r, r->fn, n);
+
+	return a < b ? (a < c ? a : c) : (b < c ? b : c);
+}
+
+/* The module's loops rule (cb_pick_loops()); -1 with e when too long. */
+static int ub_pick_loops(struct cb_backend *b, struct ub_run *r, unsigned long *loops,
+			 struct cb_error *e)
+{
+	unsigned long long target = b->tsc_khz * CB_LOOPS_AUTO_NS / 1000000ULL;
+	unsigned long long one, limit = b->tsc_khz * UB_SAMPLE_MAX_MS;
+	unsigned long n = 1;
+
+	one = ub_sample(r, r->fn, 1);
+	if (b->set->loops) {
+		*loops = b->set->loops;
+		if (*loops > 1 && one * *loops > limit)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --loops %lu: a sample of %lu copies would take about %llu ms (accepted: samples up to %llu ms; fewer loops, or 0 for automatic)",
+				       *loops, *loops, one * *loops / b->tsc_khz, UB_SAMPLE_MAX_MS);
+		return 0;
+	}
+	/* The fastest of three at each step: a disturbed sample must not stop it early. */
+	while (n < CB_LOOPS_MAX && ub_sample3(r, n) < target) {
+		if (ub_between(b->priv))
+			break;
+		n = n * 2 < CB_LOOPS_MAX ? n * 2 : CB_LOOPS_MAX;
+	}
+	*loops = n;
+	return 0;
+}
+
+static double ub_net(double v, double base)
+{
+	return v > base ? v - base : 0;
+}
+
+static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *res,
+		      struct cb_error *e)
+{
+	const struct cb_variant *v = cb_variant_find(b->variants[p->variant].name);
+	unsigned long loops, n, i, keep, max;
+	unsigned long long d0, dist;
+	struct ub *u = b->priv;
+	struct ub_run r = { 0 };
+	struct cb_summary sum;
+	unsigned int j;
+
+	memset(res, 0, sizeof(*res));
+	res->run_cpu = b->cpu;
+	for (j = 0; j < ARRAY_SIZE(ub_dirs); j++)
+		if (!strcmp(ub_dirs[j].name, cb_directions[p->dir]))
+			r.fn = ub_dirs[j].memcpy_entry ? v->copy_memcpy : v->copy;
+	if (!r.fn)
+		return cb_fail(e, CB_EXIT_USAGE, "the user backend cannot time direction %s",
+			       cb_directions[p->dir]);
+	r.dst = u->dst + p->dst_offset;
+	r.src = u->src + p->src_offset;
+	r.cold = !strcmp(cb_caches[p->cache], "cold");
+	if (p->size.random) {
+		r.lens = u->lens;
+		max = ub_draw(p, u, &res->size_mean);
+	} else {
+		r.len = p->size.lo;
+		max = p->size.lo;
+		res->size_mean = (double)max;
+	}
+	ub_fill(p, u, max);
+	u->deadline_ns = ub_now_ns() + b->set->max_run_ms * 1000000ULL;
+
+	if (ub_pick_loops(b, &r, &loops, e))
+		return -1;
+	/* Warm-up: one untimed sample at the final loops. */
+	ub_sample(&r, r.fn, loops);
+
+	res->baseline = ub_baseline(u, &r, loops, b->set->samples);
+	d0 = ub_disturbances(b->cpu);
+	for (n = 0; n < b->set->samples; n++) {
+		if (n && ub_between(u))
+			break;
+		u->s[n] = (double)ub_sample(&r, r.fn, loops) / (double)loops;
+		u->probe[n] = cb_probe();
+	}
+	dist = ub_disturbances(b->cpu) - d0;
+	if (cb_stop())
+		return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
+	if (r.left)
+		return cb_fail(e, CB_EXIT_RUNTIME, "%s %s size %llu: a copy came back short",
+			       v->name, cb_directions[p->dir], p->size.lo);
+
+	res->loops = loops;
+	res->samples = n;
+	res->truncated = n < b->set->samples;
+	res->discarded = dist < (n - 1) / 2 ? dist : (n - 1) / 2;
+	keep = n - res->discarded;
+	/* The slowest samples go: sorted, the kept ones are the first keep. */
+	cb_stats_sort(u->s, n);
+	cb_stats_summarize(u->s, keep, &sum);
+	res->min = ub_net(sum.min, res->baseline);
+	res->q02 = ub_net(sum.q02, res->baseline);
+	res->median = ub_net(sum.median, res->baseline);
+	res->mean = ub_net(sum.mean, res->baseline);
+	res->max = ub_net(sum.max, res->baseline);
+	res->stddev = sum.stddev;
+
+	res->clock_ratio = cb_clock_ratio(u->probe, n);
+	/* Random sizes: the copies reached as far as the largest draw made. */
+	for (i = 0, max = r.lens ? 0 : max; r.lens && i < r.pos && i < UB_RANDOM_DRAWS; i++)
+		max = u->lens[i] > max ? u->lens[i] : max;
+	res->verified = ub_verify(p, u, max);
+	return 0;
+}
+
+const struct cb_backend_ops cb_backend_user = {
+	.name = "user",
+	.open = ub_open,
+	.measure = ub_measure,
+	.close = ub_close,
+};

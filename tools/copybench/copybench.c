@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * copybench.c - the copybench command: "copybench SUBCOMMAND [OPTIONS]".
+ * The subcommands are a table here and a cmd_*() each (builtin.h).
+ * Documentation/measure.rst is the manual.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "sysinfo.h"
+#include "util.h"
+
+#ifndef CB_VERSION
+#define CB_VERSION	"unknown"
+#endif
+
+static int cmd_help(int argc, char **argv);
+
+static const struct cb_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} cb_cmds[] = {
+	{ "sweep", cmd_sweep, "time copies per size: tables, plateaus, records" },
+	{ "alias", cmd_alias, "time one copy at dst-src distances (4K aliasing)" },
+	{ "plot", cmd_plot, "plot records with gnuplot (SVG or PNG)" },
+	{ "help", cmd_help, "this list, or a subcommand's --help" },
+};
+
+static void cb_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: copybench SUBCOMMAND [OPTIONS]   (copybench SUBCOMMAND --help)\n\n");
+	fprintf(f, "Times copy_to_user/memcpy variants, in copybench.ko or in userspace.\n\n");
+	for (i = 0; i < ARRAY_SIZE(cb_cmds); i++)
+		fprintf(f, "  %-8s %s\n", cb_cmds[i].name, cb_cmds[i].summary);
+	fprintf(f, "\n  --version  the version\n\nDocumentation/measure.rst is the manual.\n");
+}
+
+static const struct cb_cmd *cb_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cb_cmds); i++)
+		if (!strcmp(cb_cmds[i].name, name))
+			return &cb_cmds[i];
+	return NULL;
+}
+
+static int cb_unknown(const char *name)
+{
+	size_t i;
+
+	fprintf(stderr, "copybench: unknown subcommand '%s' (accepted:", name);
+	for (i = 0; i < ARRAY_SIZE(cb_cmds); i++)
+		fprintf(stderr, "%s %s", i ? "," : "", cb_cmds[i].name);
+	fprintf(stderr, ")\n");
+	return CB_EXIT_USAGE;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct cb_cmd *c;
+	char help[] = "--help";
+	char *args[3];
+
+	if (argc < 2) {
+		cb_usage(stdout);
+		return CB_EXIT_OK;
+	}
+	c = cb_find(argv[1]);
+	if (!c)
+		return cb_unknown(argv[1]);
+	if (c->fn == cmd_help) {
+		cb_usage(stdout);
+		return CB_EXIT_OK;
+	}
+	args[0] = argv[1];
+	args[1] = help;
+	args[2] = NULL;
+	cb_set_prog(c->name);
+	return c->fn(2, args);
+}
+
+int main(int argc, char **argv)
+{
+	const struct cb_cmd *c;
+
+	if (argc < 2) {
+		cb_usage(stderr);
+		return CB_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		cb_usage(stdout);
+		return CB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("copybench %s\n", CB_VERSION);
+		return CB_EXIT_OK;
+	}
+	c = cb_find(argv[1]);
+	if (!c)
+		return cb_unknown(argv[1]);
+	cb_command = cb_command_line(argc, argv);
+	cb_set_prog(c->name);
+	return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,836 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * infer.c - the inferential statistics of copybench compare: Mann-Whitney U
+ * with its exact distribution and Hodges-Lehmann estimates, the decision,
+ * a seeded percentile bootstrap, LKP's range rule, and the controls' drift.
+ * The API and its units are in infer.h; the reasoning in
+ * Documentation/compare.rst; expected values in infer_test.c come from
+ * tools/copybench/infer_ref.py, written apart from this file.
+ */
+#define _DEFAULT_SOURCE		/* lgamma_r: lgamma() writes a global */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "infer.h"
+
+#define INFER_CHANGE(e, name)	name,
+static const char *const change_names[] = {
+#include "infer.h"
+};
+#undef INFER_CHANGE
+
+#define INFER_WHY(e, name)	name,
+static const char *const why_names[] = {
+#include "infer.h"
+};
+#undef INFER_WHY
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+const char *infer_change_name(enum infer_change change)
+{
+	if ((unsigned int)change >= ARRAY_LEN(change_names))
+		return "?";
+	return change_names[change];
+}
+
+const char *infer_why_name(enum infer_why why)
+{
+	if ((unsigned int)why >= ARRAY_LEN(why_names))
+		return "?";
+	return why_names[why];
+}
+
+int infer_params_check(const struct infer_params *par)
+{
+	if (!par)
+		return -EINVAL;
+	/* Written so that NaN fails every test. */
+	if (!(par->alpha > 0 && par->alpha <= 0.5))
+		return -EINVAL;
+	if (!(par->threshold >= 0 && par->threshold < 10))
+		return -EINVAL;
+	if (par->resamples < INFER_BOOT_MIN || par->resamples > INFER_BOOT_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/* ---- Small helpers ------------------------------------------------------ */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void swap_double(double *a, double *b)
+{
+	double t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static double median3(double a, double b, double c)
+{
+	if (a > b)
+		swap_double(&a, &b);
+	return c < a ? a : c > b ? b : c;
+}
+
+/*
+ * The k-th smallest of v[0..n-1] (k < n), reordering v so that nothing
+ * before index k is larger: quickselect with a three-way partition, so
+ * runs of equal values (all-equal samples) stay linear.
+ */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		double pivot = median3(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
+		size_t lt = lo, i = lo, gt = hi;
+
+		while (i < gt) {
+			if (v[i] < pivot)
+				swap_double(&v[lt++], &v[i++]);
+			else if (v[i] > pivot)
+				swap_double(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+	return v[k];
+}
+
+/* Median of v[0..n-1], n >= 1, reordering v. */
+static double median_inplace(double *v, size_t n)
+{
+	double upper = select_kth(v, n, n / 2), lower;
+	size_t i;
+
+	if (n % 2)
+		return upper;
+	lower = v[0];
+	for (i = 1; i < n / 2; i++)
+		lower = fmax(lower, v[i]);
+	return (lower + upper) / 2;
+}
+
+/* 0 when v[0..n-1] are all finite, -EINVAL otherwise. */
+static int check_finite(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return -EINVAL;
+	return 0;
+}
+
+static bool all_positive(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return false;
+	return true;
+}
+
+/* The arguments every two-sample function takes. */
+static int check_samples(const double *x, size_t nx, const double *y, size_t ny)
+{
+	if (!x || !y || !nx || !ny)
+		return -EINVAL;
+	if (nx > INFER_MAX_N || ny > INFER_MAX_N)
+		return -E2BIG;
+	if (check_finite(x, nx) || check_finite(y, ny))
+		return -EINVAL;
+	return 0;
+}
+
+/* C(n, k) in floating point (exact while it fits 53 bits). */
+static double binomial(size_t n, size_t k)
+{
+	double c = 1;
+	size_t i;
+
+	if (k > n - k)
+		k = n - k;
+	for (i = 1; i <= k; i++)
+		c = c * (double)(n - k + i) / (double)i;
+	return c;
+}
+
+/* ---- Mann-Whitney U ------------------------------------------------------ */
+
+struct pooled {
+	double v;
+	bool is_y;
+};
+
+static int cmp_pooled(const void *a, const void *b)
+{
+	return cmp_double(&((const struct pooled *)a)->v,
+			  &((const struct pooled *)b)->v);
+}
+
+/*
+ * Rank the pooled sample: r2[i] is twice the midrank of the i-th value in
+ * sorted order (an integer: a tie group over 1-based ranks a..b has
+ * midrank (a + b) / 2). Returns the doubled rank sum of y and sets
+ * *tie_term to sum(t^3 - t) over tie groups of size t.
+ */
+static long rank_pooled(const struct pooled *p, size_t n, long *r2,
+			double *tie_term)
+{
+	long sum_y = 0;
+	size_t i, j, k;
+
+	*tie_term = 0;
+	for (i = 0; i < n; i = j) {
+		double t;
+
+		for (j = i + 1; j < n && p[j].v == p[i].v; j++)
+			;
+		for (k = i; k < j; k++)
+			r2[k] = (long)(i + 1) + (long)j;	/* (i+1) + (j-1+1) */
+		t = (double)(j - i);
+		*tie_term += t * t * t - t;
+	}
+	for (i = 0; i < n; i++)
+		if (p[i].is_y)
+			sum_y += r2[i];
+	return sum_y;
+}
+
+/*
+ * Exact two-sided p of a doubled rank sum t_obs of k values drawn from the
+ * n doubled ranks r2[]: the share of the C(n, k) subsets whose sum is at
+ * least as far from its mean k * (n + 1) as t_obs. Counts subsets by sum
+ * (count[j][s]: subsets of j values summing to s), adding one value at a
+ * time.
+ */
+static int mwu_exact(const long *r2, size_t n, size_t k, long t_obs,
+		     double *p)
+{
+	long smax, mean2 = (long)k * (long)(n + 1), dev, *prefix;
+	double *count, total = 0, tail = 0;
+	size_t i, j;
+	long s;
+
+	prefix = malloc((n + 1) * sizeof(*prefix));
+	if (!prefix)
+		return -ENOMEM;
+	prefix[0] = 0;
+	for (i = 0; i < n; i++)
+		prefix[i + 1] = prefix[i] + r2[i];
+	smax = prefix[n] - prefix[n - k];	/* r2 is ascending */
+	count = calloc((k + 1) * (size_t)(smax + 1), sizeof(*count));
+	if (!count) {
+		free(prefix);
+		return -ENOMEM;
+	}
+#define COUNT(j, s)	count[(j) * (size_t)(smax + 1) + (size_t)(s)]
+	COUNT(0, 0) = 1;
+	for (i = 0; i < n; i++) {
+		for (j = i + 1 < k ? i + 1 : k; j >= 1; j--) {
+			/*
+			 * j values among the first i + 1: between the j
+			 * smallest and the j largest of them.
+			 */
+			long hi = prefix[i + 1] - prefix[i + 1 - j];
+			long lo = r2[i] + prefix[j - 1];
+
+			for (s = hi; s >= lo; s--)
+				COUNT(j, s) += COUNT(j - 1, s - r2[i]);
+		}
+	}
+	dev = labs(t_obs - mean2);
+	for (s = 0; s <= smax; s++) {
+		double c = COUNT(k, s);
+
+		total += c;
+		if (labs(s - mean2) >= dev)
+			tail += c;
+	}
+#undef COUNT
+	free(count);
+	free(prefix);
+	*p = fmin(1, tail / total);
+	return 0;
+}
+
+/*
+ * Median of f(y_j, x_i) over all nx * ny pairs, f the difference or the
+ * difference of logs (the caller exponentiates).
+ */
+static int pairwise_median(const double *x, size_t nx, const double *y,
+			   size_t ny, bool logs, double *med)
+{
+	size_t i, j, n = 0;
+	double *d;
+
+	d = malloc(nx * ny * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (j = 0; j < ny; j++)
+		for (i = 0; i < nx; i++)
+			d[n++] = logs ? log(y[j]) - log(x[i]) : y[j] - x[i];
+	*med = median_inplace(d, n);
+	free(d);
+	return 0;
+}
+
+/* Normal approximation: continuity correction, tie-corrected variance. */
+static void mwu_normal(struct infer_mwu *r, double tie_term)
+{
+	double nx = (double)r->nx, ny = (double)r->ny, n = nx + ny;
+	double var = nx * ny / 12 * ((n + 1) - tie_term / (n * (n - 1)));
+	double d = r->u - nx * ny / 2;
+
+	if (!(var > 0)) {
+		r->z = 0;
+		r->p = 1;
+		return;
+	}
+	r->z = copysign(fmax(fabs(d) - 0.5, 0), d) / sqrt(var);
+	r->p = fmin(1, erfc(fabs(r->z) / sqrt(2.0)));
+}
+
+int infer_mwu(const double *x, size_t nx, const double *y, size_t ny,
+	      enum infer_method method, struct infer_mwu *res)
+{
+	size_t n = nx + ny, i;
+	struct infer_mwu r = { .nx = nx, .ny = ny };
+	struct pooled *p;
+	double tie_term;
+	long *r2, sum_y;
+	int err;
+
+	err = check_samples(x, nx, y, ny);
+	if (err)
+		return err;
+	if (!res || method > INFER_NORMAL)
+		return -EINVAL;
+	if (method == INFER_EXACT && n > INFER_MWU_EXACT_MAX)
+		return -E2BIG;
+
+	p = malloc(n * sizeof(*p));
+	r2 = malloc(n * sizeof(*r2));
+	if (!p || !r2) {
+		err = -ENOMEM;
+		goto free_bufs;
+	}
+	for (i = 0; i < nx; i++)
+		p[i] = (struct pooled){ x[i], false };
+	for (i = 0; i < ny; i++)
+		p[nx + i] = (struct pooled){ y[i], true };
+	qsort(p, n, sizeof(*p), cmp_pooled);
+	sum_y = rank_pooled(p, n, r2, &tie_term);
+
+	r.u = (double)sum_y / 2 - (double)ny * (double)(ny + 1) / 2;
+	r.ties = tie_term > 0;
+	r.min_p = infer_mwu_min_p(nx, ny);
+	mwu_normal(&r, tie_term);
+	if (method == INFER_EXACT ||
+	    (method == INFER_AUTO && n <= INFER_MWU_EXACT_AUTO)) {
+		/*
+		 * Count subsets of the smaller side: its doubled rank sum
+		 * is n(n+1) minus the other's, as far from its mean.
+		 */
+		if (ny <= nx)
+			err = mwu_exact(r2, n, ny, sum_y, &r.p);
+		else
+			err = mwu_exact(r2, n, nx,
+					(long)(n * (n + 1)) - sum_y, &r.p);
+		if (err)
+			goto free_bufs;
+		r.exact = true;
+	}
+
+	err = pairwise_median(x, nx, y, ny, false, &r.hl_shift);
+	if (err)
+		goto free_bufs;
+	r.hl_ratio = NAN;
+	if (all_positive(x, nx) && all_positive(y, ny)) {
+		err = pairwise_median(x, nx, y, ny, true, &r.hl_ratio);
+		if (err)
+			goto free_bufs;
+		r.hl_ratio = exp(r.hl_ratio);
+	}
+	*res = r;
+free_bufs:
+	free(p);
+	free(r2);
+	return err;
+}
+
+double infer_mwu_min_p(size_t nx, size_t ny)
+{
+	if (!nx || !ny)
+		return 1;
+	return fmin(1, 2 / binomial(nx + ny, nx));
+}
+
+size_t infer_mwu_min_repeats(double alpha, size_t n_other)
+{
+	size_t n;
+
+	if (!(alpha > 0) || n_other > INFER_MAX_N)
+		return 0;
+	for (n = 1; n <= INFER_MAX_N; n++)
+		if (infer_mwu_min_p(n_other ? n_other : n, n) <= alpha)
+			return n;
+	return 0;
+}
+
+/* ---- The decision -------------------------------------------------------- */
+
+int infer_decide(const double *base, size_t nb, const double *new, size_t nn,
+		 const struct infer_params *par, struct infer_verdict *v)
+{
+	struct infer_verdict r = { .change = INFER_INCONCLUSIVE,
+				   .ratio = NAN, .change_pct = NAN };
+	bool significant, big;
+	int err;
+
+	if (!v || infer_params_check(par) || (nb && !base) || (nn && !new))
+		return -EINVAL;
+	if (nb > INFER_MAX_N || nn > INFER_MAX_N)
+		return -E2BIG;
+	if (check_finite(base, nb) || check_finite(new, nn))
+		return -EINVAL;
+	if (!nb || !nn) {
+		r.why = INFER_WHY_NO_DATA;
+		goto out;
+	}
+	if (!all_positive(base, nb) || !all_positive(new, nn)) {
+		r.why = INFER_WHY_NOT_POSITIVE;
+		goto out;
+	}
+	err = infer_mwu(base, nb, new, nn, INFER_AUTO, &r.mwu);
+	if (err)
+		return err;
+	r.ratio = r.mwu.hl_ratio;
+	r.change_pct = 100 * (r.ratio - 1);
+	if (r.mwu.min_p > par->alpha) {
+		r.why = INFER_WHY_FEW_REPEATS;
+		r.repeats_needed = infer_mwu_min_repeats(par->alpha, 0);
+		goto out;
+	}
+	significant = r.mwu.p <= par->alpha;
+	big = fabs(r.ratio - 1) > par->threshold;
+	if (significant && big)
+		r.change = r.ratio > 1 ? INFER_REGRESSED : INFER_IMPROVED;
+	else
+		r.change = INFER_UNCHANGED;
+out:
+	*v = r;
+	return 0;
+}
+
+/* ---- RNG: xoshiro256** seeded by splitmix64 ------------------------------ */
+
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+void infer_rng_seed(struct infer_rng *rng, uint64_t seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		rng->s[i] = splitmix64(&seed);
+}
+
+uint64_t infer_rng_next(struct infer_rng *rng)
+{
+	uint64_t *s = rng->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t infer_rng_below(struct infer_rng *rng, uint64_t n)
+{
+	/* 2^64 mod n: draws below it would make low residues likelier. */
+	uint64_t reject_below = -n % n, r;
+
+	do
+		r = infer_rng_next(rng);
+	while (r < reject_below);
+	return r % n;
+}
+
+/* ---- Bootstrap ------------------------------------------------------------ */
+
+/* Median of n values drawn with replacement from v into buf. */
+static double resample_median(struct infer_rng *rng, const double *v, size_t n,
+			      double *buf)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = v[infer_rng_below(rng, n)];
+	return median_inplace(buf, n);
+}
+
+/* Quantile q of sorted v[0..n-1], linear between order statistics. */
+static double sorted_quantile(const double *v, size_t n, double q)
+{
+	double h = (double)(n - 1) * q;
+	size_t i = (size_t)h;
+
+	if (i + 1 >= n)
+		return v[n - 1];
+	return v[i] + (h - (double)i) * (v[i + 1] - v[i]);
+}
+
+static double median_of(const double *v, size_t n, double *buf)
+{
+	memcpy(buf, v, n * sizeof(*buf));
+	return median_inplace(buf, n);
+}
+
+int infer_boot_median_ratio(const double *x, size_t nx,
+			    const double *y, size_t ny,
+			    const struct infer_params *par,
+			    struct infer_boot *res)
+{
+	double *ratios, *buf;
+	struct infer_rng rng;
+	unsigned int b;
+	int err;
+
+	err = check_samples(x, nx, y, ny);
+	if (err)
+		return err;
+	if (!res || infer_params_check(par))
+		return -EINVAL;
+	if (!all_positive(x, nx) || !all_positive(y, ny))
+		return -EDOM;
+
+	ratios = malloc(par->resamples * sizeof(*ratios));
+	buf = malloc((nx > ny ? nx : ny) * sizeof(*buf));
+	if (!ratios || !buf) {
+		err = -ENOMEM;
+		goto free_bufs;
+	}
+	infer_rng_seed(&rng, par->seed);
+	for (b = 0; b < par->resamples; b++) {
+		double mx = resample_median(&rng, x, nx, buf);
+
+		ratios[b] = resample_median(&rng, y, ny, buf) / mx;
+	}
+	qsort(ratios, par->resamples, sizeof(*ratios), cmp_double);
+
+	res->lo = sorted_quantile(ratios, par->resamples, par->alpha / 2);
+	res->hi = sorted_quantile(ratios, par->resamples, 1 - par->alpha / 2);
+	res->ratio = median_of(y, ny, buf) / median_of(x, nx, buf);
+	res->level = 1 - par->alpha;
+	res->resamples = par->resamples;
+free_bufs:
+	free(ratios);
+	free(buf);
+	return err;
+}
+
+/* ---- LKP's range rule ---------------------------------------------------- */
+
+#define LKP_MARGIN_SHIFT	5	/* lib/stats.rb MARGIN_SHIFT */
+#define LKP_MAX_MARGIN		3	/* calculate_matrix_values, perf stats */
+#define LKP_MAX_RATIO		5	/* lib/stats.rb MAX_RATIO */
+#define LKP_MIN_RATIO		1.01	/* skip_small_change? */
+#define LKP_MIN_RUNS		3	/* skip_regular_stat? */
+#define LKP_GAP_DISTANCE	2	/* ChangedStat options['gap_distance'] */
+
+struct lkp_side {
+	double min, mid, max;
+	size_t n;
+};
+
+/* sort_remove_margin + min_mean_max: sorts v into buf, trims, summarises. */
+static void lkp_summary(const double *v, size_t n, size_t max_margin,
+			double *buf, struct lkp_side *s)
+{
+	size_t margin = n >> LKP_MARGIN_SHIFT;
+
+	if (margin > max_margin)
+		margin = max_margin;
+	memcpy(buf, v, n * sizeof(*buf));
+	qsort(buf, n, sizeof(*buf), cmp_double);
+	buf += margin;
+	s->n = n - 2 * margin;
+	s->min = buf[0];
+	s->mid = buf[s->n / 2];
+	s->max = buf[s->n - 1];
+}
+
+/* ChangedStat#change?, a the new side and b the base as LKP names them. */
+static bool lkp_apart(const struct lkp_side *a, const struct lkp_side *b,
+		      double distance)
+{
+	double gap;
+
+	if (distance == 0)
+		return (b->min > a->mid && b->mid > a->max) ||
+		       (a->min > b->mid && a->mid > b->max);
+	if (a->n < 3 || b->n < 3) {
+		gap = fmax(a->max - a->min, b->max - b->min) * distance;
+		return b->min - a->max > gap || a->min - b->max > gap;
+	}
+	return (b->min > a->max &&
+		b->min - a->max > (b->mid - a->mid) / LKP_GAP_DISTANCE) ||
+	       (a->min > b->max &&
+		a->min - b->max > (a->mid - b->mid) / LKP_GAP_DISTANCE);
+}
+
+int infer_lkp(const double *base, size_t nb, const double *new, size_t nn,
+	      double distance, struct infer_lkp *res)
+{
+	struct lkp_side a, b;
+	const struct lkp_side *high, *low;
+	double *buf;
+	int err;
+
+	err = check_samples(base, nb, new, nn);
+	if (err)
+		return err;
+	if (!res || !(distance >= 0) || !isfinite(distance))
+		return -EINVAL;
+	buf = malloc((nb > nn ? nb : nn) * sizeof(*buf));
+	if (!buf)
+		return -ENOMEM;
+	lkp_summary(base, nb, LKP_MAX_MARGIN, buf, &b);
+	lkp_summary(new, nn, nb <= 3 ? 1 : LKP_MAX_MARGIN, buf, &a);
+	free(buf);
+
+	res->base_min = b.min;
+	res->base_mid = b.mid;
+	res->base_max = b.max;
+	res->new_min = a.min;
+	res->new_mid = a.mid;
+	res->new_max = a.max;
+	/* calc_stats_metrics: the side with the higher mid is "high". */
+	high = a.mid > b.mid ? &a : &b;
+	low = high == &a ? &b : &a;
+	res->ratio = low->mid > 0 ? high->mid / low->mid : LKP_MAX_RATIO;
+	if (res->ratio > LKP_MAX_RATIO)
+		res->ratio = LKP_MAX_RATIO;
+	res->apart = lkp_apart(&a, &b, distance);
+	res->enough_runs = nb >= LKP_MIN_RUNS || nn >= LKP_MIN_RUNS;
+	res->big_enough = res->ratio > LKP_MIN_RATIO;
+	res->changed = res->apart && res->enough_runs && res->big_enough;
+	res->regressed = res->changed && high == &a;
+	return 0;
+}
+
+/* ---- Student's t ---------------------------------------------------------- */
+
+#define LENTZ_TINY	1e-300	/* stands in for a zero denominator */
+
+/* One step of the modified Lentz algorithm: returns the factor for f. */
+static double lentz_step(double *c, double *d, double coef)
+{
+	*d = 1 + coef * *d;
+	if (fabs(*d) < LENTZ_TINY)
+		*d = LENTZ_TINY;
+	*c = 1 + coef / *c;
+	if (fabs(*c) < LENTZ_TINY)
+		*c = LENTZ_TINY;
+	*d = 1 / *d;
+	return *c * *d;
+}
+
+/*
+ * Continued fraction of the regularized incomplete beta function I_x(a, b),
+ * converging fast for x < (a + 1) / (a + b + 2).
+ */
+static double beta_cf(double a, double b, double x)
+{
+	double c = 1, d = 1 - (a + b) * x / (a + 1), f, delta;
+	int m;
+
+	if (fabs(d) < LENTZ_TINY)
+		d = LENTZ_TINY;
+	d = 1 / d;
+	f = d;
+	for (m = 1; m <= 1000; m++) {
+		f *= lentz_step(&c, &d, m * (b - m) * x /
+				((a + 2 * m - 1) * (a + 2 * m)));
+		delta = lentz_step(&c, &d, -(a + m) * (a + b + m) * x /
+				   ((a + 2 * m) * (a + 2 * m + 1)));
+		f *= delta;
+		if (fabs(delta - 1) < 1e-15)
+			break;
+	}
+	return f;
+}
+
+static double incomplete_beta(double a, double b, double x)
+{
+	double front;
+	int sign;	/* a, b > 0: always 1 */
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma_r(a + b, &sign) - lgamma_r(a, &sign) -
+		    lgamma_r(b, &sign) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double infer_t_p2(double t, double df)
+{
+	if (!(df > 0) || isnan(t))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	return incomplete_beta(df / 2, 0.5, df / (df + t * t));
+}
+
+double infer_t_crit(double p2, double df)
+{
+	double lo = 0, hi = 1;
+	int i;
+
+	if (!(p2 > 0 && p2 <= 1) || !(df > 0))
+		return NAN;
+	while (infer_t_p2(hi, df) > p2 && hi < 1e300)
+		hi *= 2;
+	for (i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (infer_t_p2(mid, df) > p2)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* ---- Controls ------------------------------------------------------------- */
+
+/*
+ * Two-sided t p-value of a deviation dev with standard error se, df degrees
+ * of freedom; se == 0 means no noise at all: any deviation is certain.
+ */
+static double t_p_value(double dev, double se, double df)
+{
+	if (se == 0)
+		return dev == 0 ? 1 : 0;
+	return infer_t_p2(dev / se, df);
+}
+
+int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
+		struct infer_drift *d)
+{
+	double sum = 0, ss = 0, mean, sd = 0, se, t;
+	size_t i;
+
+	if (!d || infer_params_check(par) || (n && !ratios))
+		return -EINVAL;
+	if (!n)
+		return -ENODATA;
+	if (n > INFER_MAX_N)
+		return -E2BIG;
+	if (check_finite(ratios, n))
+		return -EINVAL;
+	if (!all_positive(ratios, n))
+		return -EDOM;
+	for (i = 0; i < n; i++)
+		sum += log(ratios[i]);
+	mean = sum / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (log(ratios[i]) - mean) * (log(ratios[i]) - mean);
+
+	d->n = n;
+	d->ratio = exp(mean);
+	d->enough = n >= 2;
+	if (!d->enough) {
+		d->log_sd = 0;
+		d->lo = 0;
+		d->hi = INFINITY;
+		d->p = 1;
+		d->moved = false;
+		return 0;
+	}
+	sd = sqrt(ss / (double)(n - 1));
+	se = sd / sqrt((double)n);
+	t = infer_t_crit(par->alpha, (double)(n - 1));
+	d->log_sd = sd;
+	d->lo = exp(mean - t * se);
+	d->hi = exp(mean + t * se);
+	d->p = t_p_value(mean, se, (double)(n - 1));
+	d->moved = d->p <= par->alpha && fabs(d->ratio - 1) > par->threshold;
+	return 0;
+}
+
+int infer_net(double native_ratio, const struct infer_drift *d,
+	      const struct infer_params *par, struct infer_net *res)
+{
+	double mean, se, t, df;
+	struct infer_net r = { .raw = native_ratio };
+
+	if (!d || !res || infer_params_check(par) || !isfinite(native_ratio) ||
+	    !d->n || d->enough != (d->n >= 2) || !(d->ratio > 0) ||
+	    !isfinite(d->ratio) || !(d->log_sd >= 0) || !isfinite(d->log_sd))
+		return -EINVAL;
+	if (!(native_ratio > 0))
+		return -EDOM;
+	r.net = native_ratio / d->ratio;
+	if (!d->enough) {
+		r.lo = 0;
+		r.hi = INFINITY;
+		r.p = 1;
+		r.change = INFER_INCONCLUSIVE;
+		r.why = INFER_WHY_FEW_CONTROLS;
+		goto out;
+	}
+	mean = log(d->ratio);
+	df = (double)(d->n - 1);
+	se = d->log_sd * sqrt(1 + 1 / (double)d->n);
+	t = infer_t_crit(par->alpha, df);
+	r.lo = exp(mean - t * se);
+	r.hi = exp(mean + t * se);
+	r.p = t_p_value(log(native_ratio) - mean, se, df);
+	r.distinct = r.p <= par->alpha;
+	if (r.distinct && fabs(r.net - 1) > par->threshold)
+		r.change = r.net > 1 ? INFER_REGRESSED : INFER_IMPROVED;
+	else
+		r.change = INFER_UNCHANGED;
+out:
+	*res = r;
+	return 0;
+}

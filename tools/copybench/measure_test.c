@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * measure_test.c - unit tests of the copybench command's parts that need
+ * no measurement: the plateau merge on generated costs, the statistics
+ * against values worked out by hand, the --sizes language, the JSON parser
+ * and the record reader and writer (good records, and every kind of bad
+ * one a reader must refuse with the file and line).
+ *
+ * Built by "make copybench" as build/copybench_unit_test, on the kernel's
+ * kselftest_harness.h; run by selftests/copybench_cmd_test.sh.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "json.h"
+#include "plateau.h"
+#include "record.h"
+#include "sizes.h"
+#include "stats.h"
+
+#define NEAR(a, b)	(fabs((a) - (b)) < 1e-9)
+
+/* Deterministic noise in [-amp, amp]. */
+static double noise(unsigned long long *s, double amp)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return amp * (2.0 * (double)(*s >> 11) / (double)(1ULL << 53) - 1);
+}
+
+/* Laight's Kaby Lake table (the third seed), then +1 clock every 32 bytes. */
+static double laight_cost(unsigned int size)
+{
+	if (size == 0)
+		return 51.5;
+	if (size <= 64)
+		return 22.9;
+	if (size <= 95)
+		return 25.3;
+	if (size == 96)
+		return 30.5;
+	if (size <= 127)
+		return 34.1;
+	if (size == 128)
+		return 31.5;
+	return 35.0 + (size - 129) / 32;
+}
+
+/* The merge finds exactly the table's ranges under noise smaller than a step. */
+TEST(plateau_recovers_laights_table)
+{
+	static const double want[][3] = {
+		{ 0, 0, 51.5 }, { 1, 64, 22.9 }, { 65, 95, 25.3 }, { 96, 96, 30.5 },
+		{ 97, 127, 34.1 }, { 128, 128, 31.5 }, { 129, 160, 35 }, { 161, 192, 36 },
+		{ 193, 224, 37 }, { 225, 256, 38 },
+	};
+	struct cb_plateau_point in[257];
+	struct cb_plateau out[257];
+	unsigned long long s = 42;
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i <= 256; i++) {
+		in[i].x = i;
+		in[i].cost = laight_cost(i) + noise(&s, 0.15);
+		in[i].noise = 0.1;
+	}
+	n = cb_plateau_merge(in, 257, 0.01, out);
+	ASSERT_EQ(ARRAY_SIZE(want), n);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(want[i][0], out[i].x_lo);
+		EXPECT_EQ(want[i][1], out[i].x_hi);
+		EXPECT_TRUE(fabs(out[i].cost - want[i][2]) <= 0.15);
+		EXPECT_EQ((size_t)(want[i][1] - want[i][0] + 1), out[i].n);
+	}
+}
+
+/* A step smaller than the measured noise is not a step. */
+TEST(plateau_merges_within_noise)
+{
+	struct cb_plateau_point in[64];
+	struct cb_plateau out[64];
+	unsigned int i;
+
+	for (i = 0; i < 64; i++) {
+		in[i].x = i + 1;
+		in[i].cost = i < 32 ? 100 : 101.5;
+		in[i].noise = 1;	/* +-1: 1.5 is within 2 x noise */
+	}
+	ASSERT_EQ((size_t)1, cb_plateau_merge(in, 64, 0.001, out));
+	EXPECT_EQ(1, out[0].x_lo);
+	EXPECT_EQ(64, out[0].x_hi);
+	/* The same step with little noise is one. */
+	for (i = 0; i < 64; i++)
+		in[i].noise = 0.01;
+	ASSERT_EQ((size_t)2, cb_plateau_merge(in, 64, 0.001, out));
+	EXPECT_EQ(32, out[0].x_hi);
+	EXPECT_EQ(33, out[1].x_lo);
+}
+
+/* The relative floor: 1% apart splits, 0.5% does not, with no noise. */
+TEST(plateau_relative_floor)
+{
+	struct cb_plateau_point in[3] = {
+		{ 1, 100, 0 }, { 2, 100.5, 0 }, { 3, 102, 0 },
+	};
+	struct cb_plateau out[3];
+
+	ASSERT_EQ((size_t)2, cb_plateau_merge(in, 3, 0.01, out));
+	EXPECT_EQ((size_t)2, out[0].n);
+	EXPECT_EQ((size_t)1, out[1].n);
+	EXPECT_EQ((size_t)0, cb_plateau_merge(in, 0, 0.01, out));
+	ASSERT_EQ((size_t)1, cb_plateau_merge(in, 1, 0.01, out));
+	EXPECT_EQ(100, out[0].cost);
+}
+
+/* Type 7 quantiles, medians, mean, both standard deviations, spread. */
+TEST(stats_known_values)
+{
+	double v[] = { 4, 1, 3, 2 };
+	double w[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	double one[] = { 7 }, big[] = { 1e300, 1e300, 1e300 };
+	struct cb_summary s;
+
+	cb_stats_sort(v, 4);
+	EXPECT_TRUE(NEAR(cb_stats_quantile(v, 4, 0.5), 2.5));
+	EXPECT_TRUE(NEAR(cb_stats_quantile(v, 4, 0.1), 1.3));
+	EXPECT_TRUE(NEAR(cb_stats_quantile(v, 4, 0), 1));
+	EXPECT_TRUE(NEAR(cb_stats_quantile(v, 4, 1), 4));
+	EXPECT_TRUE(NEAR(cb_stats_median(v, 4), 2.5));
+	EXPECT_TRUE(NEAR(cb_stats_median(v, 3), 2));
+	EXPECT_TRUE(NEAR(cb_stats_mean(w, 8), 5));
+	EXPECT_TRUE(NEAR(cb_stats_stddev(w, 8, 0), 2));
+	EXPECT_TRUE(NEAR(cb_stats_stddev(w, 8, 1), sqrt(32.0 / 7)));
+	EXPECT_TRUE(NEAR(cb_stats_stddev(one, 1, 1), 0));
+	EXPECT_TRUE(NEAR(cb_stats_spread(w, 8), 3.5));
+	/* |w - 4.5| = 2.5 .5 .5 .5 .5 .5 2.5 4.5: median 0.5 */
+	EXPECT_TRUE(NEAR(cb_stats_mad(w, 8), 0.5));
+	EXPECT_TRUE(NEAR(cb_stats_mad(one, 1), 0));
+	EXPECT_TRUE(NEAR(cb_stats_spread(one, 1), 0));
+	cb_stats_summarize(w, 8, &s);
+	EXPECT_EQ((size_t)8, s.n);
+	EXPECT_TRUE(NEAR(s.min, 2) && NEAR(s.max, 9) && NEAR(s.median, 4.5));
+	EXPECT_TRUE(NEAR(s.q10, 2 + 0.7 * 2));
+	EXPECT_TRUE(NEAR(s.q02, 2 + 0.14 * 2));
+	/* A large sum stays exact: no overflow, no drift. */
+	EXPECT_TRUE(NEAR(cb_stats_mean(big, 3) / 1e300, 1));
+}
+
+/* The --sizes forms expand as documented: sorted, unique, random last. */
+TEST(sizes_language)
+{
+	struct cb_error e = { 0 };
+	struct cb_size *s;
+	size_t n;
+
+	ASSERT_EQ(0, cb_sizes_parse("0-4", 64 << 20, &s, &n, &e));
+	ASSERT_EQ((size_t)5, n);
+	EXPECT_EQ(0ULL, s[0].lo);
+	EXPECT_EQ(4ULL, s[4].lo);
+	free(s);
+	ASSERT_EQ(0, cb_sizes_parse("1-64:8", 64 << 20, &s, &n, &e));
+	ASSERT_EQ((size_t)8, n);
+	EXPECT_EQ(57ULL, s[7].lo);
+	free(s);
+	ASSERT_EQ(0, cb_sizes_parse("pow2:1-64M", 64 << 20, &s, &n, &e));
+	ASSERT_EQ((size_t)27, n);
+	EXPECT_EQ(64ULL << 20, s[26].lo);
+	free(s);
+	ASSERT_EQ(0, cb_sizes_parse("random:1-64,1M,64,4K,64,pow2:3-5", 64 << 20, &s, &n, &e));
+	ASSERT_EQ((size_t)5, n);
+	EXPECT_EQ(4ULL, s[0].lo);
+	EXPECT_EQ(64ULL, s[1].lo);
+	EXPECT_EQ(4096ULL, s[2].lo);
+	EXPECT_EQ(1ULL << 20, s[3].lo);
+	EXPECT_TRUE(s[4].random && s[4].lo == 1 && s[4].hi == 64);
+	free(s);
+}
+
+/* Bad --sizes: a usage error naming the item and the accepted forms. */
+TEST(sizes_refused)
+{
+	static const char *const bad[] = {
+		"", "12Q", "1-", "-5", "5-1", "1,,2", ",", "1,", "65M", "0-64M", "1-4:0",
+		"pow2:3-3", "random:9-2", "4K:2", "1.5K", "0x10", " 64",
+	};
+	struct cb_error e;
+	struct cb_size *s = NULL;
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		memset(&e, 0, sizeof(e));
+		EXPECT_EQ(-1, cb_sizes_parse(bad[i], 64 << 20, &s, &n, &e)) {
+			TH_LOG("'%s' was accepted", bad[i]);
+		}
+		EXPECT_EQ(CB_EXIT_USAGE, e.status);
+		EXPECT_NE(NULL, strstr(e.msg, "--sizes"));
+		EXPECT_NE(NULL, strstr(e.msg, "accepted") ? e.msg : strstr(e.msg, "more than")) {
+			TH_LOG("'%s': %s", bad[i], e.msg);
+		}
+	}
+}
+
+/* Strict JSON: values, escapes and Unicode in; everything else out. */
+TEST(json_parses_and_refuses)
+{
+	static const char *const bad[] = {
+		"", "{", "{\"a\":1,}", "[1,]", "01", "-", "1.", "1e", "NaN", "{\"a\":1,\"a\":2}",
+		"\"a\tb\"", "\"\\x\"", "\"\\ud800\"", "\"\xc3\x28\"", "{} x", "tru", "{a:1}",
+		"\"\\u0000\"", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+	};
+	static const char good[] =
+		"{\"s\":\"\\u00e9\\ud83d\\ude00\\n\",\"n\":-0.5e2,\"u\":18446744073709551615,\"a\":[true,false,null]}";
+	struct cb_json v;
+	char err[256];
+	unsigned int i;
+
+	ASSERT_EQ(0, cb_json_parse(good, strlen(good), &v, err, sizeof(err)));
+	EXPECT_STREQ("\xc3\xa9\xf0\x9f\x98\x80\n", cb_json_get(&v, "s")->str);
+	EXPECT_TRUE(NEAR(cb_json_get(&v, "n")->num, -50));
+	EXPECT_FALSE(cb_json_get(&v, "n")->is_uint);
+	EXPECT_TRUE(cb_json_get(&v, "u")->is_uint);
+	EXPECT_EQ(18446744073709551615ULL, cb_json_get(&v, "u")->u);
+	EXPECT_EQ((size_t)3, cb_json_get(&v, "a")->n);
+	EXPECT_TRUE(cb_json_get(&v, "a")->items[2].type == CB_JSON_NULL);
+	EXPECT_EQ(NULL, cb_json_get(&v, "missing"));
+	cb_json_free(&v);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err[0] = '\0';
+		EXPECT_EQ(-1, cb_json_parse(bad[i], strlen(bad[i]), &v, err, sizeof(err))) {
+			TH_LOG("accepted: %s", bad[i]);
+		}
+		EXPECT_EQ(0, strncmp(err, "column ", 7)) {
+			TH_LOG("%s: %s", bad[i], err);
+		}
+	}
+}
+
+/* A file holding text; its path in buf. */
+static void tmp_record(struct __test_metadata *_metadata, char *buf, size_t len,
+		       const char *text)
+{
+	int fd;
+
+	snprintf(buf, len, "/tmp/copybench-unit-XXXXXX");
+	fd = mkstemp(buf);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)strlen(text), write(fd, text, strlen(text)));
+	close(fd);
+}
+
+static void fill_header(struct cb_record_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->copybench_record = CB_RECORD_VERSION;
+	h->subcommand = strdup("sweep");
+	h->backend = strdup("user");
+	h->kernel = strdup("6.12.117+deb12-amd64");
+	h->kernel_version = strdup("#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1~bpo12+1");
+	h->kernel_cmdline = strdup("kernel_cmdline-value \xff\xc3");
+	h->cpu_model = strdup("AMD EPYC");
+	h->microcode = strdup("0x1000065");
+	h->hostname = strdup("vm");
+	h->date = strdup("2026-11-30T11:47:37Z");
+	h->tool_version = strdup("944e12f");
+	h->command = strdup("copybench sweep --json");
+	h->estimator = strdup("min");
+	h->clock = strdup("tsc");
+	h->buffers = strdup("thp");
+	h->cpu_flags.v = calloc(2, sizeof(char *));
+	h->cpu_flags.v[h->cpu_flags.n++] = strdup("erms");
+	h->cpu_flags.v[h->cpu_flags.n++] = strdup("a\"quote");
+	h->mitigations.keys = calloc(1, sizeof(char *));
+	h->mitigations.vals = calloc(1, sizeof(char *));
+	h->mitigations.keys[0] = strdup("spectre_v2");
+	h->mitigations.vals[0] = strdup("Mitigation: Retpolines");
+	h->mitigations.n = 1;
+	h->tsc_khz = 2596136;
+	h->cpu = -1;
+	h->cpu_family = 25;
+	h->samples = 101;
+}
+
+static void fill_point(struct cb_record_point *p, unsigned long long size)
+{
+	memset(p, 0, sizeof(*p));
+	p->direction = strdup("to_user");
+	p->variant = strdup("movsb");
+	p->cache = strdup("hot");
+	p->size = size;
+	p->cycles_min = 10.25;
+	p->cycles_median = 11.5;
+	p->run_cpu = -1;
+	p->verified = 1;
+}
+
+/* Written and read back: every field the same, optional ones as written. */
+TEST(record_round_trip)
+{
+	struct cb_record_header h;
+	struct cb_record_point p;
+	struct cb_str text = { 0 };
+	struct cb_error e = { 0 };
+	struct cb_record r;
+	char path[64];
+
+	fill_header(&h);
+	cb_record_header_json(&text, &h);
+	fill_point(&p, 64);
+	cb_record_point_json(&text, &p);
+	cb_record_point_free(&p);
+	fill_point(&p, 1);
+	p.size_max = 64;
+	p.size_mean = 32.5;
+	CB_POINT_SET(&p, size_max);
+	CB_POINT_SET(&p, size_mean);
+	cb_record_point_json(&text, &p);
+	cb_record_point_free(&p);
+	tmp_record(_metadata, path, sizeof(path), text.s);
+	ASSERT_EQ(0, cb_record_read(path, &r, &e)) {
+		TH_LOG("%s", e.msg);
+	}
+	unlink(path);
+	EXPECT_EQ((size_t)2, r.npoints);
+	/* Bytes that are not UTF-8 come back as U+FFFD, not as a bad record. */
+	EXPECT_STREQ("kernel_cmdline-value \xef\xbf\xbd\xef\xbf\xbd", r.header.kernel_cmdline);
+	EXPECT_EQ(2596136ULL, r.header.tsc_khz);
+	EXPECT_EQ(-1LL, r.header.cpu);
+	EXPECT_EQ((size_t)2, r.header.cpu_flags.n);
+	EXPECT_STREQ("a\"quote", r.header.cpu_flags.v[1]);
+	EXPECT_STREQ("Mitigation: Retpolines", r.header.mitigations.vals[0]);
+	EXPECT_FALSE(CB_HEADER_HAS(&r.header, seed));
+	EXPECT_STREQ("movsb", r.points[0].variant);
+	EXPECT_TRUE(NEAR(r.points[0].cycles_min, 10.25));
+	EXPECT_TRUE(r.points[0].verified);
+	EXPECT_EQ(-1LL, r.points[0].run_cpu);
+	EXPECT_FALSE(CB_POINT_HAS(&r.points[0], size_max));
+	EXPECT_TRUE(CB_POINT_HAS(&r.points[1], size_max));
+	EXPECT_EQ(64ULL, r.points[1].size_max);
+	EXPECT_EQ(3UL, r.points[1].line);
+	cb_record_free(&r);
+	cb_record_header_free(&h);
+	cb_str_free(&text);
+}
+
+/* Fields this reader does not know are ignored (newer writers add some). */
+TEST(record_tolerates_unknown_fields)
+{
+	struct cb_record_header h;
+	struct cb_record_point p;
+	struct cb_str text = { 0 };
+	struct cb_error e = { 0 };
+	struct cb_record r;
+	char path[64];
+
+	fill_header(&h);
+	cb_record_header_json(&text, &h);
+	text.s[text.len - 2] = '\0';	/* drop the closing "}\n" */
+	text.len -= 2;
+	cb_str_add(&text, ",\"future_field\":{\"x\":[1,2]}}\n");
+	fill_point(&p, 8);
+	cb_record_point_json(&text, &p);
+	text.s[text.len - 2] = '\0';
+	text.len -= 2;
+	cb_str_add(&text, ",\"future\":\"yes\"}\n");
+	tmp_record(_metadata, path, sizeof(path), text.s);
+	EXPECT_EQ(0, cb_record_read(path, &r, &e)) {
+		TH_LOG("%s", e.msg);
+	}
+	unlink(path);
+	EXPECT_NE(NULL, cb_json_get(&r.header_json, "future_field"));
+	cb_record_free(&r);
+	cb_record_point_free(&p);
+	cb_record_header_free(&h);
+	cb_str_free(&text);
+}
+
+/* The edits of record_refusals: one text replaced by another, once. */
+static const struct {
+	const char *name, *from, *to;
+} edits[] = {
+	{ "string-size", "\"size\":64,", "\"size\":\"64\"," },
+	{ "negative-size", "\"size\":64,", "\"size\":-64," },
+	{ "fraction-loops", "\"loops\":0,", "\"loops\":0.5," },
+	{ "null-cycles", "\"cycles_median\":11.5000,", "\"cycles_median\":null," },
+	{ "bad-flags", "[\"erms\",", "[1," },
+};
+
+static void edit(struct __test_metadata *_metadata, struct cb_str *t, const char *name)
+{
+	char *at, *rest;
+	unsigned int i;
+
+	if (!strcmp(name, "missing")) {
+		/* cycles_min renamed on the second point (line 3) */
+		at = strstr(strchr(strchr(t->s, '\n') + 1, '\n'), "\"cycles_min\"");
+		ASSERT_NE(NULL, at);
+		at[1] = 'X';
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(edits) && strcmp(edits[i].name, name); i++)
+		;
+	ASSERT_LT(i, ARRAY_SIZE(edits));
+	at = strstr(t->s, edits[i].from);
+	ASSERT_NE(NULL, at);
+	rest = strdup(at + strlen(edits[i].from));
+	t->len = (size_t)(at - t->s);
+	cb_str_add(t, edits[i].to);
+	cb_str_add(t, rest);
+	free(rest);
+}
+
+/* Every bad record: refused, usage status, the message names file and line. */
+TEST(record_refusals)
+{
+	static const struct {
+		const char *edit;	/* what to do to a good two-point record */
+		const char *want;	/* in the message, after "PATH:" */
+	} cases[] = {
+		{ "truncate", ":3: truncated record" },
+		{ "empty", ": empty file" },
+		{ "header-only", ":1: the record has a header but no points" },
+		{ "foreign", ":1: not a copybench record" },
+		{ "not-json", ":1: not a copybench record (not JSON" },
+		{ "newer", ":1: record format version 2 is newer" },
+		{ "version-0", ":1: field 'copybench_record'" },
+		{ "bad-point", ":2: not JSON: column" },
+		{ "missing", ":3: missing field 'cycles_min'" },
+		{ "string-size", ":2: field 'size': expected a non-negative integer, got string" },
+		{ "negative-size", ":2: field 'size': expected a non-negative integer, got a negative integer" },
+		{ "fraction-loops", ":1: field 'loops': expected a non-negative integer, got a number with a fraction" },
+		{ "null-cycles", ":2: field 'cycles_median': expected a number, got null" },
+		{ "array-point", ":3: expected a point object, got array" },
+		{ "two-headers", ":3: a second record header" },
+		{ "bad-flags", ":1: field 'cpu_flags': expected an array of strings" },
+	};
+	struct cb_record_header h;
+	struct cb_record_point p;
+	struct cb_str good = { 0 }, t = { 0 };
+	struct cb_error e;
+	struct cb_record r;
+	char path[64], *nl, *hdr_end;
+	unsigned int i;
+
+	fill_header(&h);
+	cb_record_header_json(&good, &h);
+	fill_point(&p, 64);
+	cb_record_point_json(&good, &p);
+	cb_record_point_json(&good, &p);
+	hdr_end = strchr(good.s, '\n') + 1;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *c = cases[i].edit;
+
+		t.len = 0;
+		cb_str_add(&t, "");
+		if (!strcmp(c, "truncate")) {
+			cb_str_addn(&t, good.s, good.len - 5);
+		} else if (!strcmp(c, "header-only")) {
+			cb_str_addn(&t, good.s, (size_t)(hdr_end - good.s));
+		} else if (!strcmp(c, "foreign")) {
+			cb_str_add(&t, "{\"name\":\"something else\"}\n");
+			cb_str_add(&t, hdr_end);
+		} else if (!strcmp(c, "not-json")) {
+			cb_str_add(&t, "hello\n");
+		} else if (!strcmp(c, "newer") || !strcmp(c, "version-0")) {
+			cb_str_add(&t, !strcmp(c, "newer") ? "{\"copybench_record\":2" :
+				   "{\"copybench_record\":0");
+			cb_str_add(&t, strchr(good.s, ','));
+		} else if (!strcmp(c, "bad-point")) {
+			cb_str_addn(&t, good.s, (size_t)(hdr_end - good.s));
+			cb_str_add(&t, "{\"direction\":\"to_user\",}\n");
+		} else if (!strcmp(c, "two-headers")) {
+			cb_str_addn(&t, good.s, (size_t)(hdr_end - good.s));
+			cb_str_addn(&t, hdr_end, (size_t)(strchr(hdr_end, '\n') + 1 - hdr_end));
+			cb_str_addn(&t, good.s, (size_t)(hdr_end - good.s));
+		} else if (!strcmp(c, "array-point")) {
+			cb_str_addn(&t, good.s, (size_t)(strchr(hdr_end, '\n') + 1 - good.s));
+			cb_str_add(&t, "[1]\n");
+		} else if (strcmp(c, "empty")) {
+			/* A field edit on the first point (line 2), or the header. */
+			cb_str_add(&t, good.s);
+			edit(_metadata, &t, cases[i].edit);
+		}
+		if (!strcmp(c, "empty"))
+			t.len = 0, t.s[0] = '\0';
+		tmp_record(_metadata, path, sizeof(path), t.s);
+		memset(&e, 0, sizeof(e));
+		EXPECT_EQ(-1, cb_record_read(path, &r, &e)) {
+			TH_LOG("%s: accepted", c);
+		}
+		EXPECT_EQ(CB_EXIT_USAGE, e.status);
+		nl = strstr(e.msg, path);
+		EXPECT_TRUE(nl == e.msg && strstr(e.msg, cases[i].want) == e.msg + strlen(path)) {
+			TH_LOG("%s: got '%s', want '%s%s...'", c, e.msg, path, cases[i].want);
+		}
+		unlink(path);
+	}
+	memset(&e, 0, sizeof(e));
+	EXPECT_EQ(-1, cb_record_read("/nonexistent/rec.json", &r, &e));
+	EXPECT_EQ(CB_EXIT_USAGE, e.status);
+	EXPECT_NE(NULL, strstr(e.msg, "/nonexistent/rec.json"));
+	cb_record_point_free(&p);
+	cb_record_header_free(&h);
+	cb_str_free(&good);
+	cb_str_free(&t);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plot.c - "copybench plot REC... -o FILE.svg|png": clocks per copy
+ * against size (log x; alias records: against dst - src), one line per
+ * variant x direction (x cache, offsets) x record, error bars from the
+ * repeats (their min and max around their median); --plateau draws the
+ * plateau ranges instead of the lines. gnuplot draws it; the data
+ * (FILE.dat) and the script (FILE.gp) are left beside the image so a
+ * person can restyle it ("cd DIR; gnuplot FILE.gp").
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "options.h"
+#include "plateau.h"
+#include "record.h"
+#include "stats.h"
+#include "sysinfo.h"
+
+enum { CB_PLOT_PLATEAU = 256, CB_PLOT_ESTIMATOR, CB_PLOT_CLOCK, CB_PLOT_TOLERANCE };
+
+static const char cb_plot_usage[] =
+	"usage: copybench plot RECORD... -o FILE.svg|FILE.png [OPTIONS]\n"
+	"\n"
+	"Clocks per copy against size (log-log), one line per variant x direction x\n"
+	"record, error bars from the repeats. Writes FILE.dat and FILE.gp beside the\n"
+	"image: edit FILE.gp and run 'gnuplot FILE.gp' in its directory to restyle.\n"
+	"Needs gnuplot (Debian gnuplot-nox). Alias records plot against dst - src.\n"
+	"\n"
+	"Exit status: 0 written, 1 gnuplot failed, 2 bad option or record (nothing\n"
+	"is written then).\n"
+	"\n"
+	"Options:\n";
+
+static const struct cb_option cb_plot_options[] = {
+	{ "output", 'o', required_argument, "FILE",
+	  "the image: .svg or .png (required)" },
+	{ "plateau", CB_PLOT_PLATEAU, no_argument, NULL,
+	  "draw each line's plateau ranges (equal cost\n"
+	  "within the repeats' spread) as steps" },
+	{ "estimator", CB_PLOT_ESTIMATOR, required_argument, "E",
+	  "cycles_min or cycles_median (default: the\n"
+	  "records' own)" },
+	{ "clock", CB_PLOT_CLOCK, required_argument, "C",
+	  "tsc (default) or core: TSC cycles x clock_ratio" },
+	{ "tolerance", CB_PLOT_TOLERANCE, required_argument, "PCT",
+	  "plateau: least difference that splits a range,\n"
+	  "percent (default 1, 0..100)" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL },
+};
+
+struct cb_plot {
+	const char *output, *estimator;
+	double tolerance;
+	int plateau, help, core_clocks;
+};
+
+static int cb_plot_option(void *ctx, int key, const char *arg, struct cb_error *e)
+{
+	struct cb_plot *p = ctx;
+	char *end;
+
+	switch (key) {
+	case 'o':
+		p->output = arg;
+		return 0;
+	case CB_PLOT_PLATEAU:
+		p->plateau = 1;
+		return 0;
+	case CB_PLOT_ESTIMATOR:
+		if (strcmp(arg, "min") && strcmp(arg, "median"))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --estimator '%s' (accepted: min, median)", arg);
+		p->estimator = arg;
+		return 0;
+	case CB_PLOT_CLOCK:
+		if (strcmp(arg, "tsc") && strcmp(arg, "core"))
+			return cb_fail(e, CB_EXIT_USAGE, "invalid --clock '%s' (accepted: tsc, core)",
+				       arg);
+		p->core_clocks = !strcmp(arg, "core");
+		return 0;
+	case CB_PLOT_TOLERANCE:
+		p->tolerance = strtod(arg, &end) / 100;
+		if (end == arg || *end || !(p->tolerance >= 0 && p->tolerance <= 1))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --tolerance '%s' (accepted: a percentage, 0..100)",
+				       arg);
+		return 0;
+	case 'h':
+		p->help = 1;
+		return 0;
+	}
+	return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
+}
+
+/*
+ * s as a gnuplot single-quoted string into b: quotes doubled, control
+ * characters as spaces. Titles come from records, which anyone can write:
+ * nothing in them may end the string and run as gnuplot commands, and in
+ * single quotes gnuplot expands neither backslashes nor `command`s.
+ */
+static void cb_gp_str(struct cb_str *b, const char *s)
+{
+	cb_str_add(b, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			cb_str_add(b, "'");
+		cb_str_addn(b, (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s, 1);
+	}
+	cb_str_add(b, "'");
+}
+
+/* A line of text for a '#' comment: no line breaks. */
+static void cb_gp_comment(FILE *f, const char *prefix, const char *s)
+{
+	fputs(prefix, f);
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+	fputc('\n', f);
+}
+
+/* One point of a series: the repeats of one x. */
+struct cb_xy {
+	double x;
+	double *y;
+	size_t n;
+};
+
+struct cb_series {
+	char *title;
+	const struct cb_record_point *key;	/* its first point */
+	struct cb_xy *xy;
+	size_t n;
+};
+
+static void cb_plot_series_free(struct cb_series *s, size_t ns)
+{
+	size_t k, i;
+
+	for (k = 0; k < ns; k++) {
+		for (i = 0; i < s[k].n; i++)
+			free(s[k].xy[i].y);
+		free(s[k].xy);
+		free(s[k].title);
+	}
+	free(s);
+}
+
+static int cb_same_series(const struct cb_record_point *a, const struct cb_record_point *b,
+			  int alias)
+{
+	return !strcmp(a->direction, b->direction) && !strcmp(a->variant, b->variant) &&
+	       !strcmp(a->cache, b->cache) &&
+	       (alias ? a->size == b->size :
+		a->src_offset == b->src_offset && a->dst_offset == b->dst_offset);
+}
+
+static double cb_plot_x(const struct cb_record_point *p, int alias)
+{
+	return alias ? (double)p->dst_offset - (double)p->src_offset : (double)p->size;
+}
+
+static void cb_series_add(struct cb_series *s, double x, double y)
+{
+	size_t i;
+
+	for (i = 0; i < s->n && s->xy[i].x != x; i++)
+		;
+	if (i == s->n) {
+		s->xy = cb_realloc(s->xy, s->n + 1, sizeof(*s->xy));
+		memset(&s->xy[s->n], 0, sizeof(s->xy[0]));
+		s->xy[s->n++].x = x;
+	}
+	s->xy[i].y = cb_realloc(s->xy[i].y, s->xy[i].n + 1, sizeof(double));
+	s->xy[i].y[s->xy[i].n++] = y;
+}
+
+static int cb_cmp_xy(const void *a, const void *b)
+{
+	double x = ((const struct cb_xy *)a)->x, y = ((const struct cb_xy *)b)->x;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The series of every record; random-size points are left out. NULL with e
+ * set when --clock core meets a point without clock_ratio.
+ */
+static struct cb_series *cb_plot_series(const struct cb_record *recs, size_t nrec, int alias,
+					const struct cb_plot *o, size_t *ns, struct cb_error *e)
+{
+	struct cb_series *s = NULL;
+	const struct cb_record_point *p;
+	const char *est;
+	struct cb_str t = { 0 };
+	size_t r, i, k, first;
+	char *base;
+	double y;
+
+	*ns = 0;
+	for (r = 0; r < nrec; r++) {
+		est = o->estimator ? o->estimator : recs[r].header.estimator;
+		first = *ns;
+		for (i = 0; i < recs[r].npoints; i++) {
+			p = &recs[r].points[i];
+			if (CB_POINT_HAS(p, size_max))
+				continue;
+			for (k = first; k < *ns && !cb_same_series(s[k].key, p, alias); k++)
+				;
+			if (k == *ns) {
+				s = cb_realloc(s, *ns + 1, sizeof(*s));
+				memset(&s[k], 0, sizeof(s[k]));
+				s[k].key = p;
+				t.len = 0;
+				cb_str_printf(&t, "%s %s", p->variant, p->direction);
+				if (strcmp(p->cache, "hot"))
+					cb_str_printf(&t, " %s", p->cache);
+				if (alias)
+					cb_str_printf(&t, " %llu B", p->size);
+				else if (p->src_offset || p->dst_offset)
+					cb_str_printf(&t, " +%llu/+%llu", p->src_offset,
+						      p->dst_offset);
+				if (nrec > 1) {
+					base = cb_strdup(recs[r].path);
+					cb_str_printf(&t, " (%s)", basename(base));
+					free(base);
+				}
+				s[k].title = cb_strdup(t.s);
+				(*ns)++;
+			}
+			y = strcmp(est, "median") ? p->cycles_min : p->cycles_median;
+			if (o->core_clocks && !CB_POINT_HAS(p, clock_ratio)) {
+				cb_fail(e, CB_EXIT_USAGE,
+					"%s:%lu: --clock core needs clock_ratio, which this point lacks",
+					recs[r].path, p->line);
+				cb_str_free(&t);
+				cb_plot_series_free(s, *ns);
+				return NULL;
+			}
+			cb_series_add(&s[k], cb_plot_x(p, alias),
+				      o->core_clocks ? y * p->clock_ratio : y);
+		}
+	}
+	for (k = 0; k < *ns; k++)
+		qsort(s[k].xy, s[k].n, sizeof(*s[k].xy), cb_cmp_xy);
+	cb_str_free(&t);
+	return s;
+}
+
+/* The data file: one block per series (gnuplot "index"). */
+static void cb_plot_data(FILE *f, struct cb_series *s, size_t ns, const struct cb_plot *o)
+{
+	struct cb_plateau_point *pp;
+	struct cb_plateau *pl;
+	size_t k, i, nr;
+	double med;
+
+	for (k = 0; k < ns; k++) {
+		cb_gp_comment(f, k ? "\n\n# " : "# ", s[k].title);
+		pp = cb_calloc(s[k].n, sizeof(*pp));
+		for (i = 0; i < s[k].n; i++) {
+			cb_stats_sort(s[k].xy[i].y, s[k].xy[i].n);
+			med = cb_stats_median(s[k].xy[i].y, s[k].xy[i].n);
+			pp[i].x = s[k].xy[i].x;
+			pp[i].cost = med;
+			pp[i].noise = cb_plateau_noise(s[k].xy[i].y, s[k].xy[i].n, 0);
+			if (!o->plateau)
+				fprintf(f, "%.0f %.4f %.4f %.4f\n", s[k].xy[i].x, med,
+					s[k].xy[i].y[0], s[k].xy[i].y[s[k].xy[i].n - 1]);
+		}
+		if (o->plateau) {
+			/* Each range a horizontal step from its first x to its last. */
+			pl = cb_calloc(s[k].n, sizeof(*pl));
+			nr = cb_plateau_merge(pp, s[k].n, o->tolerance, pl);
+			for (i = 0; i < nr; i++)
+				fprintf(f, "%.0f %.4f\n%.0f %.4f\n", pl[i].x_lo, pl[i].cost,
+					pl[i].x_hi, pl[i].cost);
+			free(pl);
+		}
+		free(pp);
+	}
+}
+
+static void cb_plot_script(FILE *f, const char *img, const char *dat, struct cb_series *s,
+			   size_t ns, int alias, int png, const struct cb_plot *o,
+			   const char *est)
+{
+	struct cb_str q = { 0 };
+	size_t k;
+	char *p;
+
+	cb_gp_comment(f, "# copybench plot: made by: ", cb_command);
+	cb_gp_comment(f, "# Restyle and redraw from this directory: gnuplot ", dat);
+	cb_gp_str(&q, img);
+	fprintf(f, "if (!exists(\"outfile\")) outfile = %s\n", q.s);
+	q.len = 0;
+	cb_str_printf(&q, "%s.dat", dat);
+	p = cb_strdup(q.s);
+	q.len = 0;
+	cb_gp_str(&q, p);
+	free(p);
+	fprintf(f, "if (!exists(\"datafile\")) datafile = %s\n", q.s);
+	if (png)
+		fprintf(f, "set terminal pngcairo size 1200,700 enhanced font \"sans,10\"\n");
+	else
+		fprintf(f, "set terminal svg size 1200,700 dynamic enhanced font \"sans,11\"\n");
+	fprintf(f, "set output outfile\n");
+	fprintf(f, "set title \"copybench: %s clocks per copy (%s of the samples, baseline subtracted)\" noenhanced\n",
+		o->core_clocks ? "core" : "TSC", strcmp(est, "median") ? "min" : "median");
+	if (alias) {
+		fprintf(f, "set xlabel \"dst - src, bytes (mod 4096)\"\n");
+	} else {
+		fprintf(f, "set logscale x 2\nset format x \"%%.0b%%B\"\n");
+		fprintf(f, "set xlabel \"bytes per copy\"\n");
+	}
+	fprintf(f, "set logscale y 10\n");
+	fprintf(f, "set ylabel \"%s clocks per copy\"\n", o->core_clocks ? "core" : "TSC");
+	fprintf(f, "set grid\nset key outside right top noenhanced\n");
+	fprintf(f, "plot \\\n");
+	for (k = 0; k < ns; k++) {
+		q.len = 0;
+		cb_gp_str(&q, s[k].title);
+		fprintf(f, "  datafile index %zu using %s title %s%s\n", k,
+			o->plateau ? "1:2 with lines lw 2" : "1:2:3:4 with yerrorlines", q.s,
+			k + 1 < ns ? ", \\" : "");
+	}
+	cb_str_free(&q);
+}
+
+/* gnuplot -e 'outfile=...; datafile=...' SCRIPT, in dir. */
+static int cb_gnuplot(const char *dir, const char *script, const char *img, const char *dat,
+		      struct cb_error *e)
+{
+	struct cb_str vars = { 0 };
+	int status;
+	pid_t pid;
+
+	cb_str_add(&vars, "outfile=");
+	cb_gp_str(&vars, img);
+	cb_str_add(&vars, "; datafile=");
+	cb_gp_str(&vars, dat);
+	pid = fork();
+	if (pid < 0) {
+		cb_str_free(&vars);
+		return cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
+	}
+	if (!pid) {
+		if (chdir(dir))
+			_exit(126);
+		execlp("gnuplot", "gnuplot", "-e", vars.s, script, (char *)NULL);
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	cb_str_free(&vars);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return cb_fail(e, CB_EXIT_RUNTIME, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "gnuplot not found: install it (Debian: apt-get install gnuplot-nox; tools/setup does)");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return cb_fail(e, CB_EXIT_RUNTIME, "gnuplot failed (status %d); nothing written",
+			       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	return 0;
+}
+
+/* FILE.svg -> FILE (the stem for .dat and .gp); -1 if not .svg or .png. */
+static int cb_plot_names(const char *out, char **stem, int *png)
+{
+	size_t n = strlen(out);
+
+	if (n > 4 && !strcmp(out + n - 4, ".svg"))
+		*png = 0;
+	else if (n > 4 && !strcmp(out + n - 4, ".png"))
+		*png = 1;
+	else
+		return -1;
+	*stem = strndup(out, n - 4);
+	return *stem ? 0 : -1;
+}
+
+static int cb_plot_write(const struct cb_plot *o, struct cb_record *recs, size_t nrec,
+			 struct cb_error *e)
+{
+	struct cb_outfile img = { 0 }, dat = { 0 }, gp = { 0 };
+	struct cb_str datname = { 0 }, gpname = { 0 };
+	char *stem = NULL, *dcopy = NULL, *scopy = NULL, *ocopy = NULL;
+	struct cb_series *s = NULL;
+	size_t ns = 0, k;
+	int png, alias, ret = -1;
+	struct stat st;
+
+	if (!o->output || cb_plot_names(o->output, &stem, &png))
+		return cb_fail(e, CB_EXIT_USAGE, "invalid -o '%s' (accepted: FILE.svg or FILE.png)",
+			       o->output ? o->output : "");
+	alias = !strcmp(recs[0].header.subcommand, "alias");
+	for (k = 1; k < nrec; k++)
+		if ((strcmp(recs[k].header.subcommand, "alias") == 0) != alias) {
+			cb_fail(e, CB_EXIT_USAGE,
+				"%s is a %s record and %s a %s one: plot them apart",
+				recs[0].path, recs[0].header.subcommand, recs[k].path,
+				recs[k].header.subcommand);
+			goto out;
+		}
+	s = cb_plot_series(recs, nrec, alias, o, &ns, e);
+	if (!s && e->msg[0])
+		goto out;
+	if (!ns) {
+		cb_fail(e, CB_EXIT_USAGE, "nothing to plot: the records hold random sizes only");
+		goto out;
+	}
+	cb_str_printf(&datname, "%s.dat", stem);
+	cb_str_printf(&gpname, "%s.gp", stem);
+	if (cb_outfile_open(&img, o->output, e) || cb_outfile_open(&dat, datname.s, e) ||
+	    cb_outfile_open(&gp, gpname.s, e))
+		goto out;
+	dcopy = cb_strdup(o->output);
+	scopy = cb_strdup(stem);
+	ocopy = cb_strdup(o->output);
+	cb_plot_data(dat.f, s, ns, o);
+	cb_plot_script(gp.f, basename(ocopy), basename(scopy), s, ns, alias, png, o,
+		       o->estimator ? o->estimator : recs[0].header.estimator);
+	if (fflush(dat.f) || fflush(gp.f)) {
+		cb_fail(e, CB_EXIT_RUNTIME, "cannot write beside %s: %s", o->output,
+			strerror(errno));
+		goto out;
+	}
+	fclose(img.f);	/* gnuplot writes it by name */
+	img.f = NULL;
+	{
+		char *g = cb_strdup(gp.tmp), *d = cb_strdup(dat.tmp), *im = cb_strdup(img.tmp);
+
+		ret = cb_gnuplot(dirname(dcopy), basename(g), basename(im), basename(d), e);
+		free(g);
+		free(d);
+		free(im);
+	}
+	if (!ret && (stat(img.tmp, &st) || !st.st_size))
+		ret = cb_fail(e, CB_EXIT_RUNTIME, "gnuplot wrote an empty %s", o->output);
+	if (!ret) {
+		img.f = fopen(img.tmp, "r+");
+		if (!img.f)
+			ret = cb_fail(e, CB_EXIT_RUNTIME, "cannot reopen %s: %s", img.tmp,
+				      strerror(errno));
+	}
+	if (!ret)
+		ret = cb_outfile_commit(&dat, e) || cb_outfile_commit(&gp, e) ||
+		      cb_outfile_commit(&img, e) ? -1 : 0;
+out:
+	cb_outfile_abort(&img);
+	cb_outfile_abort(&dat);
+	cb_outfile_abort(&gp);
+	cb_plot_series_free(s, ns);
+	free(stem);
+	free(dcopy);
+	free(scopy);
+	free(ocopy);
+	cb_str_free(&datname);
+	cb_str_free(&gpname);
+	return ret;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	const struct cb_option *const tables[] = { cb_plot_options, NULL };
+	struct cb_plot o = { .tolerance = 0.01 };
+	struct cb_error e = { 0 };
+	struct cb_record *recs;
+	int first, i, n, status = CB_EXIT_OK;
+
+	first = cb_options_parse(argc, argv, tables, cb_plot_option, &o, &e);
+	if (first < 0)
+		return cb_report(&e);
+	if (o.help) {
+		fputs(cb_plot_usage, stdout);
+		cb_options_help(stdout, tables);
+		return CB_EXIT_OK;
+	}
+	if (first >= argc) {
+		cb_fail(&e, CB_EXIT_USAGE, "no record given (usage: copybench plot RECORD... -o FILE.svg)");
+		return cb_report(&e);
+	}
+	if (!o.output) {
+		cb_fail(&e, CB_EXIT_USAGE, "-o FILE.svg or -o FILE.png is required");
+		return cb_report(&e);
+	}
+	n = argc - first;
+	recs = cb_calloc((size_t)n, sizeof(*recs));
+	for (i = 0; i < n; i++) {
+		if (cb_record_read(argv[first + i], &recs[i], &e)) {
+			status = cb_report(&e);
+			break;
+		}
+	}
+	if (!status && cb_plot_write(&o, recs, (size_t)n, &e))
+		status = cb_report(&e);
+	for (i = 0; i < n; i++)
+		cb_record_free(&recs[i]);
+	free(recs);
+	return status;
+}

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record.c - write and read copybench records (record.h): one table of
+ * field descriptors per line kind, expanded from record_fields.h, drives
+ * both directions.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+
+enum cb_ftype { CB_FT_STR, CB_FT_U64, CB_FT_I64, CB_FT_DBL, CB_FT_BOOL, CB_FT_STRLIST,
+		CB_FT_STRMAP };
+
+struct cb_field {
+	const char *name;
+	enum cb_ftype type;
+	int required;
+	size_t offset;
+};
+
+#define CB_STR(x)	#x
+
+static const struct cb_field cb_header_fields[] = {
+#define CB_HEADER_FIELD(n, t, r) { CB_STR(n), CB_FT_##t, r, offsetof(struct cb_record_header, n) },
+#include "record_fields.h"
+#undef CB_HEADER_FIELD
+};
+
+static const struct cb_field cb_point_fields[] = {
+#define CB_POINT_FIELD(n, t, r) { CB_STR(n), CB_FT_##t, r, offsetof(struct cb_record_point, n) },
+#include "record_fields.h"
+#undef CB_POINT_FIELD
+};
+
+const char *const cb_record_header_names[CB_HF_COUNT] = {
+#define CB_HEADER_FIELD(n, t, r)	CB_STR(n),
+#include "record_fields.h"
+#undef CB_HEADER_FIELD
+};
+
+const char *const cb_record_point_names[CB_PF_COUNT] = {
+#define CB_POINT_FIELD(n, t, r)	CB_STR(n),
+#include "record_fields.h"
+#undef CB_POINT_FIELD
+};
+
+static void cb_field_json(struct cb_str *b, const struct cb_field *f, const void *base)
+{
+	const char *p = (const char *)base + f->offset;
+	const struct cb_strlist *l;
+	const struct cb_strmap *m;
+	double d;
+	size_t i;
+
+	cb_str_json(b, f->name);
+	cb_str_add(b, ":");
+	switch (f->type) {
+	case CB_FT_STR:
+		cb_str_json(b, *(char *const *)p ? *(char *const *)p : "");
+		break;
+	case CB_FT_U64:
+		cb_str_printf(b, "%llu", *(const unsigned long long *)p);
+		break;
+	case CB_FT_I64:
+		cb_str_printf(b, "%lld", *(const long long *)p);
+		break;
+	case CB_FT_DBL:
+		d = *(const double *)p;
+		if (isfinite(d))
+			cb_str_printf(b, "%.4f", d);
+		else
+			cb_str_add(b, "null");
+		break;
+	case CB_FT_BOOL:
+		cb_str_add(b, *(const int *)p ? "true" : "false");
+		break;
+	case CB_FT_STRLIST:
+		l = (const struct cb_strlist *)p;
+		cb_str_add(b, "[");
+		for (i = 0; i < l->n; i++) {
+			cb_str_add(b, i ? "," : "");
+			cb_str_json(b, l->v[i]);
+		}
+		cb_str_add(b, "]");
+		break;
+	case CB_FT_STRMAP:
+		m = (const struct cb_strmap *)p;
+		cb_str_add(b, "{");
+		for (i = 0; i < m->n; i++) {
+			cb_str_add(b, i ? "," : "");
+			cb_str_json(b, m->keys[i]);
+			cb_str_add(b, ":");
+			cb_str_json(b, m->vals[i]);
+		}
+		cb_str_add(b, "}");
+		break;
+	}
+}
+
+static void cb_line_json(struct cb_str *b, const struct cb_field *fields, size_t n,
+			 const void *base, unsigned long long present)
+{
+	size_t i, out = 0;
+
+	cb_str_add(b, "{");
+	for (i = 0; i < n; i++) {
+		if (!fields[i].required && !((present >> i) & 1))
+			continue;
+		cb_str_add(b, out++ ? "," : "");
+		cb_field_json(b, &fields[i], base);
+	}
+	cb_str_add(b, "}\n");
+}
+
+void cb_record_header_json(struct cb_str *b, const struct cb_record_header *h)
+{
+	cb_line_json(b, cb_header_fields, ARRAY_SIZE(cb_header_fields), h, h->present);
+}
+
+void cb_record_point_json(struct cb_str *b, const struct cb_record_point *p)
+{
+	cb_line_json(b, cb_point_fields, ARRAY_SIZE(cb_point_fields), p, p->present);
+}
+
+/* A JSON value's kind in words, for "expected X, got Y" messages. */
+static const char *cb_got(const struct cb_json *v)
+{
+	if (v->type == CB_JSON_NUMBER)
+		return v->is_uint ? "a non-negative integer" : v->is_int ? "a negative integer" :
+		       "a number with a fraction or exponent";
+	return cb_json_type_name(v->type);
+}
+
+/* Stores v into the field f of base; -1 with why set when v does not fit. */
+static int cb_field_read(const struct cb_field *f, const struct cb_json *v, void *base,
+			 char *why, size_t whylen)
+{
+	char *p = (char *)base + f->offset;
+	const char *want = NULL;
+	struct cb_strlist *l;
+	struct cb_strmap *m;
+	size_t i;
+
+	switch (f->type) {
+	case CB_FT_STR:
+		if (v->type != CB_JSON_STRING) {
+			want = "a string";
+			break;
+		}
+		*(char **)p = cb_strdup(v->str);
+		return 0;
+	case CB_FT_U64:
+		if (v->type != CB_JSON_NUMBER || !v->is_uint) {
+			want = "a non-negative integer";
+			break;
+		}
+		*(unsigned long long *)p = v->u;
+		return 0;
+	case CB_FT_I64:
+		if (v->type != CB_JSON_NUMBER || !v->is_int) {
+			want = "an integer";
+			break;
+		}
+		*(long long *)p = v->i;
+		return 0;
+	case CB_FT_DBL:
+		if (v->type != CB_JSON_NUMBER || !isfinite(v->num)) {
+			want = "a number";
+			break;
+		}
+		*(double *)p = v->num;
+		return 0;
+	case CB_FT_BOOL:
+		if (v->type != CB_JSON_BOOL) {
+			want = "true or false";
+			break;
+		}
+		*(int *)p = v->boolean;
+		return 0;
+	case CB_FT_STRLIST:
+		want = "an array of strings";
+		if (v->type != CB_JSON_ARRAY)
+			break;
+		for (i = 0; i < v->n; i++)
+			if (v->items[i].type != CB_JSON_STRING)
+				goto bad;
+		l = (struct cb_strlist *)p;
+		l->v = cb_calloc(v->n, sizeof(*l->v));
+		for (l->n = 0; l->n < v->n; l->n++)
+			l->v[l->n] = cb_strdup(v->items[l->n].str);
+		return 0;
+	case CB_FT_STRMAP:
+		want = "an object of strings";
+		if (v->type != CB_JSON_OBJECT)
+			break;
+		for (i = 0; i < v->n; i++)
+			if (v->members[i].value.type != CB_JSON_STRING)
+				goto bad;
+		m = (struct cb_strmap *)p;
+		m->keys = cb_calloc(v->n, sizeof(*m->keys));
+		m->vals = cb_calloc(v->n, sizeof(*m->vals));
+		for (m->n = 0; m->n < v->n; m->n++) {
+			m->keys[m->n] = cb_strdup(v->members[m->n].key);
+			m->vals[m->n] = cb_strdup(v->members[m->n].value.str);
+		}
+		return 0;
+	}
+bad:
+	snprintf(why, whylen, "field '%s': expected %s, got %s", f->name, want,
+		 v->type == CB_JSON_ARRAY || v->type == CB_JSON_OBJECT ?
+		 "something else" : cb_got(v));
+	return -1;
+}
+
+/* Every known field of the object obj into base; unknown members ignored. */
+static int cb_line_read(const struct cb_field *fields, size_t n, const struct cb_json *obj,
+			void *base, unsigned long long *present, char *why, size_t whylen)
+{
+	const struct cb_json *v;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		v = cb_json_get(obj, fields[i].name);
+		if (!v) {
+			if (!fields[i].required)
+				continue;
+			snprintf(why, whylen, "missing field '%s'", fields[i].name);
+			return -1;
+		}
+		if (cb_field_read(&fields[i], v, base, why, whylen))
+			return -1;
+		*present |= 1ULL << i;
+	}
+	return 0;
+}
+
+static void cb_fields_free(const struct cb_field *fields, size_t n, void *base)
+{
+	struct cb_strlist *l;
+	struct cb_strmap *m;
+	char *p;
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		p = (char *)base + fields[i].offset;
+		switch (fields[i].type) {
+		case CB_FT_STR:
+			free(*(char **)p);
+			*(char **)p = NULL;
+			break;
+		case CB_FT_STRLIST:
+			l = (struct cb_strlist *)p;
+			for (j = 0; j < l->n; j++)
+				free(l->v[j]);
+			free(l->v);
+			memset(l, 0, sizeof(*l));
+			break;
+		case CB_FT_STRMAP:
+			m = (struct cb_strmap *)p;
+			for (j = 0; j < m->n; j++) {
+				free(m->keys[j]);
+				free(m->vals[j]);
+			}
+			free(m->keys);
+			free(m->vals);
+			memset(m, 0, sizeof(*m));
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void cb_record_header_free(struct cb_record_header *h)
+{
+	cb_fields_free(cb_header_fields, ARRAY_SIZE(cb_header_fields), h);
+	h->present = 0;
+}
+
+void cb_record_point_free(struct cb_record_point *p)
+{
+	cb_fields_free(cb_point_fields, ARRAY_SIZE(cb_point_fields), p);
+	p->present = 0;
+}
+
+/* Line 1: a copybench header of a version this reader knows. */
+static int cb_record_header_read(struct cb_record *r, const char *line, size_t len,
+				 struct cb_error *e)
+{
+	const struct cb_json *ver;
+	char why[CB_ERR_MAX / 2];
+
+	if (cb_json_parse(line, len, &r->header_json, why, sizeof(why)))
+		return cb_fail(e, CB_EXIT_USAGE, "%s:1: not a copybench record (not JSON: %s)",
+			       r->path, why);
+	ver = cb_json_get(&r->header_json, "copybench_record");
+	if (r->header_json.type != CB_JSON_OBJECT || !ver)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s:1: not a copybench record (the first line is no object with \"copybench_record\")",
+			       r->path);
+	if (ver->type != CB_JSON_NUMBER || !ver->is_uint || !ver->u)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s:1: field 'copybench_record': expected a format version (1, 2, ...)",
+			       r->path);
+	if (ver->u > CB_RECORD_VERSION)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s:1: record format version %llu is newer than this copybench reads (%d): use a newer copybench",
+			       r->path, ver->u, CB_RECORD_VERSION);
+	if (cb_line_read(cb_header_fields, ARRAY_SIZE(cb_header_fields), &r->header_json,
+			 &r->header, &r->header.present, why, sizeof(why)))
+		return cb_fail(e, CB_EXIT_USAGE, "%s:1: %s", r->path, why);
+	return 0;
+}
+
+static int cb_record_point_read(struct cb_record *r, const char *line, size_t len,
+				unsigned long lineno, struct cb_error *e)
+{
+	struct cb_record_point *p;
+	char why[CB_ERR_MAX / 2];
+	struct cb_json v;
+	int ret = 0;
+
+	if (cb_json_parse(line, len, &v, why, sizeof(why)))
+		return cb_fail(e, CB_EXIT_USAGE, "%s:%lu: not JSON: %s", r->path, lineno, why);
+	if (v.type != CB_JSON_OBJECT) {
+		cb_fail(e, CB_EXIT_USAGE, "%s:%lu: expected a point object, got %s", r->path,
+			lineno, cb_json_type_name(v.type));
+		cb_json_free(&v);
+		return -1;
+	}
+	if (cb_json_get(&v, "copybench_record")) {
+		cb_json_free(&v);
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s:%lu: a second record header (two records concatenated?)",
+			       r->path, lineno);
+	}
+	r->points = cb_realloc(r->points, r->npoints + 1, sizeof(*r->points));
+	p = &r->points[r->npoints++];
+	memset(p, 0, sizeof(*p));
+	p->line = lineno;
+	if (cb_line_read(cb_point_fields, ARRAY_SIZE(cb_point_fields), &v, p, &p->present,
+			 why, sizeof(why)))
+		ret = cb_fail(e, CB_EXIT_USAGE, "%s:%lu: %s", r->path, lineno, why);
+	cb_json_free(&v);
+	return ret;
+}
+
+int cb_record_read(const char *path, struct cb_record *r, struct cb_error *e)
+{
+	unsigned long lineno = 0;
+	const char *line, *nl;
+	size_t len;
+	char *text;
+	int ret = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->path = cb_strdup(path);
+	text = cb_read_file(path, &len);
+	if (!text) {
+		cb_fail(e, errno == EIO ? CB_EXIT_RUNTIME : CB_EXIT_USAGE,
+			"cannot read record '%s': %s", path, strerror(errno));
+		cb_record_free(r);
+		return -1;
+	}
+	if (!len) {
+		ret = cb_fail(e, CB_EXIT_USAGE, "%s: empty file, not a copybench record", path);
+		goto out;
+	}
+	for (line = text; line < text + len && !ret; line = nl + 1) {
+		lineno++;
+		nl = memchr(line, '\n', (size_t)(text + len - line));
+		if (!nl) {
+			ret = cb_fail(e, CB_EXIT_USAGE,
+				      "%s:%lu: truncated record (the last line has no newline)",
+				      path, lineno);
+			break;
+		}
+		if (lineno == 1)
+			ret = cb_record_header_read(r, line, (size_t)(nl - line), e);
+		else
+			ret = cb_record_point_read(r, line, (size_t)(nl - line), lineno, e);
+	}
+	if (!ret && !r->npoints)
+		ret = cb_fail(e, CB_EXIT_USAGE, "%s:%lu: the record has a header but no points",
+			      path, lineno);
+out:
+	free(text);
+	if (ret)
+		cb_record_free(r);
+	return ret;
+}
+
+void cb_record_free(struct cb_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npoints; i++)
+		cb_record_point_free(&r->points[i]);
+	free(r->points);
+	cb_record_header_free(&r->header);
+	cb_json_free(&r->header_json);
+	free(r->path);
+	memset(r, 0, sizeof(*r));
+}

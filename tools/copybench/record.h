@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record.h - copybench records: JSON lines, a header object first, then one
+ * object per measured point and repeat. Documentation/records.rst describes
+ * every field; record_fields.h is the one list of them, which the structs
+ * here, the writer, the reader and the tests expand.
+ *
+ * Compatibility: CB_RECORD_VERSION is the header's "copybench_record". A
+ * reader refuses a record of a higher version, reads any lower or equal
+ * one, and ignores members it does not know, so fields can be added to a
+ * version without breaking older readers. A field added later must be
+ * CB_OPT (records written before it lack it); the reader then marks it
+ * absent (CB_HEADER_HAS()/CB_POINT_HAS()).
+ *
+ * Field types (record_fields.h): STR string; U64 a non-negative integer; I64 an integer;
+ * DBL a number; BOOL true or false; STRLIST an array of strings; STRMAP an
+ * object whose values are strings.
+ */
+#ifndef CB_RECORD_H
+#define CB_RECORD_H
+
+#include <stddef.h>
+
+#include "json.h"
+#include "util.h"
+
+#define CB_RECORD_VERSION	1
+
+#define CB_REQ	1	/* every record of this version has it */
+#define CB_OPT	0	/* present only in some records */
+
+
+
+struct cb_strlist {
+	char **v;
+	size_t n;
+};
+
+struct cb_strmap {
+	char **keys, **vals;
+	size_t n;
+};
+
+/* A member of field type t called n. */
+#define CB_RT_STR(n)		char *n
+#define CB_RT_U64(n)		unsigned long long n
+#define CB_RT_I64(n)		long long n
+#define CB_RT_DBL(n)		double n
+#define CB_RT_BOOL(n)		int n
+#define CB_RT_STRLIST(n)	struct cb_strlist n
+#define CB_RT_STRMAP(n)		struct cb_strmap n
+
+enum {
+#define CB_HEADER_FIELD(name, type, req)	CB_HF_##name,
+#include "record_fields.h"
+#undef CB_HEADER_FIELD
+	CB_HF_COUNT
+};
+
+enum {
+#define CB_POINT_FIELD(name, type, req)	CB_PF_##name,
+#include "record_fields.h"
+#undef CB_POINT_FIELD
+	CB_PF_COUNT
+};
+
+/*
+ * struct cb_record_header - the header line. Strings are owned (freed by
+ * cb_record_header_free()); present has bit CB_HF_<name> set for each
+ * field the line had (the writer writes CB_OPT fields only when set).
+ */
+struct cb_record_header {
+#define CB_HEADER_FIELD(name, type, req)	CB_RT_##type(name);
+#include "record_fields.h"
+#undef CB_HEADER_FIELD
+	unsigned long long present;
+};
+
+/* struct cb_record_point - one point line; line is its line number. */
+struct cb_record_point {
+#define CB_POINT_FIELD(name, type, req)	CB_RT_##type(name);
+#include "record_fields.h"
+#undef CB_POINT_FIELD
+	unsigned long long present;
+	unsigned long line;
+};
+
+#define CB_HEADER_HAS(h, name)	((int)(((h)->present >> CB_HF_##name) & 1))
+#define CB_POINT_HAS(p, name)	((int)(((p)->present >> CB_PF_##name) & 1))
+#define CB_HEADER_SET(h, name)	((h)->present |= 1ULL << CB_HF_##name)
+#define CB_POINT_SET(p, name)	((p)->present |= 1ULL << CB_PF_##name)
+
+/* struct cb_record - a record read from a file by cb_record_read(). */
+struct cb_record {
+	char *path;
+	struct cb_record_header header;
+	struct cb_json header_json;	/* the header line whole, unknown members too */
+	struct cb_record_point *points;
+	size_t npoints;
+};
+
+/*
+ * The writer: appends one JSON line (with its '\n') to b. Required fields
+ * are always written, optional ones when their present bit is set. Numbers
+ * (DBL) get 4 decimals; a value that is not finite is written as null,
+ * which the reader refuses (it should never happen).
+ */
+void cb_record_header_json(struct cb_str *b, const struct cb_record_header *h);
+void cb_record_point_json(struct cb_str *b, const struct cb_record_point *p);
+
+/*
+ * cb_record_read - read and check a whole record file. 0 on success, else
+ * -1 with e set: status CB_EXIT_USAGE and a message naming the file and,
+ * for a bad line, the line ("rec.json:3: field 'size': expected a
+ * non-negative integer, got a string"); CB_EXIT_RUNTIME only when reading
+ * failed with an I/O error. Refused: a file that is not there or empty, a
+ * first line that is not a copybench header, a newer version, a line that
+ * is not one JSON object, a missing required field, a field of the wrong
+ * type, a last line without its newline (a record cut short), a record
+ * without points.
+ */
+int cb_record_read(const char *path, struct cb_record *r, struct cb_error *e);
+void cb_record_free(struct cb_record *r);
+
+void cb_record_header_free(struct cb_record_header *h);
+void cb_record_point_free(struct cb_record_point *p);
+
+/* The field names, in list order (for documentation checks and messages). */
+extern const char *const cb_record_header_names[CB_HF_COUNT];
+extern const char *const cb_record_point_names[CB_PF_COUNT];
+
+#endif /* CB_RECORD_H */

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - the human output of sweep and alias: a table per direction x
+ * variant (x cache, offsets or size), or its plateaus; and the record line
+ * of a measured point (run.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plateau.h"
+#include "run.h"
+#include "stats.h"
+
+double cb_scale(const struct cb_run *run, const struct cb_result *r)
+{
+	return run->core_clocks ? r->clock_ratio : 1;
+}
+
+double cb_estimate(const struct cb_run *run, const struct cb_result *r)
+{
+	return cb_scale(run, r) * (run->estimator == CB_EST_MEDIAN ? r->median : r->min);
+}
+
+double cb_estimate_noise(const struct cb_run *run, const struct cb_result *r)
+{
+	unsigned long long kept = r->samples - r->discarded;
+
+	if (run->estimator == CB_EST_MEDIAN)
+		/* The standard error of a median of kept normal samples. */
+		return kept ? cb_scale(run, r) * 1.2533 * r->stddev / sqrt((double)kept) : 0;
+	/*
+	 * How far apart the fastest samples lie: where a min may land when run
+	 * again. A low quantile, so samples slowed by the machine (the upper
+	 * tail, however heavy) do not count.
+	 */
+	return isfinite(r->q02) && r->q02 > r->min ? cb_scale(run, r) * (r->q02 - r->min) : 0;
+}
+
+void cb_report_point(struct cb_record_point *rp, const struct cb_backend *b,
+		     const struct cb_measured *m)
+{
+	const struct cb_result *r = &m->r;
+
+	memset(rp, 0, sizeof(*rp));
+	rp->direction = cb_strdup(cb_directions[m->p.dir]);
+	rp->variant = cb_strdup(b->variants[m->p.variant].name);
+	rp->size = m->p.size.lo;
+	if (m->p.size.random) {
+		rp->size_max = m->p.size.hi;
+		rp->size_mean = r->size_mean;
+		CB_POINT_SET(rp, size_max);
+		CB_POINT_SET(rp, size_mean);
+	}
+	rp->src_offset = m->p.src_offset;
+	rp->dst_offset = m->p.dst_offset;
+	rp->cache = cb_strdup(cb_caches[m->p.cache]);
+	rp->repeat = m->p.repeat;
+	rp->run_cpu = r->run_cpu;
+	rp->loops = r->loops;
+	rp->samples = r->samples;
+	rp->samples_discarded = r->discarded;
+	rp->truncated = r->truncated;
+	rp->cycles_min = r->min;
+	rp->cycles_median = r->median;
+	rp->cycles_mean = r->mean;
+	rp->cycles_stddev = r->stddev;
+	rp->cycles_max = r->max;
+	rp->baseline_cycles = r->baseline;
+	rp->ns_median = b->tsc_khz ? r->median * 1e6 / (double)b->tsc_khz : 0;
+	rp->bytes_per_cycle = r->median > 0 ? r->size_mean / r->median : 0;
+	if (r->clock_ratio > 0) {
+		rp->clock_ratio = r->clock_ratio;
+		CB_POINT_SET(rp, clock_ratio);
+	}
+	rp->verified = r->verified;
+}
+
+/* The x of a row: the size (sweep) or dst - src (alias). */
+static long long cb_x(const struct cb_run *run, const struct cb_point *p)
+{
+	if (run->mode == CB_MODE_ALIAS)
+		return (long long)p->dst_offset - (long long)p->src_offset;
+	return (long long)p->size.lo;
+}
+
+static int cb_cmp3(unsigned long long a, unsigned long long b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* Table order: group (cache, direction, variant, offsets or size), x, repeat. */
+static const struct cb_run *cb_sort_run;
+static const struct cb_measured *cb_sort_m;
+
+static int cb_cmp_group(const struct cb_point *a, const struct cb_point *b)
+{
+	int c = cb_cmp3(a->cache, b->cache);
+
+	c = c ? c : cb_cmp3(a->dir, b->dir);
+	c = c ? c : cb_cmp3(a->variant, b->variant);
+	if (cb_sort_run->mode == CB_MODE_ALIAS)
+		return c ? c : cb_cmp3(a->size.lo, b->size.lo);
+	c = c ? c : cb_cmp3(a->src_offset, b->src_offset);
+	return c ? c : cb_cmp3(a->dst_offset, b->dst_offset);
+}
+
+static int cb_cmp_row(const struct cb_point *a, const struct cb_point *b)
+{
+	long long xa = cb_x(cb_sort_run, a), xb = cb_x(cb_sort_run, b);
+	int c = cb_cmp_group(a, b);
+
+	c = c ? c : cb_cmp3((unsigned long long)a->size.random, (unsigned long long)b->size.random);
+	c = c ? c : (xa < xb ? -1 : xa > xb);
+	return c ? c : cb_cmp3(a->size.hi, b->size.hi);
+}
+
+static int cb_cmp_idx(const void *pa, const void *pb)
+{
+	const struct cb_point *a = &cb_sort_m[*(const size_t *)pa].p;
+	const struct cb_point *b = &cb_sort_m[*(const size_t *)pb].p;
+	int c = cb_cmp_row(a, b);
+
+	return c ? c : cb_cmp3(a->repeat, b->repeat);
+}
+
+/* One row: the repeats of a point, summarised. */
+struct cb_row {
+	const struct cb_measured *first;
+	double clocks, baseline, spread, noise, size_mean;
+	double tsc;		/* clocks in TSC cycles, for ns */
+	unsigned long long discarded;
+	size_t repeats;
+	int verified, truncated;
+};
+
+/* Summarises m[idx[i]] for i in [i, j) (the repeats of one point). */
+static void cb_row(const struct cb_run *run, const struct cb_measured *m, const size_t *idx,
+		   size_t i, size_t j, struct cb_row *row)
+{
+	double *est = cb_calloc(j - i, sizeof(double)), *base = cb_calloc(j - i, sizeof(double));
+	double *noise = cb_calloc(j - i, sizeof(double)), *tsc = cb_calloc(j - i, sizeof(double));
+	size_t k, n = j - i;
+
+	memset(row, 0, sizeof(*row));
+	row->first = &m[idx[i]];
+	row->verified = 1;
+	row->size_mean = m[idx[i]].r.size_mean;
+	for (k = 0; k < n; k++) {
+		const struct cb_result *r = &m[idx[i + k]].r;
+
+		est[k] = cb_estimate(run, r);
+		tsc[k] = cb_scale(run, r) > 0 ? est[k] / cb_scale(run, r) : 0;
+		base[k] = cb_scale(run, r) * r->baseline;
+		noise[k] = cb_estimate_noise(run, r);
+		row->discarded += r->discarded;
+		row->verified &= r->verified;
+		row->truncated |= r->truncated;
+	}
+	row->repeats = n;
+	row->spread = n > 1 ? cb_stats_spread(est, n) : NAN;
+	cb_stats_sort(est, n);
+	cb_stats_sort(base, n);
+	cb_stats_sort(noise, n);
+	cb_stats_sort(tsc, n);
+	row->clocks = cb_stats_median(est, n);
+	row->tsc = cb_stats_median(tsc, n);
+	row->baseline = cb_stats_median(base, n);
+	row->noise = cb_plateau_noise(est, n, noise[0]);
+	free(est);
+	free(base);
+	free(noise);
+	free(tsc);
+}
+
+static size_t *cb_sorted(const struct cb_run *run, const struct cb_measured *m, size_t n)
+{
+	size_t *idx = cb_calloc(n, sizeof(*idx)), i;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	cb_sort_run = run;
+	cb_sort_m = m;
+	qsort(idx, n, sizeof(*idx), cb_cmp_idx);
+	return idx;
+}
+
+static void cb_group_title(FILE *f, const struct cb_run *run, const struct cb_backend *b,
+			   const struct cb_point *p, const char *what)
+{
+	char sz[64];
+
+	fprintf(f, "# %s %s, cache %s", cb_directions[p->dir], b->variants[p->variant].name,
+		cb_caches[p->cache]);
+	if (run->mode == CB_MODE_ALIAS)
+		fprintf(f, ", size %s, x = dst - src (mod 4096)", cb_size_name(&p->size, sz, sizeof(sz)));
+	else
+		fprintf(f, ", src_offset %u, dst_offset %u", p->src_offset, p->dst_offset);
+	fprintf(f, "%s%s\n", *what ? ": " : "", what);
+}
+
+static const char *cb_xname(const struct cb_run *run, const struct cb_point *p, char *buf,
+			    size_t len)
+{
+	if (run->mode == CB_MODE_ALIAS)
+		snprintf(buf, len, "%lld", cb_x(run, p));
+	else
+		cb_size_name(&p->size, buf, len);
+	return buf;
+}
+
+void cb_report_tables(FILE *f, const struct cb_run *run, const struct cb_backend *b,
+		      const struct cb_measured *m, size_t n)
+{
+	size_t *idx = cb_sorted(run, m, n), i, j;
+	char x[64], spread[16];
+	struct cb_row row;
+	double ns;
+
+	fprintf(f, "# copybench %s, backend %s, CPU %d, TSC %llu kHz: %s clocks per copy, the %s of %lu samples net of the baseline (an empty copy's loop); %llu repeat(s)\n",
+		run->mode == CB_MODE_SWEEP ? "sweep" : "alias", b->ops->name, b->cpu, b->tsc_khz,
+		run->core_clocks ? "core" : "TSC", run->estimator == CB_EST_MEDIAN ? "median" : "min",
+		run->set.samples, run->repeat);
+	for (i = 0; i < n; i = j) {
+		if (!i || cb_cmp_group(&m[idx[i - 1]].p, &m[idx[i]].p)) {
+			fprintf(f, "\n");
+			cb_group_title(f, run, b, &m[idx[i]].p, "");
+			fprintf(f, "# %14s %10s %9s %11s %11s %8s %7s %9s %s\n",
+				run->mode == CB_MODE_ALIAS ? "dst-src" : "size", "clocks",
+				"baseline", "ns", "bytes/clock", "GB/s", "spread", "discarded",
+				"verified");
+		}
+		for (j = i + 1; j < n && !cb_cmp_row(&m[idx[i]].p, &m[idx[j]].p); j++)
+			;
+		cb_row(run, m, idx, i, j, &row);
+		ns = b->tsc_khz ? row.tsc * 1e6 / (double)b->tsc_khz : 0;
+		if (isnan(row.spread))
+			snprintf(spread, sizeof(spread), "-");
+		else
+			snprintf(spread, sizeof(spread), "%.1f%%", row.spread * 100);
+		fprintf(f, "%16s %10.2f %9.2f %11.2f %11.3f %8.2f %7s %9llu %s%s\n",
+			cb_xname(run, &row.first->p, x, sizeof(x)), row.clocks, row.baseline, ns,
+			row.clocks > 0 ? row.size_mean / row.clocks : 0,
+			ns > 0 ? row.size_mean / ns : 0, spread, row.discarded,
+			row.verified ? "yes" : "NO", row.truncated ? " (truncated)" : "");
+	}
+	free(idx);
+}
+
+static void cb_print_plateaus(FILE *f, const struct cb_run *run, const struct cb_plateau_point *pp,
+			      size_t n)
+{
+	struct cb_plateau *pl = cb_calloc(n, sizeof(*pl));
+	size_t k, nr = cb_plateau_merge(pp, n, run->tolerance, pl);
+	char range[64];
+
+	for (k = 0; k < nr; k++) {
+		if (pl[k].x_lo == pl[k].x_hi)
+			snprintf(range, sizeof(range), "%.0f", pl[k].x_lo);
+		else
+			snprintf(range, sizeof(range), run->mode == CB_MODE_ALIAS ? "%.0f..%.0f" :
+				 "%.0f-%.0f", pl[k].x_lo, pl[k].x_hi);
+		fprintf(f, "%16s %10.2f%s\n", range, pl[k].cost, k ? "" : " clocks");
+	}
+	free(pl);
+}
+
+void cb_report_plateaus(FILE *f, const struct cb_run *run, const struct cb_backend *b,
+			const struct cb_measured *m, size_t n)
+{
+	struct cb_plateau_point *pp = cb_calloc(n, sizeof(*pp));
+	size_t *idx = cb_sorted(run, m, n), i, j, np = 0;
+	struct cb_row row;
+	char title[160], x[64];
+
+	snprintf(title, sizeof(title),
+		 "ranges of equal cost in %s clocks per copy (%s; equal within the noise, at least %g%% apart)",
+		 run->core_clocks ? "core" : "TSC", run->estimator == CB_EST_MEDIAN ? "median" : "min",
+		 run->tolerance * 100);
+	for (i = 0; i < n; i = j) {
+		if (!i || cb_cmp_group(&m[idx[i - 1]].p, &m[idx[i]].p)) {
+			if (np)
+				cb_print_plateaus(f, run, pp, np);
+			np = 0;
+			fprintf(f, "%s", i ? "\n" : "");
+			cb_group_title(f, run, b, &m[idx[i]].p, title);
+		}
+		for (j = i + 1; j < n && !cb_cmp_row(&m[idx[i]].p, &m[idx[j]].p); j++)
+			;
+		cb_row(run, m, idx, i, j, &row);
+		if (row.first->p.size.random) {
+			/* Not on the size axis: a line of its own. */
+			if (np)
+				cb_print_plateaus(f, run, pp, np);
+			np = 0;
+			fprintf(f, "%16s %10.2f\n", cb_xname(run, &row.first->p, x, sizeof(x)),
+				row.clocks);
+			continue;
+		}
+		pp[np].x = (double)cb_x(run, &row.first->p);
+		pp[np].cost = row.clocks;
+		pp[np].noise = row.noise;
+		np++;
+	}
+	if (np)
+		cb_print_plateaus(f, run, pp, np);
+	free(pp);
+	free(idx);
+}

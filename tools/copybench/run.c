@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c - what sweep and alias share (run.h): the common options, their
+ * validation, the plan, the measuring loop with its progress line, and the
+ * record.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/types.h>
+
+#include "copybench.h"
+#include "builtin.h"
+#include "run.h"
+#include "sizes.h"
+#include "sysinfo.h"
+
+#define CB_REPEAT_MAX		1000ULL
+/*
+ * More samples than the module's default: the min of many short samples is
+ * what stays put from one process to the next (Documentation/measure.rst).
+ */
+#define CB_CMD_SAMPLES_DEFAULT	1001UL
+/* Points one run takes (with the repeats): days of measuring already. */
+#define CB_POINTS_MAX		1000000UL
+#define CB_TOLERANCE_MAX	100.0
+#define CB_PROGRESS_NS		200000000ULL
+
+const struct cb_option cb_run_options[] = {
+	{ "backend", CB_OPT_BACKEND, required_argument, "B",
+	  "auto (default): module when copybench.ko is\n"
+	  "loaded, else user; user: libcopyvariants timed in\n"
+	  "this process; module: copybench.ko (root)" },
+	{ "load", CB_OPT_LOAD, optional_argument, "KO",
+	  "module: load KO (default " CB_DEFAULT_KO ")\n"
+	  "when not loaded; unload it at the end" },
+	{ "variants", CB_OPT_VARIANTS, required_argument, "LIST",
+	  "names, comma-separated, or all (default: all\n"
+	  "the CPU can run)" },
+	{ "directions", CB_OPT_DIRECTIONS, required_argument, "LIST",
+	  "memcpy, to_user, ... comma-separated, or all\n"
+	  "(default " CB_DIRECTION_DEFAULT "); all: what each variant has" },
+	{ "cache", CB_OPT_CACHE, required_argument, "hot|cold",
+	  "hot (default); cold: both buffers flushed before\n"
+	  "each copy, outside the timing; hot,cold: both" },
+	{ "sizes", CB_OPT_SIZES, required_argument, "SPEC",
+	  "bytes per copy, comma-separated: 4K  0-256\n"
+	  "1-64:8 (step)  pow2:1-64M  random:LO-HI (each\n"
+	  "copy a seeded random size); K, M, G; up to 64M" },
+	{ "repeat", CB_OPT_REPEAT, required_argument, "N",
+	  "runs of every point, interleaved: all points,\n"
+	  "then all again (default 1, 1..1000)" },
+	{ "seed", CB_OPT_SEED, required_argument, "N",
+	  "shuffle the points of each repeat and draw random\n"
+	  "sizes with N (random sizes: seed 1 by default)" },
+	{ "samples", CB_OPT_SAMPLES, required_argument, "N",
+	  "timed samples per point (default 1001,\n"
+	  "1..100000; the module's own knob defaults to 101)" },
+	{ "loops", CB_OPT_LOOPS, required_argument, "N",
+	  "copies per sample (default 0: the least power of\n"
+	  "two whose sample takes 10 us; up to 1000000)" },
+	{ "cpu", CB_OPT_CPU, required_argument, "N",
+	  "CPU to pin to (default: the one it starts on)" },
+	{ "max-run-ms", CB_OPT_MAX_RUN_MS, required_argument, "MS",
+	  "bound of one point's run: then it ends with the\n"
+	  "samples it has (default 10000, 1..600000)" },
+	{ "estimator", CB_OPT_ESTIMATOR, required_argument, "E",
+	  "what tables and plateaus show: min (default),\n"
+	  "the fastest kept sample, or median" },
+	{ "clock", CB_OPT_CLOCK, required_argument, "C",
+	  "the clock of tables and plateaus: tsc (default),\n"
+	  "TSC cycles; core: TSC cycles x clock_ratio, the\n"
+	  "core clocks the run had (see the clock probe)" },
+	{ "output", 'o', required_argument, "FILE",
+	  "write the record (JSON lines) to FILE, whole or\n"
+	  "not at all" },
+	{ "json", CB_OPT_JSON, no_argument, NULL,
+	  "the record's JSON lines on stdout, no tables" },
+	{ "plateau", CB_OPT_PLATEAU, no_argument, NULL,
+	  "ranges of equal cost (within the noise) instead\n"
+	  "of tables" },
+	{ "tolerance", CB_OPT_TOLERANCE, required_argument, "PCT",
+	  "plateau: least difference that splits a range,\n"
+	  "percent (default 1, 0..100), widened by noise" },
+	{ "dry-run", CB_OPT_DRY_RUN, no_argument, NULL,
+	  "print the points in the order they would run" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL },
+};
+
+static const char *const cb_backends[] = { "auto", "user", "module" };
+static const char *const cb_estimators[] = { "min", "median" };
+static const char *const cb_clocks[] = { "tsc", "core" };
+
+void cb_run_init(struct cb_run *r, enum cb_mode mode)
+{
+	memset(r, 0, sizeof(*r));
+	r->mode = mode;
+	r->backend = "auto";
+	r->variants = "all";
+	r->directions = CB_DIRECTION_DEFAULT;
+	r->caches = CB_CACHE_DEFAULT;
+	r->sizes = mode == CB_MODE_SWEEP ? "pow2:1-1M" : "4K";
+	r->from = -256;
+	r->to = 256;
+	r->step = 8;
+	r->repeat = 1;
+	r->tolerance = 0.01;
+	r->estimator = CB_EST_MIN;
+	r->set.cpu = -1;
+	r->set.samples = CB_CMD_SAMPLES_DEFAULT;
+	r->set.loops = CB_LOOPS_DEFAULT;
+	r->set.max_run_ms = CB_MAX_RUN_MS_DEFAULT;
+}
+
+/* "a, b, c" of a name list, for messages. */
+static char *cb_join(const char *const *names, unsigned int n)
+{
+	struct cb_str b = { 0 };
+	unsigned int i;
+
+	cb_str_add(&b, "");
+	for (i = 0; i < n; i++)
+		cb_str_printf(&b, "%s%s", i ? ", " : "", names[i]);
+	return b.s;
+}
+
+static int cb_one_of(const char *opt, const char *arg, const char *const *names,
+		     unsigned int n, struct cb_error *e)
+{
+	char *list;
+	int i = cb_name_index(names, n, arg);
+
+	if (i >= 0)
+		return i;
+	list = cb_join(names, n);
+	cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s' (accepted: %s)", opt, arg, list);
+	free(list);
+	return -1;
+}
+
+static int cb_num(const char *opt, const char *arg, unsigned long long lo, unsigned long long hi,
+		  unsigned long long *out, struct cb_error *e)
+{
+	if (!cb_parse_u64(arg, lo, hi, out))
+		return 0;
+	return cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s' (accepted: a decimal integer, %llu..%llu)",
+		       opt, arg, lo, hi);
+}
+
+int cb_run_option(void *ctx, int key, const char *arg, struct cb_error *e)
+{
+	struct cb_run *r = ctx;
+	unsigned long long v;
+	long long iv;
+	int i;
+
+	switch (key) {
+	case CB_OPT_BACKEND:
+		if (cb_one_of("backend", arg, cb_backends, ARRAY_SIZE(cb_backends), e) < 0)
+			return -1;
+		r->backend = arg;
+		return 0;
+	case CB_OPT_LOAD:
+		if (arg && !*arg)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --load '': a .ko file, or no value for %s",
+				       CB_DEFAULT_KO);
+		r->set.load = arg ? arg : CB_DEFAULT_KO;
+		return 0;
+	case CB_OPT_VARIANTS:
+		r->variants = arg;
+		return 0;
+	case CB_OPT_DIRECTIONS:
+		r->directions = arg;
+		return 0;
+	case CB_OPT_CACHE:
+		r->caches = arg;
+		return 0;
+	case CB_OPT_SIZES:
+		r->sizes = arg;
+		return 0;
+	case CB_OPT_REPEAT:
+		return cb_num("repeat", arg, 1, CB_REPEAT_MAX, &r->repeat, e);
+	case CB_OPT_SEED:
+		r->seeded = 1;
+		return cb_num("seed", arg, 0, ~0ULL, &r->seed, e);
+	case CB_OPT_SAMPLES:
+		if (cb_num("samples", arg, CB_SAMPLES_MIN, CB_SAMPLES_MAX, &v, e))
+			return -1;
+		r->set.samples = (unsigned long)v;
+		return 0;
+	case CB_OPT_LOOPS:
+		if (cb_num("loops", arg, 0, CB_LOOPS_MAX, &v, e))
+			return -1;
+		r->set.loops = (unsigned long)v;
+		return 0;
+	case CB_OPT_CPU:
+		if (cb_parse_i64(arg, 0, 1L << 20, &iv))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --cpu '%s' (accepted: a CPU number this process may run on)",
+				       arg);
+		r->set.cpu = (long)iv;
+		return 0;
+	case CB_OPT_MAX_RUN_MS:
+		if (cb_num("max-run-ms", arg, CB_MAX_RUN_MS_MIN, CB_MAX_RUN_MS_MAX, &v, e))
+			return -1;
+		r->set.max_run_ms = (unsigned long)v;
+		return 0;
+	case CB_OPT_ESTIMATOR:
+		i = cb_one_of("estimator", arg, cb_estimators, ARRAY_SIZE(cb_estimators), e);
+		if (i < 0)
+			return -1;
+		r->estimator = (enum cb_estimator)i;
+		return 0;
+	case CB_OPT_CLOCK:
+		i = cb_one_of("clock", arg, cb_clocks, ARRAY_SIZE(cb_clocks), e);
+		if (i < 0)
+			return -1;
+		r->core_clocks = i;
+		return 0;
+	case 'o':
+		r->output = arg;
+		return 0;
+	case CB_OPT_JSON:
+		r->json = 1;
+		return 0;
+	case CB_OPT_PLATEAU:
+		r->plateau = 1;
+		return 0;
+	case CB_OPT_TOLERANCE: {
+		char *end;
+		double t = strtod(arg, &end);
+
+		if (end == arg || *end || !(t >= 0 && t <= CB_TOLERANCE_MAX))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --tolerance '%s' (accepted: a percentage, 0..100)",
+				       arg);
+		r->tolerance = t / 100;
+		return 0;
+	}
+	case CB_OPT_DRY_RUN:
+		r->dry_run = 1;
+		return 0;
+	case 'h':
+		r->help = 1;
+		return 0;
+	}
+	return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
+}
+
+/*
+ * A comma-separated list of names (or "all") into indices of names[]; with
+ * "all", every name. -1 with e naming the bad item and the accepted ones.
+ */
+static int cb_pick(const char *opt, const char *arg, const char *const *names, unsigned int n,
+		   unsigned int **out, unsigned int *nout, struct cb_error *e)
+{
+	char *copy, *tok, *save = NULL, *list;
+	unsigned int i;
+	int k;
+
+	*out = cb_calloc(n, sizeof(**out));
+	*nout = 0;
+	if (!strcmp(arg, "all")) {
+		for (i = 0; i < n; i++)
+			(*out)[(*nout)++] = i;
+		return 0;
+	}
+	copy = cb_strdup(arg);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		k = cb_name_index(names, n, tok);
+		if (k < 0)
+			break;
+		for (i = 0; i < *nout && (*out)[i] != (unsigned int)k; i++)
+			;
+		if (i == *nout)
+			(*out)[(*nout)++] = (unsigned int)k;
+	}
+	if (tok || !*nout || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,") || *arg == ',') {
+		list = cb_join(names, n);
+		cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s'%s%s%s (accepted: %s, comma-separated, or all)",
+			opt, arg, tok ? ": unknown '" : ": empty item", tok ? tok : "",
+			tok ? "'" : "", list);
+		free(list);
+		free(copy);
+		return -1;
+	}
+	free(copy);
+	return 0;
+}
+
+/* The plan: what to measure, before ordering. */
+struct cb_plan {
+	struct cb_size *sizes;
+	size_t nsizes;
+	unsigned int *vars, nvars, *dirs, ndirs, *caches, ncaches;
+	unsigned int (*offs)[2];
+	size_t noffs;
+	int all_vars, all_dirs;
+	struct cb_point *pts;	/* ordered: repeat-major */
+	size_t npts;
+};
+
+static void cb_plan_free(struct cb_plan *pl)
+{
+	free(pl->sizes);
+	free(pl->vars);
+	free(pl->dirs);
+	free(pl->caches);
+	free(pl->offs);
+	free(pl->pts);
+}
+
+/* Checks that need no backend; fills sizes, directions, caches, offsets. */
+static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
+{
+	unsigned long long maxsize = 0, maxoff = 0;
+	long long d;
+	size_t i;
+
+	if (cb_sizes_parse(r->sizes, CB_SIZE_MAX, &pl->sizes, &pl->nsizes, e))
+		return -1;
+	if (cb_pick("directions", r->directions, cb_directions, cb_ndirections, &pl->dirs,
+		    &pl->ndirs, e))
+		return -1;
+	if (cb_pick("cache", r->caches, cb_caches, cb_ncaches, &pl->caches, &pl->ncaches, e))
+		return -1;
+	pl->all_dirs = !strcmp(r->directions, "all");
+	if (r->mode == CB_MODE_SWEEP) {
+		pl->offs = cb_calloc(1, sizeof(*pl->offs));
+		pl->offs[0][0] = (unsigned int)r->src_offset;
+		pl->offs[0][1] = (unsigned int)r->dst_offset;
+		pl->noffs = 1;
+		maxoff = r->src_offset > r->dst_offset ? r->src_offset : r->dst_offset;
+	} else {
+		if (r->from > r->to)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --from %lld --to %lld: accepted: FROM <= TO", r->from,
+				       r->to);
+		pl->offs = cb_calloc((size_t)((r->to - r->from) / (long long)r->step) + 1,
+				     sizeof(*pl->offs));
+		for (d = r->from; d <= r->to; d += (long long)r->step) {
+			/* dst - src = d: the other side at the page start. */
+			pl->offs[pl->noffs][0] = d < 0 ? (unsigned int)-d : 0;
+			pl->offs[pl->noffs][1] = d < 0 ? 0 : (unsigned int)d;
+			pl->noffs++;
+			if (r->to - d < (long long)r->step)
+				break;
+		}
+		maxoff = (unsigned long long)(-r->from > r->to ? -r->from : r->to);
+	}
+	for (i = 0; i < pl->nsizes; i++)
+		if (pl->sizes[i].hi > maxsize)
+			maxsize = pl->sizes[i].hi;
+	r->set.max_bytes = maxsize + maxoff;
+	if (r->json && r->plateau)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "--json and --plateau exclude each other (accepted: one of them)");
+	return 0;
+}
+
+/* Checks against the backend: variants, their directions, random sizes. */
+static int cb_plan_backend(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b,
+			   struct cb_error *e)
+{
+	const char **names = cb_calloc(b->nvariants, sizeof(*names));
+	const struct cb_variant_info *v;
+	unsigned int i, j, k = 0;
+	double points;
+	size_t s;
+	int ret;
+
+	for (i = 0; i < b->nvariants; i++)
+		names[i] = b->variants[i].name;
+	pl->all_vars = !strcmp(r->variants, "all");
+	ret = cb_pick("variants", r->variants, names, b->nvariants, &pl->vars, &pl->nvars, e);
+	free(names);
+	if (ret)
+		return -1;
+	for (i = 0; i < pl->nvars; i++) {
+		v = &b->variants[pl->vars[i]];
+		if (v->usable) {
+			pl->vars[k++] = pl->vars[i];
+			continue;
+		}
+		if (!pl->all_vars)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --variants: '%s' cannot run on this CPU (the %s backend lists it as unusable)",
+				       v->name, b->ops->name);
+	}
+	pl->nvars = k;
+	for (i = 0; i < pl->nvars && !pl->all_vars && !pl->all_dirs; i++) {
+		v = &b->variants[pl->vars[i]];
+		for (j = 0; j < pl->ndirs; j++)
+			if (!(v->dirs >> pl->dirs[j] & 1))
+				return cb_fail(e, CB_EXIT_USAGE,
+					       "variant '%s' does not support direction '%s' with the %s backend (accepted: the directions it lists; --directions all picks them per variant)",
+					       v->name, cb_directions[pl->dirs[j]], b->ops->name);
+	}
+	for (s = 0; s < pl->nsizes; s++)
+		if (pl->sizes[s].random && !b->random_sizes)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --sizes '%s': random sizes need --backend user (copybench.ko copies one size per run)",
+				       r->sizes);
+	if (r->mode == CB_MODE_ALIAS)
+		for (s = 0; s < pl->nsizes; s++)
+			if (pl->sizes[s].random)
+				return cb_fail(e, CB_EXIT_USAGE,
+					       "invalid --sizes '%s': alias takes fixed sizes only",
+					       r->sizes);
+	/* In doubles: the product of six counts cannot overflow there. */
+	points = (double)pl->ncaches * (double)pl->noffs * (double)pl->nsizes *
+		 (double)pl->ndirs * (double)pl->nvars * (double)r->repeat;
+	if (points > CB_POINTS_MAX)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%.0f points (sizes x variants x directions x caches%s x repeats): more than the %lu one run takes; ask for fewer",
+			       points, r->mode == CB_MODE_ALIAS ? " x distances" : "", CB_POINTS_MAX);
+	return 0;
+}
+
+/* xorshift64*, for shuffling. */
+static unsigned long long cb_rand(unsigned long long *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1DULL;
+}
+
+/*
+ * The points of one repeat: for each cache, offsets pair, size, direction,
+ * variant (variants innermost, so a point's controls run next to it).
+ * Then repeat-major, each repeat shuffled when seeded.
+ */
+static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b)
+{
+	size_t total = pl->ncaches * pl->noffs * pl->nsizes * pl->ndirs * pl->nvars;
+	size_t k, q, c, o, s, d, v, n = 0, i, j, rep;
+	struct cb_point *one, t;
+	unsigned long long st;
+
+	one = cb_calloc(total, sizeof(*one));
+	/* k counts in the mixed radix (cache, offsets, size, direction, variant). */
+	for (k = 0; k < total; k++) {
+		q = k;
+		v = q % pl->nvars;
+		q /= pl->nvars;
+		d = q % pl->ndirs;
+		q /= pl->ndirs;
+		s = q % pl->nsizes;
+		q /= pl->nsizes;
+		o = q % pl->noffs;
+		c = q / pl->noffs;
+		if (!(b->variants[pl->vars[v]].dirs >> pl->dirs[d] & 1))
+			continue;
+		one[n].cache = pl->caches[c];
+		one[n].src_offset = pl->offs[o][0];
+		one[n].dst_offset = pl->offs[o][1];
+		one[n].size = pl->sizes[s];
+		one[n].dir = pl->dirs[d];
+		one[n].variant = pl->vars[v];
+		one[n].seed = r->seeded ? r->seed : 1;
+		n++;
+	}
+	pl->pts = cb_calloc(n * r->repeat, sizeof(*pl->pts));
+	for (rep = 0; rep < r->repeat; rep++) {
+		st = (r->seed + rep) * 0x9E3779B97F4A7C15ULL | 1;
+		for (i = 0; i < n; i++) {
+			pl->pts[pl->npts + i] = one[i];
+			pl->pts[pl->npts + i].repeat = (unsigned int)rep;
+		}
+		for (i = n; r->seeded && i > 1; i--) {
+			j = (size_t)(cb_rand(&st) % i);
+			t = pl->pts[pl->npts + i - 1];
+			pl->pts[pl->npts + i - 1] = pl->pts[pl->npts + j];
+			pl->pts[pl->npts + j] = t;
+		}
+		pl->npts += n;
+	}
+	free(one);
+}
+
+static void cb_print_plan(FILE *f, const struct cb_plan *pl, const struct cb_backend *b)
+{
+	char sz[64];
+	size_t i;
+
+	fprintf(f, "# %zu points, in the order they would run (backend %s, CPU %d)\n", pl->npts,
+		b->ops->name, b->cpu);
+	fprintf(f, "# repeat direction variant size src_offset dst_offset cache\n");
+	for (i = 0; i < pl->npts; i++)
+		fprintf(f, "%u %s %s %s %u %u %s\n", pl->pts[i].repeat,
+			cb_directions[pl->pts[i].dir], b->variants[pl->pts[i].variant].name,
+			cb_size_name(&pl->pts[i].size, sz, sizeof(sz)), pl->pts[i].src_offset,
+			pl->pts[i].dst_offset, cb_caches[pl->pts[i].cache]);
+}
+
+static unsigned long long cb_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+/* "points done, time left" on stderr, when it is a terminal. */
+static void cb_progress(size_t done, size_t total, unsigned long long start,
+			unsigned long long *last, int tty)
+{
+	unsigned long long now = cb_mono_ns();
+	double left;
+
+	if (!tty || (done < total && now - *last < CB_PROGRESS_NS))
+		return;
+	*last = now;
+	if (done == total) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	left = done ? (double)(now - start) / 1e9 / (double)done * (double)(total - done) : 0;
+	fprintf(stderr, "\r\033[K%s: %zu/%zu points (%zu%%), %.0f s left", cb_prog, done, total,
+		done * 100 / total, ceil(left));
+	fflush(stderr);
+}
+
+static void cb_header(struct cb_run *r, const struct cb_backend *b,
+		      struct cb_record_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	cb_sysinfo(h);
+	h->copybench_record = CB_RECORD_VERSION;
+	h->subcommand = cb_strdup(r->mode == CB_MODE_SWEEP ? "sweep" : "alias");
+	h->backend = cb_strdup(b->ops->name);
+	h->tsc_khz = b->tsc_khz;
+	h->command = cb_strdup(cb_command);
+	h->cpu = b->cpu;
+	h->samples = r->set.samples;
+	h->loops = r->set.loops;
+	h->max_run_ms = r->set.max_run_ms;
+	h->repeat = r->repeat;
+	if (r->seeded) {
+		h->seed = r->seed;
+		CB_HEADER_SET(h, seed);
+	}
+	h->estimator = cb_strdup(cb_estimators[r->estimator]);
+	h->clock = cb_strdup(cb_clocks[r->core_clocks]);
+	h->buffers = cb_strdup(b->buffers ? b->buffers : "unknown");
+}
+
+/* Measure every point; the record's lines go to out and stdout (--json). */
+static int cb_measure_all(struct cb_run *r, struct cb_backend *b, const struct cb_plan *pl,
+			  struct cb_measured *m, FILE *out, struct cb_error *e)
+{
+	unsigned long long start = cb_mono_ns(), last = 0;
+	int tty = isatty(2) && !r->json;
+	struct cb_record_point rp;
+	struct cb_str line = { 0 };
+	size_t i;
+
+	for (i = 0; i < pl->npts; i++) {
+		cb_progress(i, pl->npts, start, &last, tty);
+		if (cb_stop())
+			return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
+		m[i].p = pl->pts[i];
+		if (b->ops->measure(b, &pl->pts[i], &m[i].r, e)) {
+			cb_progress(pl->npts, pl->npts, start, &last, tty);
+			return -1;
+		}
+		cb_report_point(&rp, b, &m[i]);
+		line.len = 0;
+		cb_record_point_json(&line, &rp);
+		cb_record_point_free(&rp);
+		if (out)
+			fputs(line.s, out);
+		if (r->json) {
+			fputs(line.s, stdout);
+			fflush(stdout);
+		}
+	}
+	cb_progress(pl->npts, pl->npts, start, &last, tty);
+	cb_str_free(&line);
+	return 0;
+}
+
+int cb_run_main(struct cb_run *r)
+{
+	struct cb_outfile of = { 0 };
+	struct cb_measured *m = NULL;
+	struct cb_record_header h;
+	struct cb_backend b = { 0 };
+	struct cb_plan pl = { 0 };
+	struct cb_str line = { 0 };
+	struct cb_error e = { 0 };
+	size_t i, bad = 0;
+	int status = CB_EXIT_OK;
+
+	cb_signals_init();
+	if (cb_plan_options(r, &pl, &e))
+		goto fail;
+	if (r->output && !r->dry_run && cb_outfile_open(&of, r->output, &e))
+		goto fail;
+	if (cb_backend_open(&b, r->backend, &r->set, &e) || cb_plan_backend(r, &pl, &b, &e))
+		goto fail;
+	cb_plan_build(r, &pl, &b);
+	if (!pl.npts) {
+		cb_fail(&e, CB_EXIT_USAGE, "nothing to measure: no variant supports the directions asked");
+		goto fail;
+	}
+	if (r->dry_run) {
+		cb_print_plan(stdout, &pl, &b);
+		goto out;
+	}
+
+	cb_header(r, &b, &h);
+	cb_record_header_json(&line, &h);
+	cb_record_header_free(&h);
+	if (of.f)
+		fputs(line.s, of.f);
+	if (r->json) {
+		fputs(line.s, stdout);
+		fflush(stdout);
+	}
+	m = cb_calloc(pl.npts, sizeof(*m));
+	if (cb_measure_all(r, &b, &pl, m, of.f, &e))
+		goto fail;
+	/* The module back as it was (or unloaded) before anything is printed. */
+	cb_backend_close(&b);
+	if (of.f && cb_outfile_commit(&of, &e))
+		goto fail;
+	for (i = 0; i < pl.npts; i++)
+		bad += !m[i].r.verified;
+	if (r->plateau)
+		cb_report_plateaus(stdout, r, &b, m, pl.npts);
+	else if (!r->json)
+		cb_report_tables(stdout, r, &b, m, pl.npts);
+	if (bad) {
+		cb_warn("%zu of %zu points failed verification (\"verified\": false): the copy is wrong",
+			bad, pl.npts);
+		status = CB_EXIT_RUNTIME;
+	}
+	goto out;
+fail:
+	status = cb_report(&e);
+	if (cb_stop())
+		status = 128 + cb_stop();
+out:
+	cb_outfile_abort(&of);
+	cb_backend_free(&b);
+	cb_plan_free(&pl);
+	cb_str_free(&line);
+	free(m);
+	return status;
+}
+
+/* The handler chain: the subcommand's own options, then the common ones. */
+struct cb_run_cmd {
+	struct cb_run *run;
+	cb_option_fn own;
+};
+
+static int cb_run_cmd_option(void *ctx, int key, const char *arg, struct cb_error *e)
+{
+	struct cb_run_cmd *c = ctx;
+
+	if (key >= CB_OPT_SRC_OFFSET && key < CB_OPT_FIRST_FREE)
+		return c->own(c->run, key, arg, e);
+	return cb_run_option(c->run, key, arg, e);
+}
+
+int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
+		   cb_option_fn own_fn, const char *usage)
+{
+	const struct cb_option *const tables[] = { own, cb_run_options, NULL };
+	struct cb_run r;
+	struct cb_run_cmd c = { .run = &r, .own = own_fn };
+	struct cb_error e = { 0 };
+	int first;
+
+	cb_run_init(&r, mode);
+	first = cb_options_parse(argc, argv, tables, cb_run_cmd_option, &c, &e);
+	if (first < 0)
+		return cb_report(&e);
+	if (r.help) {
+		fputs(usage, stdout);
+		cb_options_help(stdout, tables);
+		return CB_EXIT_OK;
+	}
+	if (first < argc) {
+		cb_fail(&e, CB_EXIT_USAGE, "unexpected argument '%s' (this subcommand takes options only; see --help)",
+			argv[first]);
+		return cb_report(&e);
+	}
+	return cb_run_main(&r);
+}

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * util.c - errors, allocation, number parsing, strings and whole-or-nothing
+ * output files for the copybench command (util.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+const char *cb_prog = "copybench";
+
+void cb_set_prog(const char *subcommand)
+{
+	static char name[64];
+
+	snprintf(name, sizeof(name), "copybench %s", subcommand);
+	cb_prog = name;
+}
+
+int cb_fail(struct cb_error *e, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!e)
+		return -1;
+	e->status = status;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void cb_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", cb_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cb_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", cb_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+int cb_report(const struct cb_error *e)
+{
+	fprintf(stderr, "%s: %s\n", cb_prog, e->msg);
+	return e->status ? e->status : CB_EXIT_RUNTIME;
+}
+
+static void *cb_oom(void *p)
+{
+	if (!p)
+		cb_die(CB_EXIT_RUNTIME, "out of memory");
+	return p;
+}
+
+void *cb_malloc(size_t n)
+{
+	return cb_oom(malloc(n ? n : 1));
+}
+
+void *cb_calloc(size_t n, size_t size)
+{
+	return cb_oom(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *cb_realloc(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		cb_die(CB_EXIT_RUNTIME, "out of memory");
+	n *= size;
+	return cb_oom(realloc(p, n ? n : 1));
+}
+
+char *cb_strdup(const char *s)
+{
+	return cb_oom(strdup(s));
+}
+
+int cb_parse_u64(const char *s, unsigned long long lo, unsigned long long hi,
+		 unsigned long long *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cb_parse_i64(const char *s, long long lo, long long hi, long long *out)
+{
+	unsigned long long v;
+	int neg = s && *s == '-';
+
+	if (cb_parse_u64(s ? s + neg : s, 0, (unsigned long long)LLONG_MAX, &v))
+		return -1;
+	if ((neg ? -(long long)v : (long long)v) < lo ||
+	    (neg ? -(long long)v : (long long)v) > hi)
+		return -1;
+	*out = neg ? -(long long)v : (long long)v;
+	return 0;
+}
+
+int cb_parse_bytes(const char *s, unsigned long long lo, unsigned long long hi,
+		   unsigned long long *out)
+{
+	static const char suffixes[] = "KMG";
+	unsigned long long v;
+	unsigned int shift = 0;
+	const char *p = NULL;
+	char digits[32];
+	size_t n;
+
+	if (!s)
+		return -1;
+	n = strlen(s);
+	if (n)
+		p = strchr(suffixes, s[n - 1]);
+	if (p && *p) {
+		shift = 10 * (unsigned int)(p - suffixes + 1);
+		n--;
+	}
+	if (!n || n >= sizeof(digits))
+		return -1;
+	memcpy(digits, s, n);
+	digits[n] = '\0';
+	if (cb_parse_u64(digits, 0, ULLONG_MAX >> shift, &v))
+		return -1;
+	v <<= shift;
+	if (v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+const char *cb_fmt_bytes(unsigned long long v, char *buf, size_t len)
+{
+	if (v >= (1ULL << 30) && !(v & ((1ULL << 30) - 1)))
+		snprintf(buf, len, "%lluG", v >> 30);
+	else if (v >= (1ULL << 20) && !(v & ((1ULL << 20) - 1)))
+		snprintf(buf, len, "%lluM", v >> 20);
+	else if (v >= (1ULL << 10) && !(v & ((1ULL << 10) - 1)))
+		snprintf(buf, len, "%lluK", v >> 10);
+	else
+		snprintf(buf, len, "%llu", v);
+	return buf;
+}
+
+static void cb_str_reserve(struct cb_str *b, size_t more)
+{
+	if (b->len + more + 1 <= b->cap)
+		return;
+	b->cap = b->cap ? b->cap : 64;
+	while (b->len + more + 1 > b->cap)
+		b->cap *= 2;
+	b->s = cb_realloc(b->s, b->cap, 1);
+}
+
+void cb_str_addn(struct cb_str *b, const char *s, size_t n)
+{
+	cb_str_reserve(b, n);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void cb_str_add(struct cb_str *b, const char *s)
+{
+	cb_str_addn(b, s, strlen(s));
+}
+
+void cb_str_vprintf(struct cb_str *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	cb_str_reserve(b, (size_t)n);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void cb_str_printf(struct cb_str *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cb_str_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+size_t cb_utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned int cp;
+	size_t len, i;
+
+	if (!n)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+void cb_str_json(struct cb_str *b, const char *s)
+{
+	const unsigned char *p;
+	size_t n;
+
+	cb_str_add(b, "\"");
+	for (p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			cb_str_add(b, "\\\"");
+			break;
+		case '\\':
+			cb_str_add(b, "\\\\");
+			break;
+		case '\n':
+			cb_str_add(b, "\\n");
+			break;
+		case '\t':
+			cb_str_add(b, "\\t");
+			break;
+		case '\r':
+			cb_str_add(b, "\\r");
+			break;
+		default:
+			if (*p < 0x20 || *p == 0x7f) {
+				cb_str_printf(b, "\\u%04x", *p);
+			} else if (*p < 0x80) {
+				cb_str_addn(b, (const char *)p, 1);
+			} else {
+				/* Valid UTF-8 as it is, any other byte as U+FFFD. */
+				n = cb_utf8_seq(p, strlen((const char *)p));
+				cb_str_add(b, n ? "" : "\\ufffd");
+				cb_str_addn(b, (const char *)p, n);
+				p += n ? n - 1 : 0;
+			}
+		}
+	}
+	cb_str_add(b, "\"");
+}
+
+void cb_str_shell(struct cb_str *b, const char *s)
+{
+	static const char safe[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+:,./@%";
+	const char *p;
+
+	if (*s && !s[strspn(s, safe)]) {
+		cb_str_add(b, s);
+		return;
+	}
+	cb_str_add(b, "'");
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			cb_str_add(b, "'\\''");
+		else
+			cb_str_addn(b, p, 1);
+	}
+	cb_str_add(b, "'");
+}
+
+void cb_str_free(struct cb_str *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * Temporary files not yet committed, removed at exit whatever the path out
+ * (cb_die() included), so no half-written output is left behind.
+ */
+#define CB_OUTFILES_MAX	8
+static char *cb_pending[CB_OUTFILES_MAX];
+
+static void cb_outfile_atexit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < CB_OUTFILES_MAX; i++)
+		if (cb_pending[i])
+			unlink(cb_pending[i]);
+}
+
+static void cb_pending_set(const char *old, char *new)
+{
+	static int registered;
+	unsigned int i;
+
+	if (!registered) {
+		atexit(cb_outfile_atexit);
+		registered = 1;
+	}
+	for (i = 0; i < CB_OUTFILES_MAX; i++) {
+		if (cb_pending[i] == old) {
+			cb_pending[i] = new;
+			return;
+		}
+	}
+}
+
+int cb_outfile_open(struct cb_outfile *o, const char *path, struct cb_error *e)
+{
+	const char *slash = strrchr(path, '/');
+	struct cb_str t = { 0 };
+	struct stat st;
+	mode_t mask;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!*path || (slash && !slash[1]) || (!stat(path, &st) && S_ISDIR(st.st_mode)))
+		return cb_fail(e, CB_EXIT_USAGE, "invalid output file '%s': a file name is needed",
+			       path);
+	if (slash)
+		cb_str_addn(&t, path, (size_t)(slash - path) + 1);
+	cb_str_printf(&t, ".%s.XXXXXX", slash ? slash + 1 : path);
+	fd = mkstemp(t.s);
+	if (fd < 0) {
+		/* A directory that is not there is a bad argument; the rest the system's. */
+		cb_fail(e, errno == ENOENT || errno == ENOTDIR ? CB_EXIT_USAGE : CB_EXIT_RUNTIME,
+			"invalid output file '%s': cannot create a file beside it: %s", path,
+			strerror(errno));
+		cb_str_free(&t);
+		return -1;
+	}
+	cb_pending_set(NULL, t.s);
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		unlink(t.s);
+		cb_pending_set(t.s, NULL);
+		cb_str_free(&t);
+		return cb_fail(e, CB_EXIT_RUNTIME, "fdopen: %s", strerror(errno));
+	}
+	/* mkstemp() makes it 0600: give it the mode a new file would get. */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	o->tmp = t.s;
+	o->path = cb_strdup(path);
+	return 0;
+}
+
+int cb_outfile_commit(struct cb_outfile *o, struct cb_error *e)
+{
+	int bad = ferror(o->f);
+
+	if (fflush(o->f) || fsync(fileno(o->f)))
+		bad = 1;
+	if (fclose(o->f))
+		bad = 1;
+	o->f = NULL;
+	if (bad) {
+		cb_fail(e, CB_EXIT_RUNTIME, "cannot write '%s': %s", o->path, strerror(errno));
+		cb_outfile_abort(o);
+		return -1;
+	}
+	if (rename(o->tmp, o->path)) {
+		cb_fail(e, CB_EXIT_RUNTIME, "cannot rename '%s' to '%s': %s", o->tmp, o->path,
+			strerror(errno));
+		cb_outfile_abort(o);
+		return -1;
+	}
+	cb_pending_set(o->tmp, NULL);
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	return 0;
+}
+
+void cb_outfile_abort(struct cb_outfile *o)
+{
+	if (o->f)
+		fclose(o->f);
+	if (o->tmp) {
+		unlink(o->tmp);
+		cb_pending_set(o->tmp, NULL);
+	}
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+}
+
+char *cb_read_file(const char *path, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf;
+	ssize_t r;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = cb_malloc(cap);
+	for (;;) {
+		if (n + 1 >= cap)
+			buf = cb_realloc(buf, cap *= 2, 1);
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	err = errno;
+	close(fd);
+	if (r < 0) {
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
