@@ -7,8 +7,8 @@
 # Usage (root, from anywhere, copybench.ko loaded; vm-suite.sh runs it in
 # the VM through the selftests/vm-tests hook):
 #	selftests/vm-tests/bpftrace_tools.sh
-# Prints KTAP through the kernel's kselftest/ktap_helpers.sh; each tool's
-# JSON output and stderr follow as "# " lines. Exit 0 pass, 1 fail, 4 when
+# Prints KTAP through the kernel's kselftest/ktap_helpers.sh (selftests/
+# ktap.sh); each tool's JSON output and stderr follow as "# " lines. Exit 0 pass, 1 fail, 4 when
 # it cannot run (no bpftrace, jq, python3, tracefs, kernel BTF, module or
 # readers binary).
 #
@@ -30,9 +30,6 @@
 # CB_BT_TOOLS to a list of some of "cbcopy kcopy copysize readlint" to test
 # only those.
 
-# No pathname expansion: ktap_helpers.sh echoes its messages unquoted, and
-# the jq expressions in them hold brackets.
-set -f
 CB_SELFTESTS=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 . "$CB_SELFTESTS/ktap.sh"
 top=$(cd "$CB_SELFTESTS/.." && pwd)
@@ -43,10 +40,11 @@ readers=$top/build/selftests/readers
 
 ktap_print_header
 
+# skip_all WHY: one skipped test point, and the end (exit 4).
 skip_all()
 {
-	ktap_skip_all "$1"
-	exit "$KSFT_SKIP"
+	ktap_skip_why bpftrace_tools_can_run "$1"
+	ktap_end
 }
 
 command -v bpftrace > /dev/null || skip_all "bpftrace not installed"
@@ -105,13 +103,13 @@ bt_run()
 	timeout 600 bpftrace -f json -c "/bin/sh $work" "$tool" "$@" \
 		> "$out" 2> "$out.err" < /dev/null
 	rc=$?
-	sed 's/^/# /' "$out" "$out.err" | cut -c 1-400
-	ktap_print_msg "$name: bpftrace exit $rc after $((SECONDS - start)) s"
+	ktap_diag "$(cut -c 1-400 "$out" "$out.err")" \
+		"$name: bpftrace exit $rc after $((SECONDS - start)) s"
 	if [ $rc -eq 0 ] && [ -f "$tmp/$name.done" ] && jq -e -s 'length > 0' "$out" > /dev/null; then
 		ktap_test_pass "${name}_runs_and_prints_json"
 	else
-		ktap_print_msg "workload done: $(cat "$tmp/$name.done" 2> /dev/null || echo no)"
-		ktap_test_fail "${name}_runs_and_prints_json"
+		ktap_fail_why "${name}_runs_and_prints_json" \
+			"workload done: $(cat "$tmp/$name.done" 2> /dev/null || echo no)"
 	fi
 }
 
@@ -153,8 +151,8 @@ checks_run()
 		if [ "${got[i / 3]-}" = "${checks[i + 2]}" ]; then
 			ktap_test_pass "${checks[i]}"
 		else
-			ktap_print_msg "${checks[i]}: ${checks[i + 1]} is '${got[i / 3]-}', want '${checks[i + 2]}'"
-			ktap_test_fail "${checks[i]}"
+			ktap_fail_why "${checks[i]}" \
+				"${checks[i + 1]} is '${got[i / 3]-}', want '${checks[i + 2]}'"
 		fi
 	done
 	checks=()
@@ -263,7 +261,10 @@ test_copysize()
 # --- readlint.bt: blogbench's two mistakes, per process ---------------------
 test_readlint()
 {
-	"$readers" --fill "$mnt/r" --size 1M > /dev/null || ktap_exit_fail_msg "readers --fill failed"
+	if ! "$readers" --fill "$mnt/r" --size 1M > /dev/null; then
+		ktap_fail_why readlint_workload_file "readers --fill $mnt/r failed"
+		return
+	fi
 	rd="$readers --source $mnt/r --duration 0.3 --warmup 0"
 	# readv(): two Python threads, 8-byte reads into one bytearray.
 	cat > "$tmp/readv.py" <<- EOF
@@ -320,7 +321,7 @@ test_readlint()
 		'"shared-destination,tiny-reads"'
 	checks_run
 	for p in A B C D E; do
-		sed "s/^/# readers $p: /" "$tmp/$p.out"
+		ktap_diag "$(sed "s/^/readers $p: /" "$tmp/$p.out")"
 	done
 }
 
@@ -328,7 +329,9 @@ tools=${CB_BT_TOOLS:-cbcopy kcopy copysize readlint}
 for t in $tools; do
 	case $t in
 	cbcopy|kcopy|copysize|readlint) ;;
-	*) ktap_exit_fail_msg "CB_BT_TOOLS: unknown tool '$t' (cbcopy, kcopy, copysize, readlint)" ;;
+	*)
+		ktap_fail_why CB_BT_TOOLS "unknown tool '$t' (cbcopy, kcopy, copysize, readlint)"
+		ktap_end ;;
 	esac
 done
 head -c 8388608 /dev/zero > "$mnt/f"
@@ -336,5 +339,4 @@ for t in $tools; do
 	"test_$t"
 done
 
-ktap_set_plan $((KTAP_TESTNO - 1))
-ktap_finished
+ktap_end
