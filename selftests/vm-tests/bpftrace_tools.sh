@@ -158,6 +158,31 @@ checks_run()
 	checks=()
 }
 
+# example_jq TOOL: every "# jq ... TOOL.json" command of tools/TOOL_example.txt
+# (a command may span lines), run on this run's JSON: each must exit 0 and
+# print something. The examples' lines are what a reader copies.
+example_jq()
+{
+	local tool=$1 n=0 cmd
+
+	mkdir -p "$tmp/ex" && cp "$out" "$tmp/ex/$tool.json" || return
+	# A file, not <(...): the VM's /dev has no /dev/fd.
+	awk -v f="$tool.json" '
+		/^# jq / { cmd = substr($0, 3); in_cmd = 1 }
+		in_cmd && !/^# jq / { cmd = cmd "\n" $0 }
+		in_cmd && index($0, "\047 " f) { printf "%s%c", cmd, 0; in_cmd = 0 }
+		' "tools/${tool}_example.txt" > "$tmp/ex/cmds"
+	while IFS= read -r -d '' cmd; do
+		n=$((n + 1))
+		if (cd "$tmp/ex" && bash -c "$cmd") > "$tmp/ex/out" 2>&1 && [ -s "$tmp/ex/out" ]; then
+			ktap_test_pass "${tool}_example_jq_line_${n}_works"
+		else
+			ktap_fail_why "${tool}_example_jq_line_${n}_works" "$cmd" "$(cat "$tmp/ex/out")"
+		fi
+	done < "$tmp/ex/cmds"
+	[ $n -gt 0 ] || ktap_fail_why "${tool}_example_has_jq_lines" "no '# jq' line in tools/${tool}_example.txt"
+}
+
 # --- cbcopy.bt: the module's tracepoints, per variant ----------------------
 test_cbcopy()
 {
@@ -184,6 +209,7 @@ test_cbcopy()
 	check cbcopy_run_median_cycles_recorded 'm("@run_median_cycles") | length > 0' true
 	check cbcopy_run_printed '[.printf[] | select(startswith("run native"))] | length' 1
 	checks_run
+	example_jq cbcopy
 }
 
 # --- kcopy.bt: the PID filter keeps a process with the same comm out ------
@@ -211,6 +237,7 @@ test_kcopy()
 	check kcopy_other_dd_writes_kept_out 'bucket("@write_bytes"; "generic_perform_write"; 4096)' 0
 	check kcopy_cpu_samples_taken 'm("@oncpu_frame") | length > 0' true
 	checks_run
+	example_jq kcopy
 }
 
 # --- copysize.bt: reads of known sizes, by path -----------------------------
@@ -256,6 +283,7 @@ test_copysize()
 	check copysize_checked_copies_seen_when_the_kernel_checks \
 		'm("@copy_bytes") | has("dd,other,to_user")' $want
 	checks_run
+	example_jq copysize
 }
 
 # --- readlint.bt: blogbench's two mistakes, per process ---------------------
@@ -320,6 +348,7 @@ test_readlint()
 	check readlint_readv_shared_and_tiny "value(\"@verdict\"; \"$pid_py,python3\")" \
 		'"shared-destination,tiny-reads"'
 	checks_run
+	example_jq readlint
 	for p in A B C D E; do
 		ktap_diag "$(sed "s/^/readers $p: /" "$tmp/$p.out")"
 	done
