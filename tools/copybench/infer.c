@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "infer.h"
+#include "stats.h"
 
 #define INFER_CHANGE(e, name)	name,
 static const char *const change_names[] = {
@@ -58,73 +59,6 @@ int infer_params_check(const struct infer_params *par)
 }
 
 /* ---- Small helpers ------------------------------------------------------ */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static void swap_double(double *a, double *b)
-{
-	double t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-static double median3(double a, double b, double c)
-{
-	if (a > b)
-		swap_double(&a, &b);
-	return c < a ? a : c > b ? b : c;
-}
-
-/*
- * The k-th smallest of v[0..n-1] (k < n), reordering v so that nothing
- * before index k is larger: quickselect with a three-way partition, so
- * runs of equal values (all-equal samples) stay linear.
- */
-static double select_kth(double *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n;
-
-	while (hi - lo > 1) {
-		double pivot = median3(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
-		size_t lt = lo, i = lo, gt = hi;
-
-		while (i < gt) {
-			if (v[i] < pivot)
-				swap_double(&v[lt++], &v[i++]);
-			else if (v[i] > pivot)
-				swap_double(&v[i], &v[--gt]);
-			else
-				i++;
-		}
-		if (k < lt)
-			hi = lt;
-		else if (k >= gt)
-			lo = gt;
-		else
-			return pivot;
-	}
-	return v[k];
-}
-
-/* Median of v[0..n-1], n >= 1, reordering v. */
-static double median_inplace(double *v, size_t n)
-{
-	double upper = select_kth(v, n, n / 2), lower;
-	size_t i;
-
-	if (n % 2)
-		return upper;
-	lower = v[0];
-	for (i = 1; i < n / 2; i++)
-		lower = fmax(lower, v[i]);
-	return (lower + upper) / 2;
-}
 
 /* 0 when v[0..n-1] are all finite, -EINVAL otherwise. */
 static int check_finite(const double *v, size_t n)
@@ -181,8 +115,9 @@ struct pooled {
 
 static int cmp_pooled(const void *a, const void *b)
 {
-	return cmp_double(&((const struct pooled *)a)->v,
-			  &((const struct pooled *)b)->v);
+	double x = ((const struct pooled *)a)->v, y = ((const struct pooled *)b)->v;
+
+	return (x > y) - (x < y);
 }
 
 /*
@@ -287,7 +222,7 @@ static int pairwise_median(const double *x, size_t nx, const double *y,
 	for (j = 0; j < ny; j++)
 		for (i = 0; i < nx; i++)
 			d[n++] = logs ? log(y[j]) - log(x[i]) : y[j] - x[i];
-	*med = median_inplace(d, n);
+	*med = cb_stats_median_unsorted(d, n);
 	free(d);
 	return 0;
 }
@@ -500,24 +435,13 @@ static double resample_median(struct infer_rng *rng, const double *v, size_t n,
 
 	for (i = 0; i < n; i++)
 		buf[i] = v[infer_rng_below(rng, n)];
-	return median_inplace(buf, n);
-}
-
-/* Quantile q of sorted v[0..n-1], linear between order statistics. */
-static double sorted_quantile(const double *v, size_t n, double q)
-{
-	double h = (double)(n - 1) * q;
-	size_t i = (size_t)h;
-
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (h - (double)i) * (v[i + 1] - v[i]);
+	return cb_stats_median_unsorted(buf, n);
 }
 
 static double median_of(const double *v, size_t n, double *buf)
 {
 	memcpy(buf, v, n * sizeof(*buf));
-	return median_inplace(buf, n);
+	return cb_stats_median_unsorted(buf, n);
 }
 
 int infer_boot_median_ratio(const double *x, size_t nx,
@@ -550,10 +474,10 @@ int infer_boot_median_ratio(const double *x, size_t nx,
 
 		ratios[b] = resample_median(&rng, y, ny, buf) / mx;
 	}
-	qsort(ratios, par->resamples, sizeof(*ratios), cmp_double);
+	cb_stats_sort(ratios, par->resamples);
 
-	res->lo = sorted_quantile(ratios, par->resamples, par->alpha / 2);
-	res->hi = sorted_quantile(ratios, par->resamples, 1 - par->alpha / 2);
+	res->lo = cb_stats_quantile(ratios, par->resamples, par->alpha / 2);
+	res->hi = cb_stats_quantile(ratios, par->resamples, 1 - par->alpha / 2);
 	res->ratio = median_of(y, ny, buf) / median_of(x, nx, buf);
 	res->level = 1 - par->alpha;
 	res->resamples = par->resamples;
@@ -586,7 +510,7 @@ static void lkp_summary(const double *v, size_t n, size_t max_margin,
 	if (margin > max_margin)
 		margin = max_margin;
 	memcpy(buf, v, n * sizeof(*buf));
-	qsort(buf, n, sizeof(*buf), cmp_double);
+	cb_stats_sort(buf, n);
 	buf += margin;
 	s->n = n - 2 * margin;
 	s->min = buf[0];

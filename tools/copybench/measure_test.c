@@ -152,6 +152,40 @@ TEST(stats_known_values)
 	EXPECT_TRUE(NEAR(cb_stats_mean(big, 3) / 1e300, 1));
 }
 
+/*
+ * Selection without sorting agrees with the sorted order statistics: every
+ * k of generated samples with many ties, and the median of odd and even
+ * counts, all-equal samples included.
+ */
+TEST(stats_select_matches_sorting)
+{
+	unsigned long long seed = 7;
+	double v[41], sorted[41], work[41];
+	size_t n, k, i;
+
+	for (n = 1; n <= 41; n += 4) {
+		for (i = 0; i < n; i++)
+			v[i] = floor(5 + noise(&seed, 5));	/* ten values: ties */
+		memcpy(sorted, v, n * sizeof(*v));
+		cb_stats_sort(sorted, n);
+		for (k = 0; k < n; k++) {
+			memcpy(work, v, n * sizeof(*v));
+			EXPECT_EQ(sorted[k], cb_stats_select(work, n, k));
+			for (i = 0; i < n; i++)
+				if ((i < k && work[i] > sorted[k]) || (i > k && work[i] < sorted[k]))
+					break;
+			EXPECT_EQ(n, i) TH_LOG("n %zu k %zu: not partitioned at %zu", n, k, i);
+		}
+		memcpy(work, v, n * sizeof(*v));
+		EXPECT_EQ(cb_stats_median(sorted, n), cb_stats_median_unsorted(work, n));
+	}
+	for (i = 0; i < 6; i++)
+		work[i] = 3;
+	EXPECT_EQ(3, cb_stats_median_unsorted(work, 6));
+	work[0] = 1, work[1] = 4, work[2] = 2, work[3] = 3;
+	EXPECT_EQ(2.5, cb_stats_median_unsorted(work, 4));
+}
+
 /* The --sizes forms expand as documented: sorted, unique, random last. */
 TEST(sizes_language)
 {
