@@ -447,15 +447,16 @@ static int cb_bisect_step(struct cb_bisect *b)
 	if (cb_compare_records(paths, b->bad ? 2 : 1, &b->cmp, recs, &gb, &e) ||
 	    (b->bad && cb_bisect_check_bad(&gb, &e)))
 		goto fail;
+	/* GOOD needs what alpha needs n against n; the step at least as many. */
 	least = cb_fewest_repeats(&recs[0]);
-	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, least);
-	if (!need) {
+	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, 0);
+	if (least < need) {
 		cb_fail(&e, CB_EXIT_USAGE,
-			"%s has %zu repeat(s) of some point: no number of repeats reaches alpha %g against it; record it with --repeat %zu",
-			b->good, least, b->cmp.o.par.alpha,
-			infer_mwu_min_repeats(b->cmp.o.par.alpha, 0));
+			"%s has %zu repeat(s) of some point: alpha %g needs %zu a side (record it with sweep --repeat %zu)",
+			b->good, least, b->cmp.o.par.alpha, need, need);
 		goto fail;
 	}
+	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, least);
 	if (!b->repeat_given)
 		b->repeat = recs[0].header.repeat > need ? recs[0].header.repeat : need;
 	snprintf(b->repeat_arg, sizeof(b->repeat_arg), "%llu", b->repeat);

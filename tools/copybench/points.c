@@ -120,13 +120,19 @@ int cb_points_group(const struct cb_record *r, int median, int core, struct cb_p
 {
 	struct cb_pointset *s = cb_calloc(r->npoints, sizeof(*s));
 	size_t i, j, k, m = 0;
-	double cost = 0;
+	double *cost = cb_calloc(r->npoints, sizeof(*cost));
 
-	/* Sort the lines' keys, then every run of equal keys is one set. */
+	/* Costs in file order, so a refusal names the first bad line. */
 	for (i = 0; i < r->npoints; i++) {
+		if (cb_point_cost(r, &r->points[i], median, core, &cost[i], e)) {
+			free(cost);
+			free(s);
+			return -1;
+		}
 		cb_key_of(&r->points[i], &s[i].key);
 		s[i].first = &r->points[i];
 	}
+	/* Sorted by key, every run of equal keys is one set. */
 	qsort(s, r->npoints, sizeof(*s), cb_pointset_cmp);
 	for (i = 0; i < r->npoints; i = j) {
 		for (j = i + 1; j < r->npoints && !cb_key_cmp(&s[i].key, &s[j].key); j++)
@@ -134,17 +140,14 @@ int cb_points_group(const struct cb_record *r, int median, int core, struct cb_p
 		s[m] = s[i];
 		s[m].v = cb_calloc(j - i, sizeof(double));
 		for (k = i; k < j; k++) {
-			/* Lines in record order: the first line is the earliest. */
+			/* first: the earliest line of the set */
 			if (s[k].first < s[m].first)
 				s[m].first = s[k].first;
-			if (cb_point_cost(r, s[k].first, median, core, &cost, e)) {
-				cb_points_free(s, m + 1);
-				return -1;
-			}
-			s[m].v[s[m].n++] = cost;
+			s[m].v[s[m].n++] = cost[s[k].first - r->points];
 		}
 		m++;
 	}
+	free(cost);
 	*out = s;
 	*n = m;
 	return 0;

@@ -974,8 +974,7 @@ int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_opt
 		   cb_option_fn own_fn, const char *usage)
 {
 	const struct cb_option *const tables[] = {
-		own, mode == CB_MODE_SWEEP ? cb_run_like_options : cb_run_options,
-		mode == CB_MODE_SWEEP ? cb_run_options : NULL, NULL
+		own, cb_run_options, mode == CB_MODE_SWEEP ? cb_run_like_options : NULL, NULL
 	};
 	struct cb_run r;
 	struct cb_run_cmd c = { .run = &r, .own = own_fn };
