@@ -4,7 +4,8 @@
  * no measurement: the plateau merge on generated costs, the statistics
  * against values worked out by hand, the --sizes language, the JSON parser
  * and the record reader and writer (good records, and every kind of bad
- * one a reader must refuse with the file and line).
+ * one a reader must refuse with the file and line), point names, size
+ * classes and --points patterns (compare).
  *
  * Built by "make copybench" as build/copybench_unit_test, on the kernel's
  * kselftest_harness.h; run by selftests/copybench_cmd_test.sh.
@@ -20,6 +21,7 @@
 
 #include "json.h"
 #include "plateau.h"
+#include "points.h"
 #include "record.h"
 #include "sizes.h"
 #include "stats.h"
@@ -184,6 +186,98 @@ TEST(stats_select_matches_sorting)
 	EXPECT_EQ(3, cb_stats_median_unsorted(work, 6));
 	work[0] = 1, work[1] = 4, work[2] = 2, work[3] = 3;
 	EXPECT_EQ(2.5, cb_stats_median_unsorted(work, 4));
+}
+
+static struct cb_key test_key(const char *dir, const char *var, unsigned long long size,
+			      unsigned long long size_max, const char *cache)
+{
+	struct cb_key k = {
+		.direction = dir, .variant = var, .cache = cache, .size = size,
+		.size_max = size_max, .random = size_max != size,
+	};
+
+	return k;
+}
+
+static int name_is(const struct cb_key *k, const char *want)
+{
+	struct cb_str b = { 0 };
+	int ok;
+
+	cb_key_name(k, &b);
+	ok = !strcmp(b.s, want);
+	if (!ok)
+		fprintf(stderr, "# name '%s', want '%s'\n", b.s, want);
+	cb_str_free(&b);
+	return ok;
+}
+
+/* Point names as compare prints them; size classes at their edges. */
+TEST(points_names_and_classes)
+{
+	struct cb_key k = test_key("to_user", "native", 4096, 4096, "hot");
+	static const unsigned long long edges[][2] = {
+		{ 0, 0 }, { 63, 0 }, { 64, 1 }, { 4095, 1 }, { 4096, 2 }, { 262143, 2 },
+		{ 262144, 3 }, { 64 << 20, 3 },
+	};
+	size_t i;
+
+	EXPECT_TRUE(name_is(&k, "to_user.native.4K"));
+	EXPECT_TRUE(cb_key_is_native(&k));
+	k = test_key("memcpy", "movsb", 1, 64, "cold");
+	k.dst_offset = 8;
+	EXPECT_TRUE(name_is(&k, "memcpy.movsb.random:1-64.cold.dst8"));
+	EXPECT_FALSE(cb_key_is_native(&k));
+	/* A random range is classed by its middle: 1-64 is under 64. */
+	EXPECT_EQ(0U, cb_size_class(&k));
+	k = test_key("to_user", "orig", 1000, 1000, "hot");
+	k.src_offset = 3;
+	EXPECT_TRUE(name_is(&k, "to_user.orig.1000.src3"));
+	for (i = 0; i < ARRAY_SIZE(edges); i++) {
+		k = test_key("to_user", "movsb", edges[i][0], edges[i][0], "hot");
+		EXPECT_EQ(edges[i][1], cb_size_class(&k)) TH_LOG("size %llu", edges[i][0]);
+	}
+	EXPECT_STREQ("4K-255K", cb_size_class_name(2));
+	k = test_key("to_user", "movsb", 4096, 4096, "hot");
+	{
+		struct cb_key o = test_key("to_user", "native", 65536, 65536, "hot");
+
+		EXPECT_TRUE(cb_key_same_class(&k, &o));
+		o.cache = "cold";
+		EXPECT_FALSE(cb_key_same_class(&k, &o));
+		o = test_key("memcpy", "native", 65536, 65536, "hot");
+		EXPECT_FALSE(cb_key_same_class(&k, &o));
+	}
+}
+
+/* --points: items checked, names matched by pattern, controls brought along. */
+TEST(points_patterns_select)
+{
+	struct cb_pointset s[5] = {
+		{ .key = test_key("to_user", "movsb", 64, 64, "hot") },
+		{ .key = test_key("to_user", "native", 64, 64, "hot") },
+		{ .key = test_key("to_user", "movsb", 4096, 4096, "hot") },
+		{ .key = test_key("to_user", "native", 4096, 4096, "hot") },
+		{ .key = test_key("to_user", "orig", 8192, 8192, "hot") },
+	};
+	struct cb_patterns p;
+	struct cb_error e;
+	char sel[5];
+
+	EXPECT_EQ(-1, cb_patterns_parse("points", "", &p, &e));
+	EXPECT_EQ(-1, cb_patterns_parse("points", "a,", &p, &e));
+	EXPECT_EQ(-1, cb_patterns_parse("points", ",a", &p, &e));
+	EXPECT_EQ(CB_EXIT_USAGE, e.status);
+	ASSERT_EQ(0, cb_patterns_parse("points", "*.native.4K", &p, &e));
+	EXPECT_EQ(1U, cb_patterns_select(&p, s, 5, sel));
+	/* native 4K, and the controls of 4K-255K: movsb 4K, orig 8K. */
+	EXPECT_TRUE(!sel[0] && !sel[1] && sel[2] && sel[3] && sel[4]);
+	cb_patterns_free(&p);
+	ASSERT_EQ(0, cb_patterns_parse("points", "to_user.movsb.*,nothing", &p, &e));
+	EXPECT_EQ(2U, cb_patterns_select(&p, s, 5, sel));
+	EXPECT_TRUE(sel[0] && !sel[1] && sel[2] && !sel[3] && !sel[4]);
+	EXPECT_EQ(2U, p.n);
+	cb_patterns_free(&p);
 }
 
 /* The --sizes forms expand as documented: sorted, unique, random last. */
