@@ -677,10 +677,18 @@ static double t_p_value(double dev, double se, double df)
 	return infer_t_p2(dev / se, df);
 }
 
+/*
+ * A normal sample's standard deviation is 1.4826 x its median absolute
+ * deviation; its median's standard error sqrt(pi / 2) = 1.2533 times the
+ * mean's.
+ */
+#define MAD_TO_SD	1.4826
+#define MEDIAN_SE	1.2533
+
 int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		struct infer_drift *d)
 {
-	double sum = 0, ss = 0, mean, sd = 0, se, t;
+	double *logs, med, sd, se, t;
 	size_t i;
 
 	if (!d || infer_params_check(par) || (n && !ratios))
@@ -693,14 +701,19 @@ int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		return -EINVAL;
 	if (!all_positive(ratios, n))
 		return -EDOM;
+	logs = malloc(n * sizeof(*logs));
+	if (!logs)
+		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		sum += log(ratios[i]);
-	mean = sum / (double)n;
-	for (i = 0; i < n; i++)
-		ss += (log(ratios[i]) - mean) * (log(ratios[i]) - mean);
+		logs[i] = log(ratios[i]);
+	sd = MAD_TO_SD * cb_stats_mad(logs, n);
+	med = cb_stats_median_unsorted(logs, n);
+	free(logs);
+	if (isnan(sd))
+		return -ENOMEM;
 
 	d->n = n;
-	d->ratio = exp(mean);
+	d->ratio = exp(med);
 	d->enough = n >= 2;
 	if (!d->enough) {
 		d->log_sd = 0;
@@ -710,24 +723,45 @@ int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		d->moved = false;
 		return 0;
 	}
-	sd = sqrt(ss / (double)(n - 1));
-	se = sd / sqrt((double)n);
+	se = MEDIAN_SE * sd / sqrt((double)n);
 	t = infer_t_crit(par->alpha, (double)(n - 1));
 	d->log_sd = sd;
-	d->lo = exp(mean - t * se);
-	d->hi = exp(mean + t * se);
-	d->p = t_p_value(mean, se, (double)(n - 1));
+	d->lo = exp(med - t * se);
+	d->hi = exp(med + t * se);
+	d->p = t_p_value(med, se, (double)(n - 1));
 	d->moved = d->p <= par->alpha && fabs(d->ratio - 1) > par->threshold;
 	return 0;
 }
 
-int infer_net(double native_ratio, const struct infer_drift *d,
+double infer_log_se(const double *x, size_t nx, const double *y, size_t ny)
+{
+	double *l, v = 0;
+	size_t i, n = nx > ny ? nx : ny;
+
+	if (!x || !y || !nx || !ny || check_finite(x, nx) || check_finite(y, ny) ||
+	    !all_positive(x, nx) || !all_positive(y, ny))
+		return NAN;
+	l = malloc(n * sizeof(*l));
+	if (!l)
+		return NAN;
+	for (i = 0; i < nx; i++)
+		l[i] = log(x[i]);
+	v += pow(cb_stats_stddev(l, nx, 1), 2) / (double)nx;
+	for (i = 0; i < ny; i++)
+		l[i] = log(y[i]);
+	v += pow(cb_stats_stddev(l, ny, 1), 2) / (double)ny;
+	free(l);
+	return sqrt(v);
+}
+
+int infer_net(double native_ratio, double native_log_se, const struct infer_drift *d,
 	      const struct infer_params *par, struct infer_net *res)
 {
 	double mean, se, t, df;
 	struct infer_net r = { .raw = native_ratio };
 
 	if (!d || !res || infer_params_check(par) || !isfinite(native_ratio) ||
+	    !(native_log_se >= 0) || !isfinite(native_log_se) ||
 	    !d->n || d->enough != (d->n >= 2) || !(d->ratio > 0) ||
 	    !isfinite(d->ratio) || !(d->log_sd >= 0) || !isfinite(d->log_sd))
 		return -EINVAL;
@@ -742,9 +776,14 @@ int infer_net(double native_ratio, const struct infer_drift *d,
 		r.why = INFER_WHY_FEW_CONTROLS;
 		goto out;
 	}
+	/*
+	 * A point that only drifted: the drift's median, give or take the
+	 * controls' spread, the median's own error, and the native point's.
+	 */
 	mean = log(d->ratio);
 	df = (double)(d->n - 1);
-	se = d->log_sd * sqrt(1 + 1 / (double)d->n);
+	se = sqrt(native_log_se * native_log_se + d->log_sd * d->log_sd *
+		  (1 + MEDIAN_SE * MEDIAN_SE / (double)d->n));
 	t = infer_t_crit(par->alpha, df);
 	r.lo = exp(mean - t * se);
 	r.hi = exp(mean + t * se);

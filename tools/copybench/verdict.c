@@ -240,6 +240,8 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *b,
 		err = infer_lkp(b->v, b->n, n->v, n->n, 0, &p->lkp);
 	if (err)
 		return cb_infer_fail(p, err, e);
+	/* NaN when a cost is not positive: then the verdict is inconclusive. */
+	p->log_se = infer_log_se(b->v, b->n, n->v, n->n);
 	p->boot_agrees = 1;
 	if (b->n >= CB_BOOT_MIN_REPEATS && n->n >= CB_BOOT_MIN_REPEATS &&
 	    p->v.why == INFER_WHY_NONE) {
@@ -441,7 +443,7 @@ static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 		p->why = "no control point in its size class";
 		return 0;
 	}
-	err = infer_net(p->v.ratio, &c->cls[p->cls].d, par, &p->net);
+	err = infer_net(p->v.ratio, p->log_se, &c->cls[p->cls].d, par, &p->net);
 	if (err)
 		return cb_infer_fail(p, err, e);
 	p->has_net = 1;

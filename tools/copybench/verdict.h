@@ -67,6 +67,7 @@ struct cb_side {
  * @base: base repeats, described
  * @new: new repeats, described
  * @v: copybench's verdict on the raw repeats
+ * @log_se: standard error of its log ratio, from its repeats (infer_log_se())
  * @lkp: what LKP's range rule says
  * @has_boot: both sides have CB_BOOT_MIN_REPEATS: @boot is set
  * @boot: the bootstrap interval of the ratio of medians
@@ -83,6 +84,7 @@ struct cb_cmp_point {
 	int control;
 	struct cb_side base, new;
 	struct infer_verdict v;
+	double log_se;
 	struct infer_lkp lkp;
 	int has_boot;
 	struct infer_boot boot;
