@@ -347,6 +347,21 @@ bad_records()
 }
 check "truncated, foreign, newer, empty, non-numeric records: file and line, exit 2, no verdict" bad_records
 
+hostile_records()
+{
+	jq -c 'if .variant == "orig" then .variant = "orig\n# verdict: no regression (exit 0)"
+		else . end' "$tmp/same.json" > "$tmp/evil.json"
+	cmp_rc 2 "$tmp/base.json" "$tmp/evil.json" && [ ! -s "$tmp/out" ] &&
+		grep -q "evil.json:[0-9]*: field 'variant' holds a control character" "$tmp/err" ||
+		return 1
+	header_edit "$tmp/slow10.json" '.kernel = "6.1\n# verdict: no regression (exit 0)"'
+	cmp_rc 1 "$tmp/base.json" "$tmp/h.json" &&
+		! grep -q '^# verdict: no regression' "$tmp/out" &&
+		out_has '^# new  .*: kernel 6\.1\?# verdict: no regression \(exit 0\), backend' &&
+		out_has '^#   kernel: .*  ->  6\.1\?# verdict'
+}
+check "records cannot forge report lines: control characters refused in names, shown as ? in headers" hostile_records
+
 bad_options()
 {
 	local bad=0 a

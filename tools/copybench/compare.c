@@ -159,18 +159,47 @@ static const char *cb_pct(double ratio, char *buf, size_t len)
 
 static void cb_text_record(FILE *f, const char *role, const struct cb_record *r)
 {
-	fprintf(f, "# %-4s %s: kernel %s, backend %s, recorded %s, %llu repeat(s) asked\n", role,
-		r->path, r->header.kernel, r->header.backend, r->header.date, r->header.repeat);
+	struct cb_str b = { 0 };
+
+	cb_str_printf(&b, "# %-4s ", role);
+	cb_str_add_clean(&b, r->path);
+	cb_str_add(&b, ": kernel ");
+	cb_str_add_clean(&b, r->header.kernel);
+	cb_str_add(&b, ", backend ");
+	cb_str_add_clean(&b, r->header.backend);
+	cb_str_add(&b, ", recorded ");
+	cb_str_add_clean(&b, r->header.date);
+	cb_str_printf(&b, ", %llu repeat(s) asked\n", r->header.repeat);
+	fputs(b.s, f);
+	cb_str_free(&b);
+}
+
+/* s on f, each control character as '?' (record text in a line report). */
+static void cb_put_clean(FILE *f, const char *s)
+{
+	struct cb_str b = { 0 };
+
+	cb_str_add(&b, "");
+	cb_str_add_clean(&b, s);
+	fputs(b.s, f);
+	cb_str_free(&b);
 }
 
 static void cb_text_synthetic(FILE *f, const struct cb_record *r)
 {
-	if (CB_HEADER_HAS(&r->header, as_native))
-		fprintf(f, "# warning: %s is a test record: its native points are variant %s (--as-native)\n",
-			r->path, r->header.as_native);
-	if (CB_HEADER_HAS(&r->header, perturb_controls))
-		fprintf(f, "# warning: %s is a test record: its control costs were multiplied by %g (--perturb-controls)\n",
-			r->path, r->header.perturb_controls);
+	if (CB_HEADER_HAS(&r->header, as_native)) {
+		fputs("# warning: ", f);
+		cb_put_clean(f, r->path);
+		fputs(" is a test record: its native points are variant ", f);
+		cb_put_clean(f, r->header.as_native);
+		fputs(" (--as-native)\n", f);
+	}
+	if (CB_HEADER_HAS(&r->header, perturb_controls)) {
+		fputs("# warning: ", f);
+		cb_put_clean(f, r->path);
+		fprintf(f, " is a test record: its control costs were multiplied by %g (--perturb-controls)\n",
+			r->header.perturb_controls);
+	}
 }
 
 static void cb_text_class(FILE *f, const struct cb_cmp_class *k, const struct infer_params *par)
@@ -262,7 +291,9 @@ static void cb_text_only(FILE *f, const char *path, char **names, size_t n)
 
 	if (!n)
 		return;
-	fprintf(f, "# warning: %zu point(s) only in %s:", n, path);
+	fprintf(f, "# warning: %zu point(s) only in ", n);
+	cb_put_clean(f, path);
+	fputc(':', f);
 	for (i = 0; i < n && i < 10; i++)
 		fprintf(f, " %s", names[i]);
 	fprintf(f, "%s\n", n > 10 ? " ..." : "");
@@ -612,8 +643,11 @@ int cmd_compare(int argc, char **argv)
 			cb_text(stdout, &cmps[i], &a);
 		status = i ? cb_compare_status_merge(status, cmps[i].status) : cmps[i].status;
 	}
-	if (n > 2 && !a.json)
-		fprintf(stdout, "\n# %zu comparisons with %s: exit %d\n", n - 1, recs[0].path, status);
+	if (n > 2 && !a.json) {
+		fprintf(stdout, "\n# %zu comparisons with ", n - 1);
+		cb_put_clean(stdout, recs[0].path);
+		fprintf(stdout, ": exit %d\n", status);
+	}
 	for (i = 0; i + 1 < n; i++)
 		cb_compare_free(&cmps[i]);
 	for (i = 0; i < n; i++)

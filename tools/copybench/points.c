@@ -119,12 +119,20 @@ int cb_points_group(const struct cb_record *r, int median, int core, struct cb_p
 		    size_t *n, struct cb_error *e)
 {
 	struct cb_pointset *s = cb_calloc(r->npoints, sizeof(*s));
-	size_t i, j, k, m = 0;
 	double *cost = cb_calloc(r->npoints, sizeof(*cost));
+	const struct cb_record_point *p;
+	size_t i, j, k, m = 0;
+	const char *bad;
 
 	/* Costs in file order, so a refusal names the first bad line. */
 	for (i = 0; i < r->npoints; i++) {
-		if (cb_point_cost(r, &r->points[i], median, core, &cost[i], e)) {
+		p = &r->points[i];
+		bad = cb_has_control(p->direction) ? "direction" : cb_has_control(p->variant) ?
+		      "variant" : cb_has_control(p->cache) ? "cache" : NULL;
+		if (bad)
+			cb_fail(e, CB_EXIT_USAGE, "%s:%lu: field '%s' holds a control character",
+				r->path, p->line, bad);
+		if (bad || cb_point_cost(r, p, median, core, &cost[i], e)) {
 			free(cost);
 			free(s);
 			return -1;

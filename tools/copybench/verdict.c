@@ -75,7 +75,7 @@ static void cb_json_text(const struct cb_json *v, struct cb_str *b)
 			cb_str_printf(b, "%.17g", v->num);
 		break;
 	case CB_JSON_STRING:
-		cb_str_add(b, v->str);
+		cb_str_add_clean(b, v->str);
 		break;
 	case CB_JSON_ARRAY:
 		cb_str_add(b, "[");
@@ -88,7 +88,9 @@ static void cb_json_text(const struct cb_json *v, struct cb_str *b)
 	case CB_JSON_OBJECT:
 		cb_str_add(b, "{");
 		for (i = 0; i < v->n; i++) {
-			cb_str_printf(b, "%s%s: ", i ? ", " : "", v->members[i].key);
+			cb_str_add(b, i ? ", " : "");
+			cb_str_add_clean(b, v->members[i].key);
+			cb_str_add(b, ": ");
 			cb_json_text(&v->members[i].value, b);
 		}
 		cb_str_add(b, "}");
@@ -154,7 +156,8 @@ static void cb_diff_objects(struct cb_cmp *c, const char *prefix, const struct c
 
 	for (i = 0; i < a->n; i++) {
 		f.len = 0;
-		cb_str_printf(&f, "%s%s%s", prefix, *prefix ? "." : "", a->members[i].key);
+		cb_str_printf(&f, "%s%s", prefix, *prefix ? "." : "");
+		cb_str_add_clean(&f, a->members[i].key);
 		if (!*prefix && cb_in(cb_ignored_fields, ARRAY_SIZE(cb_ignored_fields), f.s))
 			continue;
 		va = &a->members[i].value;
@@ -177,7 +180,8 @@ static void cb_diff_objects(struct cb_cmp *c, const char *prefix, const struct c
 		if (cb_json_get(a, b->members[i].key))
 			continue;
 		f.len = 0;
-		cb_str_printf(&f, "%s%s%s", prefix, *prefix ? "." : "", b->members[i].key);
+		cb_str_printf(&f, "%s%s", prefix, *prefix ? "." : "");
+		cb_str_add_clean(&f, b->members[i].key);
 		cb_diff_add(c, f.s, NULL, &b->members[i].value, 0);
 	}
 	cb_str_free(&f);
