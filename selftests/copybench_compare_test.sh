@@ -161,6 +161,18 @@ net_of_drift()
 }
 check "native +25% while controls +10%: regressed, +13.6% net, still exit 3 (machine moved)" net_of_drift
 
+scattered()
+{
+	# Native +10%; the controls +30%, -20%, +5%, +40%: they disagree.
+	jq -c '{"movsb": 1.3, "movsq": 0.8, "unrolled": 1.05, "orig": 1.4}[.variant // ""] as $f |
+		if $f then .cycles_min *= $f else . end' "$tmp/slow10.json" > "$tmp/scat.json"
+	cmp_rc 3 "$tmp/base.json" "$tmp/scat.json" &&
+		out_has '^#   to_user +hot +4K-255K +8 control points at 4K-64K: \+16\.[0-9]% .* scattered$' &&
+		out_has '^#   to_user\.native\.4K: the controls scatter too much to tell the kernel from the machine$' &&
+		! grep -q MOVED "$tmp/out"
+}
+check "controls that disagree (+30%, -20%, +5%, +40%): native +10% inconclusive, exit 3" scattered
+
 mkrec "$tmp/slow1.json" 1.01 1 5 3
 below_threshold()
 {

@@ -215,8 +215,8 @@ static void cb_text_class(FILE *f, const struct cb_cmp_class *k, const struct in
 	if (k->d.enough)
 		fprintf(f, " (%.0f%% CI %s to %s, p %.4f)", 100 * (1 - par->alpha),
 			cb_pct(k->d.lo, a, sizeof(a)), cb_pct(k->d.hi, b, sizeof(b)), k->d.p);
-	fprintf(f, " %s\n", k->d.moved ? "MOVED" : k->d.enough ? "steady" :
-		"(one control point: no spread to judge by)");
+	fprintf(f, " %s\n", k->d.moved ? "MOVED" : k->scattered ? "scattered" :
+		k->d.enough ? "steady" : "(one control point: no spread to judge by)");
 }
 
 /*
@@ -466,6 +466,7 @@ static void cb_json_class(struct cb_str *b, const struct cb_cmp_class *k)
 	cb_jnum(b, "hi", k->d.enough ? k->d.hi : NAN);
 	cb_jnum(b, "p", k->d.p);
 	cb_jbool(b, "moved", k->d.moved);
+	cb_jbool(b, "scattered", k->scattered);
 	cb_str_add(b, "}\n");
 }
 

@@ -253,13 +253,17 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *b,
 		if (err)
 			return cb_infer_fail(p, err, e);
 		p->has_boot = 1;
-		/* Which side of 1: the test's change, the interval's. */
+		/*
+		 * A change: the interval on its side of 1. None: the interval
+		 * not wholly beyond the threshold.
+		 */
 		if (p->v.change == INFER_REGRESSED)
 			p->boot_agrees = p->boot.lo > 1;
 		else if (p->v.change == INFER_IMPROVED)
 			p->boot_agrees = p->boot.hi < 1;
 		else
-			p->boot_agrees = p->boot.lo <= 1 && p->boot.hi >= 1;
+			p->boot_agrees = p->boot.lo <= 1 + par->threshold &&
+					 p->boot.hi >= 1 - par->threshold;
 	}
 	return 0;
 }
@@ -400,7 +404,9 @@ static int cb_controls(struct cb_cmp *c, const struct infer_params *par, struct 
 				       "the drift of %zu control points: %s", c->cls[i].n,
 				       err == -E2BIG ? "too many control points in one class" :
 				       strerror(-err));
-		c->moved |= c->cls[i].d.moved;
+		k = &c->cls[i];
+		k->scattered = k->d.enough && !k->d.moved && fabs(k->d.ratio - 1) > par->threshold;
+		c->moved |= k->d.moved;
 	}
 	return 0;
 }
@@ -451,16 +457,20 @@ static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 	if (err)
 		return cb_infer_fail(p, err, e);
 	p->has_net = 1;
-	if (p->v.change == INFER_UNCHANGED)
+	if (p->v.change == INFER_UNCHANGED) {
 		p->out = CB_OUT_UNCHANGED;
-	else if (p->net.change == INFER_INCONCLUSIVE)
+	} else if (p->net.change == INFER_INCONCLUSIVE) {
 		p->out = CB_OUT_INCONCLUSIVE;
-	else if (p->net.change == p->v.change)
-		p->out = cb_from_change(p->v.change);
-	else
-		p->out = CB_OUT_MACHINE;
-	if (p->out == CB_OUT_INCONCLUSIVE)
 		p->why = infer_why_name(p->net.why);
+	} else if (p->net.change == p->v.change) {
+		p->out = cb_from_change(p->v.change);
+	} else if (fabs(p->net.net - 1) <= par->threshold || p->net.distinct) {
+		/* The drift explains it, or the machine moved further. */
+		p->out = CB_OUT_MACHINE;
+	} else {
+		p->out = CB_OUT_INCONCLUSIVE;
+		p->why = "the controls scatter too much to tell the kernel from the machine";
+	}
 	return 0;
 }
 

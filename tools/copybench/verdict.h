@@ -71,7 +71,9 @@ struct cb_side {
  * @lkp: what LKP's range rule says
  * @has_boot: both sides have CB_BOOT_MIN_REPEATS: @boot is set
  * @boot: the bootstrap interval of the ratio of medians
- * @boot_agrees: @boot and @v agree on which side of 1 the change lies
+ * @boot_agrees: @boot does not contradict @v: for a change, the interval
+ *	lies on its side of 1; for none, it is not wholly beyond the
+ *	threshold
  * @cls: index of the size class whose controls judge it, -1 none
  * @has_net: @net is set (native point, class with controls, a ratio)
  * @net: the native change net of its class's drift
@@ -105,6 +107,9 @@ struct cb_cmp_point {
  * @n: control ratios
  * @ratios: each control point's Hodges-Lehmann ratio new/base
  * @d: their drift (infer_drift())
+ * @scattered: the drift is beyond the threshold but not significant: the
+ *	controls disagree too much to tell whether, or how far, the machine
+ *	moved (its native points' changes come out inconclusive)
  */
 struct cb_cmp_class {
 	struct cb_key key;
@@ -113,6 +118,7 @@ struct cb_cmp_class {
 	size_t n;
 	double *ratios;
 	struct infer_drift d;
+	int scattered;
 };
 
 /* struct cb_cmp_diff - a header field the two records disagree on. */
