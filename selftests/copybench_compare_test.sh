@@ -244,6 +244,20 @@ other_machine()
 }
 check "another CPU or microcode: refused (exit 2) unless --force, listed either way" other_machine
 
+emulated_cpu()
+{
+	header_edit "$tmp/base.json" '.cpu_model = "QEMU TCG CPU version 2.5+"'
+	cp "$tmp/h.json" "$tmp/tcg-base.json"
+	header_edit "$tmp/same.json" '.cpu_model = "QEMU TCG CPU version 2.5+"'
+	cmp_rc 0 "$tmp/tcg-base.json" "$tmp/h.json" &&
+		out_has '^# warning: .*/h\.json was recorded on an emulated CPU \(QEMU TCG CPU version 2\.5\+\): its timings are the emulator.s, not the kernel.s$' &&
+		cmp_rc 0 --json "$tmp/tcg-base.json" "$tmp/h.json" &&
+		head -n 1 "$tmp/out" | jq -e '.emulated_cpu' > /dev/null &&
+		cmp_rc 0 --json "$tmp/base.json" "$tmp/same.json" &&
+		head -n 1 "$tmp/out" | jq -e '.emulated_cpu == false' > /dev/null
+}
+check "records of an emulated CPU (QEMU TCG): said so" emulated_cpu
+
 tsc_tolerance()
 {
 	header_edit "$tmp/same.json" '.tsc_khz = (.tsc_khz * 1.0005 | floor)'

@@ -185,8 +185,24 @@ static void cb_put_clean(FILE *f, const char *s)
 	cb_str_free(&b);
 }
 
+/*
+ * QEMU's TCG names its CPU "QEMU TCG CPU ...": every instruction is
+ * emulated, and timings measure the emulator, not the kernel.
+ */
+static int cb_emulated(const struct cb_record *r)
+{
+	return strstr(r->header.cpu_model, "TCG") != NULL;
+}
+
 static void cb_text_synthetic(FILE *f, const struct cb_record *r)
 {
+	if (cb_emulated(r)) {
+		fputs("# warning: ", f);
+		cb_put_clean(f, r->path);
+		fputs(" was recorded on an emulated CPU (", f);
+		cb_put_clean(f, r->header.cpu_model);
+		fputs("): its timings are the emulator's, not the kernel's\n", f);
+	}
 	if (CB_HEADER_HAS(&r->header, as_native)) {
 		fputs("# warning: ", f);
 		cb_put_clean(f, r->path);
@@ -440,6 +456,7 @@ static void cb_json_head(struct cb_str *b, const struct cb_cmp *c, const struct 
 	cb_jnum(b, "threshold_pct", 100 * a->o.par.threshold);
 	cb_jbool(b, "different_machines", c->blocking);
 	cb_jbool(b, "controls", !c->no_controls);
+	cb_jbool(b, "emulated_cpu", cb_emulated(c->base) || cb_emulated(c->new));
 	cb_jbool(b, "machine_moved", c->moved);
 	cb_str_add(b, ",\"differences\":[");
 	for (i = 0; i < c->ndiffs; i++) {
