@@ -16,7 +16,9 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -219,6 +221,8 @@ static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_err
 		return cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
 	}
 	if (!pid) {
+		/* Killed with bisect-run: no orphan measuring on, and its -o cleaned up. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		fd = open("/dev/null", O_WRONLY);
 		if (fd >= 0)
 			dup2(fd, 1);

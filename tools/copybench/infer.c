@@ -695,7 +695,7 @@ int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		return -EINVAL;
 	if (!n)
 		return -ENODATA;
-	if (n > INFER_MAX_N)
+	if (n > INFER_DRIFT_MAX_N)
 		return -E2BIG;
 	if (check_finite(ratios, n))
 		return -EINVAL;

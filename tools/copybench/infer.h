@@ -25,6 +25,11 @@
 
 /* Largest sample (repeats per side) any function here accepts. */
 #define INFER_MAX_N		1024
+/*
+ * Most control ratios infer_drift() takes: a dense sweep has thousands of
+ * control points in one size class (1-4096 bytes, 8 controls: 32000).
+ */
+#define INFER_DRIFT_MAX_N	(1U << 20)
 /* INFER_AUTO computes the exact p-value up to this many values in all. */
 #define INFER_MWU_EXACT_AUTO	40
 /* INFER_EXACT refuses (-E2BIG) above this many values in all. */
@@ -359,7 +364,7 @@ struct infer_drift {
 /**
  * infer_drift() - estimate the drift from the control ratios of a size class.
  * @ratios: one ratio new/base per control point, finite and > 0
- * @n: 1..INFER_MAX_N
+ * @n: 1..INFER_DRIFT_MAX_N
  * @par: alpha and threshold
  * @d: the drift
  *

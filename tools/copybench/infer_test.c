@@ -451,6 +451,7 @@ TEST(bad_input_is_refused)
 	EXPECT_TRUE(untouched(&l, sizeof(l)));
 
 	EXPECT_EQ(-ENODATA, infer_drift(ok, 0, &par, &d));
+	EXPECT_EQ(-E2BIG, infer_drift(ok, INFER_DRIFT_MAX_N + 1, &par, &d));
 	EXPECT_EQ(-EDOM, infer_drift(neg, 3, &par, &d));
 	EXPECT_EQ(-EINVAL, infer_drift(nan_v, 3, &par, &d));
 	EXPECT_TRUE(untouched(&d, sizeof(d)));
