@@ -15,10 +15,10 @@
 # it, too few repeats, missing points, other machines, every kind of bad
 # record and option. Then real measurements, where only relations that
 # hold on any machine are asserted: a variant 30 times slower is a
-# regression, controls multiplied by 3 are the machine moving. Then
-# git bisect run over a throwaway repository of 16 commits (the end-to-end
-# bisect), with one step whose controls were perturbed (skipped). Timings
-# are never asserted.
+# regression, controls multiplied by 3 are the machine moving; a short
+# run of tools/compare-validate. Then git bisect run over a throwaway
+# repository of 16 commits (the end-to-end bisect), with one step whose
+# controls were perturbed (skipped). Timings are never asserted.
 set -u
 
 . "$(dirname "$(readlink -f "$0")")/ktap.sh"
@@ -506,6 +506,31 @@ perturbed_real()
 		out_has 'control costs were multiplied by 3'
 }
 check "real: controls x3 (--perturb-controls): the machine moved, exit 3, even at --threshold 50" perturbed_real
+
+# The validation script, short: it runs, and a +100% shift is always found.
+validate_short()
+{
+	local cv=$cb_top/tools/compare-validate n
+
+	for a in "--pairs 0:invalid --pairs '0'" "--repeat 4:invalid --repeat '4'" \
+		 "--shifts x:invalid --shifts 'x'" "--reuse:--reuse takes the records of --dir" \
+		 "--bogus:unknown option '--bogus'"; do
+		# shellcheck disable=SC2086
+		COPYBENCH=$CB "$cv" ${a%%:*} > /dev/null 2> "$tmp/err"
+		[ $? = 2 ] && grep -qF -- "${a#*:}" "$tmp/err" || { echo "${a%%:*}:"; cat "$tmp/err"; return 1; }
+	done
+	COPYBENCH=$CB "$cv" --pairs 2 --repeat 5 --sizes 4K --shifts 100 --relabel-pairs 1 \
+		--dir "$tmp/cv" > "$tmp/cv.out" 2> "$tmp/cv.err" || { cat "$tmp/cv.out" "$tmp/cv.err"; return 1; }
+	n=$(grep -cE '^  5 +(2%|0) +2 ' "$tmp/cv.out")
+	[ "$n" = 2 ] && grep -qE '^  5 +\+100% +2 of 2 ' "$tmp/cv.out" &&
+		grep -qE '^  unrolled +4096 ' "$tmp/cv.out" && grep -q '^# load at the end: ' "$tmp/cv.out" &&
+		COPYBENCH=$CB "$cv" --pairs 2 --repeat 5 --sizes 4K --shifts 100 --relabel-pairs 1 \
+			--dir "$tmp/cv" --reuse > "$tmp/cv2.out" 2> /dev/null &&
+		diff <(grep -v '^# ' "$tmp/cv.out") <(grep -v '^# ' "$tmp/cv2.out") && return 0
+	cat "$tmp/cv.out"
+	return 1
+}
+check "tools/compare-validate: bad options refused; a short run's tables, +100% always found, --reuse the same" validate_short
 
 # --- bisect-run -------------------------------------------------------------
 

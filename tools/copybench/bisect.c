@@ -240,20 +240,20 @@ static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_err
 	return cb_fail(e, CB_EXIT_RUNTIME, "%s", cb_child_why(status, why, sizeof(why)));
 }
 
-/* The fewest repeats any point of GOOD has. */
-static size_t cb_fewest_repeats(const struct cb_record *r)
+/* The fewest repeats any point of r has; -1 with e set for a bad record. */
+static int cb_fewest_repeats(const struct cb_record *r, size_t *least, struct cb_error *e)
 {
 	struct cb_pointset *s;
-	struct cb_error e;
-	size_t n, i, least = 0;
+	size_t n, i;
 
-	if (cb_points_group(r, 0, 0, &s, &n, &e))
-		return 0;
+	if (cb_points_group(r, 0, 0, &s, &n, e))
+		return -1;
+	*least = 0;
 	for (i = 0; i < n; i++)
-		if (!least || s[i].n < least)
-			least = s[i].n;
+		if (!*least || s[i].n < *least)
+			*least = s[i].n;
 	cb_points_free(s, n);
-	return least;
+	return 0;
 }
 
 /* The short commit of HEAD when run in a git tree, else "". */
@@ -318,9 +318,8 @@ static void cb_step_good_only(const struct cb_cmp *g, struct cb_step *s)
 		return;
 	}
 	s->answer = CB_BISECT_SKIP;
-	cb_str_printf(&s->why, "inconclusive: %zu native points undecided, %zu machine-like, %zu missing",
-		      g->count[CB_OUT_INCONCLUSIVE], g->count[CB_OUT_MACHINE],
-		      g->nonly_base + g->nonly_new);
+	cb_str_printf(&s->why, "inconclusive: %zu of %zu native points undecided, %zu points missing",
+		      g->count[CB_OUT_INCONCLUSIVE], g->natives, g->nonly_base + g->nonly_new);
 }
 
 static const struct cb_cmp_point *cb_find_point(const struct cb_cmp *c, const char *name)
@@ -452,7 +451,8 @@ static int cb_bisect_step(struct cb_bisect *b)
 	    (b->bad && cb_bisect_check_bad(&gb, &e)))
 		goto fail;
 	/* GOOD needs what alpha needs n against n; the step at least as many. */
-	least = cb_fewest_repeats(&recs[0]);
+	if (cb_fewest_repeats(&recs[0], &least, &e))
+		goto fail;
 	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, 0);
 	if (least < need) {
 		cb_fail(&e, CB_EXIT_USAGE,
