@@ -123,9 +123,12 @@ $(CB_CMD_VERSION): FORCE
 	@v=$$(git -C $(PWD_TOP) describe --always --dirty 2>/dev/null || echo unknown); \
 	[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
 
+# CPPFLAGS, CFLAGS and LDFLAGS from the environment or the command line
+# come last, so a package build's hardening (dpkg-buildflags: fortify,
+# stack protector, relro and bindnow) applies and can override the -O2.
 $(BUILD)/copybench: $(CB_CMD_SRCS) $(CB_CMD_HDRS) $(CB_LIB) $(CB_CMD_VERSION)
-	$(CC) $(CB_CMD_CFLAGS) -DCB_VERSION="\"$$(cat $(CB_CMD_VERSION))\"" \
-		$(CB_CMD_SRCS) $(CB_LIB) -lm -o $@
+	$(CC) $(CPPFLAGS) $(CB_CMD_CFLAGS) $(CFLAGS) -DCB_VERSION="\"$$(cat $(CB_CMD_VERSION))\"" \
+		$(CB_CMD_SRCS) $(CB_LIB) $(LDFLAGS) -lm -o $@
 
 $(BUILD)/copybench_unit_test: $(CB_CMD_DIR)/measure_test.c $(CB_CMD_PARTS) $(CB_CMD_HDRS) \
 		$(CB_LIB) $(KSFT_STAMP)

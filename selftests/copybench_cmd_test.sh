@@ -64,7 +64,7 @@ check "--help, help SUBCOMMAND, --version" help_works
 unknown_subcommand()
 {
 	"$CB" frobnicate 2> "$tmp/e"
-	[ $? = 2 ] && grep -q "unknown subcommand 'frobnicate' (accepted: sweep, alias, plot, help)" "$tmp/e"
+	[ $? = 2 ] && grep -q "unknown subcommand 'frobnicate' (accepted: sweep, alias, plot, compare, bisect-run, help)" "$tmp/e"
 }
 check "unknown subcommand: named, with the accepted ones, exit 2" unknown_subcommand
 

@@ -43,7 +43,15 @@ struct cb_point {
 	unsigned int cache;		/* index into cb_caches */
 	unsigned int repeat;		/* 0-based */
 	unsigned long long seed;	/* of the random sizes */
+	unsigned int label;		/* recorded as: variant, or native (--as-native) */
 };
+
+/* The name a point is reported and recorded under. */
+static inline const char *cb_point_label(const struct cb_variant_info *variants,
+					 const struct cb_point *p)
+{
+	return variants[p->label].name;
+}
 
 /*
  * struct cb_result - what one measurement of a point gave. Costs are TSC

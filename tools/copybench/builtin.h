@@ -11,5 +11,7 @@
 int cmd_sweep(int argc, char **argv);
 int cmd_alias(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_bisect_run(int argc, char **argv);
 
 #endif /* CB_BUILTIN_H */

@@ -25,6 +25,8 @@ static const struct cb_cmd {
 	{ "sweep", cmd_sweep, "time copies per size: tables, plateaus, records" },
 	{ "alias", cmd_alias, "time one copy at dst-src distances (4K aliasing)" },
 	{ "plot", cmd_plot, "plot records with gnuplot (SVG or PNG)" },
+	{ "compare", cmd_compare, "is a difference between records real, and the kernel's?" },
+	{ "bisect-run", cmd_bisect_run, "one step of git bisect run: good, bad or skip" },
 	{ "help", cmd_help, "this list, or a subcommand's --help" },
 };
 
@@ -35,7 +37,7 @@ static void cb_usage(FILE *f)
 	fprintf(f, "usage: copybench SUBCOMMAND [OPTIONS]   (copybench SUBCOMMAND --help)\n\n");
 	fprintf(f, "Times copy_to_user/memcpy variants, in copybench.ko or in userspace.\n\n");
 	for (i = 0; i < ARRAY_SIZE(cb_cmds); i++)
-		fprintf(f, "  %-8s %s\n", cb_cmds[i].name, cb_cmds[i].summary);
+		fprintf(f, "  %-10s %s\n", cb_cmds[i].name, cb_cmds[i].summary);
 	fprintf(f, "\n  --version  the version\n\nDocumentation/measure.rst is the manual.\n");
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "infer.h"
+#include "stats.h"
 
 #define INFER_CHANGE(e, name)	name,
 static const char *const change_names[] = {
@@ -58,73 +59,6 @@ int infer_params_check(const struct infer_params *par)
 }
 
 /* ---- Small helpers ------------------------------------------------------ */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static void swap_double(double *a, double *b)
-{
-	double t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-static double median3(double a, double b, double c)
-{
-	if (a > b)
-		swap_double(&a, &b);
-	return c < a ? a : c > b ? b : c;
-}
-
-/*
- * The k-th smallest of v[0..n-1] (k < n), reordering v so that nothing
- * before index k is larger: quickselect with a three-way partition, so
- * runs of equal values (all-equal samples) stay linear.
- */
-static double select_kth(double *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n;
-
-	while (hi - lo > 1) {
-		double pivot = median3(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
-		size_t lt = lo, i = lo, gt = hi;
-
-		while (i < gt) {
-			if (v[i] < pivot)
-				swap_double(&v[lt++], &v[i++]);
-			else if (v[i] > pivot)
-				swap_double(&v[i], &v[--gt]);
-			else
-				i++;
-		}
-		if (k < lt)
-			hi = lt;
-		else if (k >= gt)
-			lo = gt;
-		else
-			return pivot;
-	}
-	return v[k];
-}
-
-/* Median of v[0..n-1], n >= 1, reordering v. */
-static double median_inplace(double *v, size_t n)
-{
-	double upper = select_kth(v, n, n / 2), lower;
-	size_t i;
-
-	if (n % 2)
-		return upper;
-	lower = v[0];
-	for (i = 1; i < n / 2; i++)
-		lower = fmax(lower, v[i]);
-	return (lower + upper) / 2;
-}
 
 /* 0 when v[0..n-1] are all finite, -EINVAL otherwise. */
 static int check_finite(const double *v, size_t n)
@@ -181,8 +115,9 @@ struct pooled {
 
 static int cmp_pooled(const void *a, const void *b)
 {
-	return cmp_double(&((const struct pooled *)a)->v,
-			  &((const struct pooled *)b)->v);
+	double x = ((const struct pooled *)a)->v, y = ((const struct pooled *)b)->v;
+
+	return (x > y) - (x < y);
 }
 
 /*
@@ -287,7 +222,7 @@ static int pairwise_median(const double *x, size_t nx, const double *y,
 	for (j = 0; j < ny; j++)
 		for (i = 0; i < nx; i++)
 			d[n++] = logs ? log(y[j]) - log(x[i]) : y[j] - x[i];
-	*med = median_inplace(d, n);
+	*med = cb_stats_median_unsorted(d, n);
 	free(d);
 	return 0;
 }
@@ -500,24 +435,13 @@ static double resample_median(struct infer_rng *rng, const double *v, size_t n,
 
 	for (i = 0; i < n; i++)
 		buf[i] = v[infer_rng_below(rng, n)];
-	return median_inplace(buf, n);
-}
-
-/* Quantile q of sorted v[0..n-1], linear between order statistics. */
-static double sorted_quantile(const double *v, size_t n, double q)
-{
-	double h = (double)(n - 1) * q;
-	size_t i = (size_t)h;
-
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (h - (double)i) * (v[i + 1] - v[i]);
+	return cb_stats_median_unsorted(buf, n);
 }
 
 static double median_of(const double *v, size_t n, double *buf)
 {
 	memcpy(buf, v, n * sizeof(*buf));
-	return median_inplace(buf, n);
+	return cb_stats_median_unsorted(buf, n);
 }
 
 int infer_boot_median_ratio(const double *x, size_t nx,
@@ -550,10 +474,10 @@ int infer_boot_median_ratio(const double *x, size_t nx,
 
 		ratios[b] = resample_median(&rng, y, ny, buf) / mx;
 	}
-	qsort(ratios, par->resamples, sizeof(*ratios), cmp_double);
+	cb_stats_sort(ratios, par->resamples);
 
-	res->lo = sorted_quantile(ratios, par->resamples, par->alpha / 2);
-	res->hi = sorted_quantile(ratios, par->resamples, 1 - par->alpha / 2);
+	res->lo = cb_stats_quantile(ratios, par->resamples, par->alpha / 2);
+	res->hi = cb_stats_quantile(ratios, par->resamples, 1 - par->alpha / 2);
 	res->ratio = median_of(y, ny, buf) / median_of(x, nx, buf);
 	res->level = 1 - par->alpha;
 	res->resamples = par->resamples;
@@ -586,7 +510,7 @@ static void lkp_summary(const double *v, size_t n, size_t max_margin,
 	if (margin > max_margin)
 		margin = max_margin;
 	memcpy(buf, v, n * sizeof(*buf));
-	qsort(buf, n, sizeof(*buf), cmp_double);
+	cb_stats_sort(buf, n);
 	buf += margin;
 	s->n = n - 2 * margin;
 	s->min = buf[0];
@@ -753,30 +677,43 @@ static double t_p_value(double dev, double se, double df)
 	return infer_t_p2(dev / se, df);
 }
 
+/*
+ * A normal sample's standard deviation is 1.4826 x its median absolute
+ * deviation; its median's standard error sqrt(pi / 2) = 1.2533 times the
+ * mean's.
+ */
+#define MAD_TO_SD	1.4826
+#define MEDIAN_SE	1.2533
+
 int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		struct infer_drift *d)
 {
-	double sum = 0, ss = 0, mean, sd = 0, se, t;
+	double *logs, med, sd, se, t;
 	size_t i;
 
 	if (!d || infer_params_check(par) || (n && !ratios))
 		return -EINVAL;
 	if (!n)
 		return -ENODATA;
-	if (n > INFER_MAX_N)
+	if (n > INFER_DRIFT_MAX_N)
 		return -E2BIG;
 	if (check_finite(ratios, n))
 		return -EINVAL;
 	if (!all_positive(ratios, n))
 		return -EDOM;
+	logs = malloc(n * sizeof(*logs));
+	if (!logs)
+		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		sum += log(ratios[i]);
-	mean = sum / (double)n;
-	for (i = 0; i < n; i++)
-		ss += (log(ratios[i]) - mean) * (log(ratios[i]) - mean);
+		logs[i] = log(ratios[i]);
+	sd = MAD_TO_SD * cb_stats_mad(logs, n);
+	med = cb_stats_median_unsorted(logs, n);
+	free(logs);
+	if (isnan(sd))
+		return -ENOMEM;
 
 	d->n = n;
-	d->ratio = exp(mean);
+	d->ratio = exp(med);
 	d->enough = n >= 2;
 	if (!d->enough) {
 		d->log_sd = 0;
@@ -786,24 +723,45 @@ int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		d->moved = false;
 		return 0;
 	}
-	sd = sqrt(ss / (double)(n - 1));
-	se = sd / sqrt((double)n);
+	se = MEDIAN_SE * sd / sqrt((double)n);
 	t = infer_t_crit(par->alpha, (double)(n - 1));
 	d->log_sd = sd;
-	d->lo = exp(mean - t * se);
-	d->hi = exp(mean + t * se);
-	d->p = t_p_value(mean, se, (double)(n - 1));
+	d->lo = exp(med - t * se);
+	d->hi = exp(med + t * se);
+	d->p = t_p_value(med, se, (double)(n - 1));
 	d->moved = d->p <= par->alpha && fabs(d->ratio - 1) > par->threshold;
 	return 0;
 }
 
-int infer_net(double native_ratio, const struct infer_drift *d,
+double infer_log_se(const double *x, size_t nx, const double *y, size_t ny)
+{
+	double *l, v = 0;
+	size_t i, n = nx > ny ? nx : ny;
+
+	if (!x || !y || !nx || !ny || check_finite(x, nx) || check_finite(y, ny) ||
+	    !all_positive(x, nx) || !all_positive(y, ny))
+		return NAN;
+	l = malloc(n * sizeof(*l));
+	if (!l)
+		return NAN;
+	for (i = 0; i < nx; i++)
+		l[i] = log(x[i]);
+	v += pow(cb_stats_stddev(l, nx, 1), 2) / (double)nx;
+	for (i = 0; i < ny; i++)
+		l[i] = log(y[i]);
+	v += pow(cb_stats_stddev(l, ny, 1), 2) / (double)ny;
+	free(l);
+	return sqrt(v);
+}
+
+int infer_net(double native_ratio, double native_log_se, const struct infer_drift *d,
 	      const struct infer_params *par, struct infer_net *res)
 {
 	double mean, se, t, df;
 	struct infer_net r = { .raw = native_ratio };
 
 	if (!d || !res || infer_params_check(par) || !isfinite(native_ratio) ||
+	    !(native_log_se >= 0) || !isfinite(native_log_se) ||
 	    !d->n || d->enough != (d->n >= 2) || !(d->ratio > 0) ||
 	    !isfinite(d->ratio) || !(d->log_sd >= 0) || !isfinite(d->log_sd))
 		return -EINVAL;
@@ -818,9 +776,14 @@ int infer_net(double native_ratio, const struct infer_drift *d,
 		r.why = INFER_WHY_FEW_CONTROLS;
 		goto out;
 	}
+	/*
+	 * A point that only drifted: the drift's median, give or take the
+	 * controls' spread, the median's own error, and the native point's.
+	 */
 	mean = log(d->ratio);
 	df = (double)(d->n - 1);
-	se = d->log_sd * sqrt(1 + 1 / (double)d->n);
+	se = sqrt(native_log_se * native_log_se + d->log_sd * d->log_sd *
+		  (1 + MEDIAN_SE * MEDIAN_SE / (double)d->n));
 	t = infer_t_crit(par->alpha, df);
 	r.lo = exp(mean - t * se);
 	r.hi = exp(mean + t * se);

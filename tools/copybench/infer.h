@@ -25,6 +25,11 @@
 
 /* Largest sample (repeats per side) any function here accepts. */
 #define INFER_MAX_N		1024
+/*
+ * Most control ratios infer_drift() takes: a dense sweep has thousands of
+ * control points in one size class (1-4096 bytes, 8 controls: 32000).
+ */
+#define INFER_DRIFT_MAX_N	(1U << 20)
 /* INFER_AUTO computes the exact p-value up to this many values in all. */
 #define INFER_MWU_EXACT_AUTO	40
 /* INFER_EXACT refuses (-E2BIG) above this many values in all. */
@@ -325,18 +330,25 @@ int infer_lkp(const double *base, size_t nb, const double *new, size_t nn,
 /**
  * struct infer_drift - how much the control variants moved in a size class.
  * @n: control points (ratios) it is estimated from
- * @ratio: the drift: geometric mean of the control ratios new/base
- * @log_sd: sample standard deviation of the log ratios (0 when n < 2)
+ * @ratio: the drift: the median of the control ratios new/base (on the
+ *	log scale: an even count takes the geometric mean of the middle two)
+ * @log_sd: the controls' spread: 1.4826 x the median absolute deviation
+ *	of the log ratios, a standard deviation that one wild control cannot
+ *	inflate (0 when n < 2)
  * @lo: lower end of the 1 - alpha confidence interval of the drift
- *	(Student t on the log ratios); 0 when n < 2
+ *	(Student t, n - 1 degrees of freedom, on the median's standard error
+ *	1.2533 x log_sd / sqrt(n)); 0 when n < 2
  * @hi: upper end; +inf when n < 2
- * @p: two-sided one-sample t test of "no drift" (log ratio 0); 1 when
+ * @p: two-sided t test of "no drift" (log ratio 0) on the same; 1 when
  *	n < 2
  * @enough: n >= 2: the drift has an uncertainty
  * @moved: p <= alpha and the drift beyond 1 +- threshold: the machine
  *	moved; compare says so first and is inconclusive
  *
  * The controls are the fixed copies, the same code on both kernels.
+ * Robust on purpose: a control whose own repeats scatter (a byte loop on a
+ * busy machine) must not hide the drift of the others, nor widen the band
+ * a native point is judged against.
  */
 struct infer_drift {
 	size_t n;
@@ -352,22 +364,39 @@ struct infer_drift {
 /**
  * infer_drift() - estimate the drift from the control ratios of a size class.
  * @ratios: one ratio new/base per control point, finite and > 0
- * @n: 1..INFER_MAX_N
+ * @n: 1..INFER_DRIFT_MAX_N
  * @par: alpha and threshold
  * @d: the drift
  *
- * Return: 0; -ENODATA (n is 0), -EDOM, -EINVAL or -E2BIG.
+ * Return: 0; -ENODATA (n is 0), -EDOM, -EINVAL, -E2BIG or -ENOMEM.
  */
 int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		struct infer_drift *d);
+
+/**
+ * infer_log_se() - the standard error of a log ratio new/base from repeats.
+ * @x: base repeats, @nx finite values > 0
+ * @nx: >= 1
+ * @y: new repeats, @ny finite values > 0
+ * @ny: >= 1
+ *
+ * sqrt(s_x^2 / nx + s_y^2 / ny) of the logs, s the sample standard
+ * deviation (0 for one value): how precisely the point's own repeats fix
+ * its ratio.
+ *
+ * Return: the standard error; NaN for bad arguments or no memory.
+ */
+double infer_log_se(const double *x, size_t nx, const double *y, size_t ny);
 
 /**
  * struct infer_net - a native ratio net of the controls' drift.
  * @raw: the native ratio new/base as given
  * @net: @raw / drift
  * @lo: lower end of the 1 - alpha prediction interval of the ratio of a
- *	point that only drifted like the controls (Student t, n - 1
- *	degrees of freedom, spread log_sd * sqrt(1 + 1/n)); 0 when n < 2
+ *	point that only drifted like the controls (Student t, n - 1 degrees
+ *	of freedom, spread sqrt(native_log_se^2 + log_sd^2 (1 + 1.2533^2/n)):
+ *	the controls' spread, the drift's error and the point's own); 0 when
+ *	n < 2
  * @hi: upper end; +inf when n < 2
  * @p: two-sided p of "the native point moved like a control"
  * @distinct: p <= alpha: the native change differs from the controls'
@@ -390,13 +419,15 @@ struct infer_net {
  * infer_net() - net a native ratio of the controls' drift, and test it.
  * @native_ratio: the native point's ratio new/base, finite and > 0,
  *	estimated like the control ratios (Hodges-Lehmann)
+ * @native_log_se: its standard error on the log scale (infer_log_se()),
+ *	finite and >= 0
  * @d: a drift from infer_drift()
  * @par: alpha and threshold
  * @res: the result
  *
  * Return: 0; -EDOM (ratio <= 0) or -EINVAL.
  */
-int infer_net(double native_ratio, const struct infer_drift *d,
+int infer_net(double native_ratio, double native_log_se, const struct infer_drift *d,
 	      const struct infer_params *par, struct infer_net *res);
 
 /* ---- Building blocks, exposed for tests and for compare ---------------- */

@@ -230,22 +230,32 @@ def t_crit(p2, df):
 
 
 def drift(ratios, alpha, threshold):
+    """Median and MAD of the log ratios; t on the median's standard error."""
     logs = [math.log(r) for r in ratios]
     n = len(logs)
-    mean = statistics.fmean(logs)
-    sd = statistics.stdev(logs)
-    se = sd / math.sqrt(n)
+    med = statistics.median(logs)
+    sd = 1.4826 * statistics.median([abs(v - med) for v in logs])
+    se = 1.2533 * sd / math.sqrt(n)
     t = t_crit(alpha, n - 1)
-    p = t_p2(mean / se, n - 1)
-    return dict(ratio=math.exp(mean), sd=sd, lo=math.exp(mean - t * se),
-                hi=math.exp(mean + t * se), p=p,
-                moved=p <= alpha and abs(math.exp(mean) - 1) > threshold)
+    p = (1.0 if med == 0 else 0.0) if se == 0 else t_p2(med / se, n - 1)
+    return dict(ratio=math.exp(med), sd=sd, lo=math.exp(med - t * se),
+                hi=math.exp(med + t * se), p=p,
+                moved=p <= alpha and abs(math.exp(med) - 1) > threshold)
 
 
-def net(native, ratios, alpha, threshold):
+def log_se(x, y):
+    """sqrt(var(log x)/nx + var(log y)/ny), sample variances."""
+    def part(v):
+        if len(v) < 2:
+            return 0.0
+        return statistics.variance([math.log(a) for a in v]) / len(v)
+    return math.sqrt(part(x) + part(y))
+
+
+def net(native, native_se, ratios, alpha, threshold):
     d = drift(ratios, alpha, threshold)
     n = len(ratios)
-    se = d['sd'] * math.sqrt(1 + 1 / n)
+    se = math.sqrt(native_se ** 2 + d['sd'] ** 2 * (1 + 1.2533 ** 2 / n))
     t = t_crit(alpha, n - 1)
     mean = math.log(d['ratio'])
     p = t_p2((math.log(native) - mean) / se, n - 1)
@@ -350,9 +360,15 @@ def main():
     print(f"drift {ctl}: {drift(ctl, 0.01, 0.02)}")
     ctl2 = [1.061, 1.058, 1.066, 1.052, 1.063]
     print(f"drift {ctl2}: {drift(ctl2, 0.01, 0.02)}")
-    print(f"net 1.10 of {ctl}: {net(1.10, ctl, 0.01, 0.02)}")
-    print(f"net 1.15 of {ctl2}: {net(1.15, ctl2, 0.01, 0.02)}")
-    print(f"net 1.07 of {ctl2}: {net(1.07, ctl2, 0.01, 0.02)}")
+    ctl3 = [1.061, 1.058, 1.066, 1.052, 1.063, 1.35]
+    print(f"drift {ctl3} (one wild): {drift(ctl3, 0.01, 0.02)}")
+    print(f"net 1.10 se 0 of {ctl}: {net(1.10, 0, ctl, 0.01, 0.02)}")
+    print(f"net 1.15 se 0 of {ctl2}: {net(1.15, 0, ctl2, 0.01, 0.02)}")
+    print(f"net 1.07 se 0 of {ctl2}: {net(1.07, 0, ctl2, 0.01, 0.02)}")
+    print(f"net 1.15 se 0.02 of {ctl2}: {net(1.15, 0.02, ctl2, 0.01, 0.02)}")
+    print(f"net 1.15 se 0 of {ctl3}: {net(1.15, 0, ctl3, 0.01, 0.02)}")
+    lx, ly = [100, 101, 99, 102, 98], [110, 112, 109]
+    print(f"log_se {lx} {ly}: {log_se(lx, ly)!r}")
 
 
 if __name__ == "__main__":

@@ -451,17 +451,25 @@ TEST(bad_input_is_refused)
 	EXPECT_TRUE(untouched(&l, sizeof(l)));
 
 	EXPECT_EQ(-ENODATA, infer_drift(ok, 0, &par, &d));
+	EXPECT_EQ(-E2BIG, infer_drift(ok, INFER_DRIFT_MAX_N + 1, &par, &d));
 	EXPECT_EQ(-EDOM, infer_drift(neg, 3, &par, &d));
 	EXPECT_EQ(-EINVAL, infer_drift(nan_v, 3, &par, &d));
 	EXPECT_TRUE(untouched(&d, sizeof(d)));
 	ASSERT_EQ(0, infer_drift(ok, 3, &par, &d));
-	EXPECT_EQ(-EDOM, infer_net(-1.0, &d, &par, &n));
-	EXPECT_EQ(-EDOM, infer_net(0.0, &d, &par, &n));
-	EXPECT_EQ(-EINVAL, infer_net(NAN, &d, &par, &n));
-	EXPECT_EQ(-EINVAL, infer_net(1.0, NULL, &par, &n));
+	EXPECT_EQ(-EDOM, infer_net(-1.0, 0, &d, &par, &n));
+	EXPECT_EQ(-EDOM, infer_net(0.0, 0, &d, &par, &n));
+	EXPECT_EQ(-EINVAL, infer_net(NAN, 0, &d, &par, &n));
+	EXPECT_EQ(-EINVAL, infer_net(1.0, -0.1, &d, &par, &n));
+	EXPECT_EQ(-EINVAL, infer_net(1.0, NAN, &d, &par, &n));
+	EXPECT_EQ(-EINVAL, infer_net(1.0, INFINITY, &d, &par, &n));
+	EXPECT_EQ(-EINVAL, infer_net(1.0, 0, NULL, &par, &n));
 	d.n = 1;	/* a drift that claims an uncertainty it cannot have */
-	EXPECT_EQ(-EINVAL, infer_net(1.0, &d, &par, &n));
+	EXPECT_EQ(-EINVAL, infer_net(1.0, 0, &d, &par, &n));
 	EXPECT_TRUE(untouched(&n, sizeof(n)));
+	EXPECT_TRUE(isnan(infer_log_se(ok, 3, neg, 3)));
+	EXPECT_TRUE(isnan(infer_log_se(ok, 3, nan_v, 3)));
+	EXPECT_TRUE(isnan(infer_log_se(ok, 0, ok, 3)));
+	EXPECT_TRUE(isnan(infer_log_se(NULL, 3, ok, 3)));
 
 	/* Parameters: every field outside its range. */
 	EXPECT_EQ(0, infer_params_check(&par));
@@ -783,8 +791,13 @@ TEST(t_known_values)
 
 static const double quiet_controls[] = { 1.01, 1.03, 1.02, 0.99 };
 static const double moved_controls[] = { 1.061, 1.058, 1.066, 1.052, 1.063 };
+/* The same, and one control whose own repeats scattered: +35%. */
+static const double wild_controls[] = { 1.061, 1.058, 1.066, 1.052, 1.063, 1.35 };
 
-/* Controls that wander around 1 did not move; a 6% shift did. */
+/*
+ * Controls that wander around 1 did not move; a 6% shift did, and still
+ * does with one wild control beside it (median and MAD, not mean and sd).
+ */
 TEST(drift_known_values)
 {
 	struct infer_params par = INFER_PARAMS_DEFAULT;
@@ -793,22 +806,43 @@ TEST(drift_known_values)
 	ASSERT_EQ(0, infer_drift(quiet_controls, 4, &par, &d));
 	EXPECT_EQ(4UL, d.n);
 	EXPECT_TRUE(d.enough);
-	expect_near(_metadata, "ratio", d.ratio, 1.0123915024011028, 1e-12);
-	expect_near(_metadata, "sd", d.log_sd, 0.01692348649834068, 1e-10);
-	expect_near(_metadata, "lo", d.lo, 0.9635711786299705, 1e-8);
-	expect_near(_metadata, "hi", d.hi, 1.0636853580357626, 1e-8);
-	expect_near(_metadata, "p", d.p, 0.24156247634142014, 1e-7);
+	expect_near(_metadata, "ratio", d.ratio, 1.0149876846543509, 1e-12);
+	expect_near(_metadata, "sd", d.log_sd, 0.014535759840203378, 1e-10);
+	expect_near(_metadata, "lo", d.lo, 0.9623978063526306, 1e-8);
+	expect_near(_metadata, "hi", d.hi, 1.070451317739731, 1e-8);
+	expect_near(_metadata, "p", d.p, 0.20093516387778243, 1e-7);
 	EXPECT_FALSE(d.moved);
 
 	ASSERT_EQ(0, infer_drift(moved_controls, 5, &par, &d));
-	expect_near(_metadata, "ratio", d.ratio, 1.059989228730543, 1e-12);
-	expect_near(_metadata, "lo", d.lo, 1.049041408364871, 1e-8);
-	expect_near(_metadata, "hi", d.hi, 1.0710513008023947, 1e-8);
-	expect_near(_metadata, "p", d.p, 1.3332734641546828e-05, 1e-6);
+	expect_near(_metadata, "ratio", d.ratio, 1.061, 1e-12);
+	expect_near(_metadata, "sd", d.log_sd, 0.004198020737801667, 1e-10);
+	expect_near(_metadata, "lo", d.lo, 1.049567953618055, 1e-8);
+	expect_near(_metadata, "hi", d.hi, 1.0725565658892606, 1e-8);
+	expect_near(_metadata, "p", d.p, 1.4805282918306517e-05, 1e-6);
+	EXPECT_TRUE(d.moved);
+
+	ASSERT_EQ(0, infer_drift(wild_controls, 6, &par, &d));
+	expect_near(_metadata, "ratio", d.ratio, 1.0619995291901028, 1e-12);
+	expect_near(_metadata, "sd", d.log_sd, 0.005584207197583231, 1e-10);
+	expect_near(_metadata, "lo", d.lo, 1.0498348149331413, 1e-8);
+	expect_near(_metadata, "hi", d.hi, 1.0743051992153896, 1e-8);
+	expect_near(_metadata, "p", d.p, 4.479851959615644e-06, 1e-6);
 	EXPECT_TRUE(d.moved);
 }
 
-/* A native ratio net of the drift; equal to the controls' is no change. */
+/* The standard error of a log ratio from the repeats of both sides. */
+TEST(log_se_known_value)
+{
+	double x[] = { 100, 101, 99, 102, 98 }, y[] = { 110, 112, 109 }, one[] = { 5 };
+
+	expect_near(_metadata, "se", infer_log_se(x, 5, y, 3), 0.010660103651824675, 1e-12);
+	expect_near(_metadata, "one each", infer_log_se(one, 1, one, 1), 0, 0);
+}
+
+/*
+ * A native ratio net of the drift; equal to the controls' is no change;
+ * the point's own uncertainty widens the band; a wild control does not.
+ */
 TEST(net_known_values)
 {
 	struct infer_params par = INFER_PARAMS_DEFAULT;
@@ -816,31 +850,48 @@ TEST(net_known_values)
 	struct infer_net n;
 
 	ASSERT_EQ(0, infer_drift(quiet_controls, 4, &par, &d));
-	ASSERT_EQ(0, infer_net(1.10, &d, &par, &n));
+	ASSERT_EQ(0, infer_net(1.10, 0, &d, &par, &n));
 	expect_near(_metadata, "raw", n.raw, 1.10, 0);
-	expect_near(_metadata, "net", n.net, 1.0865361842638102, 1e-12);
-	expect_near(_metadata, "lo", n.lo, 0.9064669735979293, 1e-8);
-	expect_near(_metadata, "hi", n.hi, 1.1306937637957242, 1e-8);
-	expect_near(_metadata, "p", n.p, 0.02194442603930613, 1e-7);
+	expect_near(_metadata, "net", n.net, 1.083756991962518, 1e-12);
+	expect_near(_metadata, "lo", n.lo, 0.9182198893743988, 1e-8);
+	expect_near(_metadata, "hi", n.hi, 1.1219534796854547, 1e-8);
+	expect_near(_metadata, "p", n.p, 0.018337777892140417, 1e-7);
 	EXPECT_FALSE(n.distinct);	/* four noisy controls: can't tell */
 	expect_change(_metadata, INFER_UNCHANGED, n.change);
 
 	ASSERT_EQ(0, infer_drift(moved_controls, 5, &par, &d));
-	ASSERT_EQ(0, infer_net(1.15, &d, &par, &n));
-	expect_near(_metadata, "net", n.net, 1.0849166848395762, 1e-12);
-	expect_near(_metadata, "lo", n.lo, 1.0333730750619254, 1e-8);
-	expect_near(_metadata, "hi", n.hi, 1.0872909234232182, 1e-8);
-	expect_near(_metadata, "p", n.p, 0.0001227753489310146, 1e-6);
+	ASSERT_EQ(0, infer_net(1.15, 0, &d, &par, &n));
+	expect_near(_metadata, "net", n.net, 1.0838831291234683, 1e-12);
+	expect_near(_metadata, "lo", n.lo, 1.0377499119713214, 1e-8);
+	expect_near(_metadata, "hi", n.hi, 1.0847709905959593, 1e-8);
+	expect_near(_metadata, "p", n.p, 7.466074544348889e-05, 1e-6);
 	EXPECT_TRUE(n.distinct);
 	expect_change(_metadata, INFER_REGRESSED, n.change);
 
+	/* The same +15%, from repeats that fix it only to 2%: not distinct. */
+	ASSERT_EQ(0, infer_net(1.15, 0.02, &d, &par, &n));
+	expect_near(_metadata, "lo", n.lo, 0.9651243965278941, 1e-8);
+	expect_near(_metadata, "hi", n.hi, 1.1663999004168415, 1e-8);
+	expect_near(_metadata, "p", n.p, 0.017309771423731024, 1e-7);
+	EXPECT_FALSE(n.distinct);
+	expect_change(_metadata, INFER_UNCHANGED, n.change);
+
 	/* +7% raw while the machine moved +6%: not the kernel. */
-	ASSERT_EQ(0, infer_net(1.07, &d, &par, &n));
-	expect_near(_metadata, "net", n.net, 1.009444219807258, 1e-12);
-	expect_near(_metadata, "p", n.p, 0.16400504568405505, 1e-7);
+	ASSERT_EQ(0, infer_net(1.07, 0, &d, &par, &n));
+	expect_near(_metadata, "net", n.net, 1.0084825636192272, 1e-12);
+	expect_near(_metadata, "p", n.p, 0.15407947364612584, 1e-7);
 	EXPECT_FALSE(n.distinct);
 	expect_change(_metadata, INFER_UNCHANGED, n.change);
 	EXPECT_TRUE(n.why == INFER_WHY_NONE);
+
+	/* A wild control leaves the +15% a kernel change. */
+	ASSERT_EQ(0, infer_drift(wild_controls, 6, &par, &d));
+	ASSERT_EQ(0, infer_net(1.15, 0, &d, &par, &n));
+	expect_near(_metadata, "net", n.net, 1.0828630035994533, 1e-12);
+	expect_near(_metadata, "lo", n.lo, 1.0354757567223647, 1e-8);
+	expect_near(_metadata, "hi", n.hi, 1.089202709651078, 1e-8);
+	expect_near(_metadata, "p", n.p, 5.399107454273633e-05, 1e-6);
+	expect_change(_metadata, INFER_REGRESSED, n.change);
 }
 
 /* One control: a drift but no uncertainty, so no verdict. */
@@ -857,7 +908,7 @@ TEST(drift_one_control)
 	expect_near(_metadata, "ratio", d.ratio, 1.2, 1e-15);
 	expect_near(_metadata, "p", d.p, 1, 0);
 	EXPECT_TRUE(isinf(d.hi));
-	ASSERT_EQ(0, infer_net(1.5, &d, &par, &n));
+	ASSERT_EQ(0, infer_net(1.5, 0, &d, &par, &n));
 	expect_near(_metadata, "net", n.net, 1.25, 1e-15);
 	expect_change(_metadata, INFER_INCONCLUSIVE, n.change);
 	EXPECT_TRUE(n.why == INFER_WHY_FEW_CONTROLS);
@@ -875,13 +926,13 @@ TEST(drift_zero_spread)
 	expect_near(_metadata, "sd", d.log_sd, 0, 0);
 	expect_near(_metadata, "p", d.p, 0, 0);
 	EXPECT_TRUE(d.moved);
-	ASSERT_EQ(0, infer_net(1.05, &d, &par, &n));
+	ASSERT_EQ(0, infer_net(1.05, 0, &d, &par, &n));
 	expect_near(_metadata, "net", n.net, 1, 1e-15);
 	expect_change(_metadata, INFER_UNCHANGED, n.change);
-	ASSERT_EQ(0, infer_net(1.2, &d, &par, &n));
+	ASSERT_EQ(0, infer_net(1.2, 0, &d, &par, &n));
 	EXPECT_TRUE(n.distinct);
 	expect_change(_metadata, INFER_REGRESSED, n.change);
-	ASSERT_EQ(0, infer_net(1.06, &d, &par, &n));
+	ASSERT_EQ(0, infer_net(1.06, 0, &d, &par, &n));
 	EXPECT_TRUE(n.distinct);
 	expect_change(_metadata, INFER_UNCHANGED, n.change);	/* under 2% net */
 }

@@ -4,7 +4,8 @@
  * no measurement: the plateau merge on generated costs, the statistics
  * against values worked out by hand, the --sizes language, the JSON parser
  * and the record reader and writer (good records, and every kind of bad
- * one a reader must refuse with the file and line).
+ * one a reader must refuse with the file and line), point names, size
+ * classes and --points patterns (compare).
  *
  * Built by "make copybench" as build/copybench_unit_test, on the kernel's
  * kselftest_harness.h; run by selftests/copybench_cmd_test.sh.
@@ -20,6 +21,7 @@
 
 #include "json.h"
 #include "plateau.h"
+#include "points.h"
 #include "record.h"
 #include "sizes.h"
 #include "stats.h"
@@ -150,6 +152,132 @@ TEST(stats_known_values)
 	EXPECT_TRUE(NEAR(s.q02, 2 + 0.14 * 2));
 	/* A large sum stays exact: no overflow, no drift. */
 	EXPECT_TRUE(NEAR(cb_stats_mean(big, 3) / 1e300, 1));
+}
+
+/*
+ * Selection without sorting agrees with the sorted order statistics: every
+ * k of generated samples with many ties, and the median of odd and even
+ * counts, all-equal samples included.
+ */
+TEST(stats_select_matches_sorting)
+{
+	unsigned long long seed = 7;
+	double v[41], sorted[41], work[41];
+	size_t n, k, i;
+
+	for (n = 1; n <= 41; n += 4) {
+		for (i = 0; i < n; i++)
+			v[i] = floor(5 + noise(&seed, 5));	/* ten values: ties */
+		memcpy(sorted, v, n * sizeof(*v));
+		cb_stats_sort(sorted, n);
+		for (k = 0; k < n; k++) {
+			memcpy(work, v, n * sizeof(*v));
+			EXPECT_EQ(sorted[k], cb_stats_select(work, n, k));
+			for (i = 0; i < n; i++)
+				if ((i < k && work[i] > sorted[k]) || (i > k && work[i] < sorted[k]))
+					break;
+			EXPECT_EQ(n, i) TH_LOG("n %zu k %zu: not partitioned at %zu", n, k, i);
+		}
+		memcpy(work, v, n * sizeof(*v));
+		EXPECT_EQ(cb_stats_median(sorted, n), cb_stats_median_unsorted(work, n));
+	}
+	for (i = 0; i < 6; i++)
+		work[i] = 3;
+	EXPECT_EQ(3, cb_stats_median_unsorted(work, 6));
+	work[0] = 1, work[1] = 4, work[2] = 2, work[3] = 3;
+	EXPECT_EQ(2.5, cb_stats_median_unsorted(work, 4));
+}
+
+static struct cb_key test_key(const char *dir, const char *var, unsigned long long size,
+			      unsigned long long size_max, const char *cache)
+{
+	struct cb_key k = {
+		.direction = dir, .variant = var, .cache = cache, .size = size,
+		.size_max = size_max, .random = size_max != size,
+	};
+
+	return k;
+}
+
+static int name_is(const struct cb_key *k, const char *want)
+{
+	struct cb_str b = { 0 };
+	int ok;
+
+	cb_key_name(k, &b);
+	ok = !strcmp(b.s, want);
+	if (!ok)
+		fprintf(stderr, "# name '%s', want '%s'\n", b.s, want);
+	cb_str_free(&b);
+	return ok;
+}
+
+/* Point names as compare prints them; size classes at their edges. */
+TEST(points_names_and_classes)
+{
+	struct cb_key k = test_key("to_user", "native", 4096, 4096, "hot");
+	static const unsigned long long edges[][2] = {
+		{ 0, 0 }, { 63, 0 }, { 64, 1 }, { 4095, 1 }, { 4096, 2 }, { 262143, 2 },
+		{ 262144, 3 }, { 64 << 20, 3 },
+	};
+	size_t i;
+
+	EXPECT_TRUE(name_is(&k, "to_user.native.4K"));
+	EXPECT_TRUE(cb_key_is_native(&k));
+	k = test_key("memcpy", "movsb", 1, 64, "cold");
+	k.dst_offset = 8;
+	EXPECT_TRUE(name_is(&k, "memcpy.movsb.random:1-64.cold.dst8"));
+	EXPECT_FALSE(cb_key_is_native(&k));
+	/* A random range is classed by its middle: 1-64 is under 64. */
+	EXPECT_EQ(0U, cb_size_class(&k));
+	k = test_key("to_user", "orig", 1000, 1000, "hot");
+	k.src_offset = 3;
+	EXPECT_TRUE(name_is(&k, "to_user.orig.1000.src3"));
+	for (i = 0; i < ARRAY_SIZE(edges); i++) {
+		k = test_key("to_user", "movsb", edges[i][0], edges[i][0], "hot");
+		EXPECT_EQ(edges[i][1], cb_size_class(&k)) TH_LOG("size %llu", edges[i][0]);
+	}
+	EXPECT_STREQ("4K-255K", cb_size_class_name(2));
+	k = test_key("to_user", "movsb", 4096, 4096, "hot");
+	{
+		struct cb_key o = test_key("to_user", "native", 65536, 65536, "hot");
+
+		EXPECT_TRUE(cb_key_same_class(&k, &o));
+		o.cache = "cold";
+		EXPECT_FALSE(cb_key_same_class(&k, &o));
+		o = test_key("memcpy", "native", 65536, 65536, "hot");
+		EXPECT_FALSE(cb_key_same_class(&k, &o));
+	}
+}
+
+/* --points: items checked, names matched by pattern, controls brought along. */
+TEST(points_patterns_select)
+{
+	struct cb_pointset s[5] = {
+		{ .key = test_key("to_user", "movsb", 64, 64, "hot") },
+		{ .key = test_key("to_user", "native", 64, 64, "hot") },
+		{ .key = test_key("to_user", "movsb", 4096, 4096, "hot") },
+		{ .key = test_key("to_user", "native", 4096, 4096, "hot") },
+		{ .key = test_key("to_user", "orig", 8192, 8192, "hot") },
+	};
+	struct cb_patterns p;
+	struct cb_error e;
+	char sel[5];
+
+	EXPECT_EQ(-1, cb_patterns_parse("points", "", &p, &e));
+	EXPECT_EQ(-1, cb_patterns_parse("points", "a,", &p, &e));
+	EXPECT_EQ(-1, cb_patterns_parse("points", ",a", &p, &e));
+	EXPECT_EQ(CB_EXIT_USAGE, e.status);
+	ASSERT_EQ(0, cb_patterns_parse("points", "*.native.4K", &p, &e));
+	EXPECT_EQ(1U, cb_patterns_select(&p, s, 5, sel));
+	/* native 4K, and the controls of 4K-255K: movsb 4K, orig 8K. */
+	EXPECT_TRUE(!sel[0] && !sel[1] && sel[2] && sel[3] && sel[4]);
+	cb_patterns_free(&p);
+	ASSERT_EQ(0, cb_patterns_parse("points", "to_user.movsb.*,nothing", &p, &e));
+	EXPECT_EQ(2U, cb_patterns_select(&p, s, 5, sel));
+	EXPECT_TRUE(sel[0] && !sel[1] && sel[2] && !sel[3] && !sel[4]);
+	EXPECT_EQ(2U, p.n);
+	cb_patterns_free(&p);
 }
 
 /* The --sizes forms expand as documented: sorted, unique, random last. */

@@ -39,6 +39,8 @@ CB_HEADER_FIELD(seed,			U64,	CB_OPT)
 CB_HEADER_FIELD(estimator,		STR,	CB_REQ)
 CB_HEADER_FIELD(clock,			STR,	CB_REQ)
 CB_HEADER_FIELD(buffers,		STR,	CB_REQ)
+CB_HEADER_FIELD(as_native,		STR,	CB_OPT)
+CB_HEADER_FIELD(perturb_controls,	DBL,	CB_OPT)
 #endif
 
 #ifdef CB_POINT_FIELD

@@ -45,7 +45,7 @@ void cb_report_point(struct cb_record_point *rp, const struct cb_backend *b,
 
 	memset(rp, 0, sizeof(*rp));
 	rp->direction = cb_strdup(cb_directions[m->p.dir]);
-	rp->variant = cb_strdup(b->variants[m->p.variant].name);
+	rp->variant = cb_strdup(cb_point_label(b->variants, &m->p));
 	rp->size = m->p.size.lo;
 	if (m->p.size.random) {
 		rp->size_max = m->p.size.hi;
@@ -99,7 +99,7 @@ static int cb_cmp_group(const struct cb_point *a, const struct cb_point *b)
 	int c = cb_cmp3(a->cache, b->cache);
 
 	c = c ? c : cb_cmp3(a->dir, b->dir);
-	c = c ? c : cb_cmp3(a->variant, b->variant);
+	c = c ? c : cb_cmp3(a->label, b->label);
 	if (cb_sort_run->mode == CB_MODE_ALIAS)
 		return c ? c : cb_cmp3(a->size.lo, b->size.lo);
 	c = c ? c : cb_cmp3(a->src_offset, b->src_offset);
@@ -191,7 +191,7 @@ static void cb_group_title(FILE *f, const struct cb_run *run, const struct cb_ba
 {
 	char sz[64];
 
-	fprintf(f, "# %s %s, cache %s", cb_directions[p->dir], b->variants[p->variant].name,
+	fprintf(f, "# %s %s, cache %s", cb_directions[p->dir], cb_point_label(b->variants, p),
 		cb_caches[p->cache]);
 	if (run->mode == CB_MODE_ALIAS)
 		fprintf(f, ", size %s, x = dst - src (mod 4096)", cb_size_name(&p->size, sz, sizeof(sz)));

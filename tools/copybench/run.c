@@ -15,6 +15,7 @@
 
 #include "copybench.h"
 #include "builtin.h"
+#include "points.h"
 #include "run.h"
 #include "sizes.h"
 #include "sysinfo.h"
@@ -92,6 +93,25 @@ const struct cb_option cb_run_options[] = {
 	{ NULL },
 };
 
+const struct cb_option cb_run_like_options[] = {
+	{ "like", CB_OPT_LIKE, required_argument, "REC",
+	  "measure the points of record REC (sizes,\n"
+	  "variants, directions, caches, offsets), with its\n"
+	  "backend, repeats, samples, loops, estimator and\n"
+	  "clock unless given: a record compare can match" },
+	{ "points", CB_OPT_POINTS, required_argument, "SPEC",
+	  "with --like: only these points of REC, names or\n"
+	  "shell patterns ('*.native.4K'), and the controls\n"
+	  "of their size classes (compare --help)" },
+	{ "as-native", CB_OPT_AS_NATIVE, required_argument, "V",
+	  "test-only: time variant V where native would be\n"
+	  "and record it as native (validation, bisect test)" },
+	{ "perturb-controls", CB_OPT_PERTURB, required_argument, "F",
+	  "test-only: multiply the control variants' costs\n"
+	  "by F (0.1..10) after timing: the machine 'moved'" },
+	{ NULL },
+};
+
 static const char *const cb_backends[] = { "auto", "user", "module" };
 static const char *const cb_estimators[] = { "min", "median" };
 static const char *const cb_clocks[] = { "tsc", "core" };
@@ -157,9 +177,32 @@ int cb_run_option(void *ctx, int key, const char *arg, struct cb_error *e)
 	struct cb_run *r = ctx;
 	unsigned long long v;
 	long long iv;
+	char *end;
+	double d;
 	int i;
 
 	switch (key) {
+	case CB_OPT_LIKE:
+		r->like = arg;
+		return 0;
+	case CB_OPT_POINTS:
+		r->points = arg;
+		return 0;
+	case CB_OPT_AS_NATIVE:
+		if (!*arg || !strcmp(arg, CB_NATIVE_NAME))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --as-native '%s' (accepted: a fixed variant's name, e.g. movsb)",
+				       arg);
+		r->as_native = arg;
+		return 0;
+	case CB_OPT_PERTURB:
+		d = strtod(arg, &end);
+		if (end == arg || *end || !(d >= CB_PERTURB_MIN && d <= CB_PERTURB_MAX))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --perturb-controls '%s' (accepted: a factor, %g..%g)",
+				       arg, CB_PERTURB_MIN, CB_PERTURB_MAX);
+		r->perturb = d;
+		return 0;
 	case CB_OPT_BACKEND:
 		if (cb_one_of("backend", arg, cb_backends, ARRAY_SIZE(cb_backends), e) < 0)
 			return -1;
@@ -302,6 +345,13 @@ struct cb_plan {
 	unsigned int (*offs)[2];
 	size_t noffs;
 	int all_vars, all_dirs;
+	int as_native, native;	/* --as-native: the variant timed, native; -1 */
+	struct cb_point *one;	/* --like: one repeat's points, resolved */
+	size_t none;
+	struct cb_record like;	/* --like: the record, its points, which */
+	struct cb_pointset *ls;
+	size_t nls;
+	char *lsel;
 	struct cb_point *pts;	/* ordered: repeat-major */
 	size_t npts;
 };
@@ -313,7 +363,98 @@ static void cb_plan_free(struct cb_plan *pl)
 	free(pl->dirs);
 	free(pl->caches);
 	free(pl->offs);
+	free(pl->one);
+	cb_points_free(pl->ls, pl->nls);
+	free(pl->lsel);
+	cb_record_free(&pl->like);
 	free(pl->pts);
+}
+
+/* --like REC: the settings REC was measured with, for those not given. */
+static int cb_like_settings(struct cb_run *r, const struct cb_record_header *h,
+			    struct cb_error *e)
+{
+	int i;
+
+	if (!CB_RUN_GIVEN(r, CB_OPT_SAMPLES))
+		r->set.samples = (unsigned long)h->samples;
+	if (!CB_RUN_GIVEN(r, CB_OPT_LOOPS))
+		r->set.loops = (unsigned long)h->loops;
+	if (!CB_RUN_GIVEN(r, CB_OPT_MAX_RUN_MS))
+		r->set.max_run_ms = (unsigned long)h->max_run_ms;
+	if (!CB_RUN_GIVEN(r, CB_OPT_REPEAT))
+		r->repeat = h->repeat;
+	if (!CB_RUN_GIVEN(r, CB_OPT_SEED) && CB_HEADER_HAS(h, seed)) {
+		r->seeded = 1;
+		r->seed = h->seed;
+	}
+	if (!CB_RUN_GIVEN(r, CB_OPT_BACKEND))
+		r->backend = h->backend;
+	i = cb_name_index(cb_estimators, ARRAY_SIZE(cb_estimators), h->estimator);
+	if (!CB_RUN_GIVEN(r, CB_OPT_ESTIMATOR) && i >= 0)
+		r->estimator = (enum cb_estimator)i;
+	i = cb_name_index(cb_clocks, ARRAY_SIZE(cb_clocks), h->clock);
+	if (!CB_RUN_GIVEN(r, CB_OPT_CLOCK) && i >= 0)
+		r->core_clocks = i;
+	if (r->set.samples < CB_SAMPLES_MIN || r->set.samples > CB_SAMPLES_MAX ||
+	    r->set.loops > CB_LOOPS_MAX || r->set.max_run_ms < CB_MAX_RUN_MS_MIN ||
+	    r->set.max_run_ms > CB_MAX_RUN_MS_MAX || r->repeat < 1 || r->repeat > CB_REPEAT_MAX ||
+	    cb_name_index(cb_backends, ARRAY_SIZE(cb_backends), r->backend) < 0)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s:1: samples, loops, max_run_ms, repeat or backend out of the range sweep takes (see sweep --help)",
+			       r->like);
+	return 0;
+}
+
+/*
+ * --like REC: REC's points (those --points selects, with their controls)
+ * are the plan; the sizes and offsets bound the buffers.
+ */
+static int cb_plan_like(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
+{
+	static const int mine[] = { CB_OPT_SIZES, CB_OPT_VARIANTS, CB_OPT_DIRECTIONS,
+				    CB_OPT_CACHE, CB_OPT_SRC_OFFSET, CB_OPT_DST_OFFSET };
+	static const char *const names[] = { "sizes", "variants", "directions", "cache",
+					     "src-offset", "dst-offset" };
+	struct cb_patterns pat;
+	unsigned long long end, most = 0;
+	const struct cb_key *k;
+	size_t i, hits;
+
+	for (i = 0; i < ARRAY_SIZE(mine); i++)
+		if (CB_RUN_GIVEN(r, mine[i]))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "--%s and --like exclude each other: --like measures the points of %s (accepted: --points to pick some)",
+				       names[i], r->like);
+	if (cb_record_read(r->like, &pl->like, e) ||
+	    cb_like_settings(r, &pl->like.header, e) ||
+	    cb_points_group(&pl->like, 0, 0, &pl->ls, &pl->nls, e))
+		return -1;
+	pl->lsel = cb_calloc(pl->nls, 1);
+	memset(pl->lsel, 1, pl->nls);
+	if (r->points) {
+		if (cb_patterns_parse("points", r->points, &pat, e))
+			return -1;
+		hits = cb_patterns_select(&pat, pl->ls, pl->nls, pl->lsel);
+		cb_patterns_free(&pat);
+		if (!hits)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --points '%s': no point of %s matches (accepted: its point names, as compare prints them, or shell patterns)",
+				       r->points, r->like);
+	}
+	for (i = 0; i < pl->nls; i++) {
+		k = &pl->ls[i].key;
+		end = k->size_max + (k->src_offset > k->dst_offset ? k->src_offset : k->dst_offset);
+		if (pl->lsel[i] && end > most)
+			most = end;
+		if (pl->lsel[i] && (k->size_max > CB_SIZE_MAX || k->src_offset > CB_OFFSET_MAX ||
+				    k->dst_offset > CB_OFFSET_MAX))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "%s:%lu: a size or offset beyond what sweep measures (%lu bytes, offsets to %u)",
+				       r->like, pl->ls[i].first->line, CB_SIZE_MAX, CB_OFFSET_MAX);
+	}
+	r->set.max_bytes = most;
+	return 0;
 }
 
 /* Checks that need no backend; fills sizes, directions, caches, offsets. */
@@ -323,6 +464,14 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 	long long d;
 	size_t i;
 
+	if (r->json && r->plateau)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "--json and --plateau exclude each other (accepted: one of them)");
+	if (r->like)
+		return cb_plan_like(r, pl, e);
+	if (r->points)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "--points picks points of a record: it needs --like REC");
 	if (cb_sizes_parse(r->sizes, CB_SIZE_MAX, &pl->sizes, &pl->nsizes, e))
 		return -1;
 	if (cb_pick("directions", r->directions, cb_directions, cb_ndirections, &pl->dirs,
@@ -358,9 +507,110 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 		if (pl->sizes[i].hi > maxsize)
 			maxsize = pl->sizes[i].hi;
 	r->set.max_bytes = maxsize + maxoff;
-	if (r->json && r->plateau)
+	return 0;
+}
+
+/* --as-native V: V's index (timed) and native's (recorded), or -1 and -1. */
+static int cb_plan_as_native(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b,
+			     struct cb_error *e)
+{
+	pl->as_native = pl->native = -1;
+	if (!r->as_native)
+		return 0;
+	pl->as_native = cb_backend_variant(b, r->as_native);
+	pl->native = cb_backend_variant(b, CB_NATIVE_NAME);
+	if (pl->as_native < 0 || !b->variants[pl->as_native].usable)
 		return cb_fail(e, CB_EXIT_USAGE,
-			       "--json and --plateau exclude each other (accepted: one of them)");
+			       "invalid --as-native '%s': %s (accepted: a variant of the %s backend this CPU runs)",
+			       r->as_native, pl->as_native < 0 ? "no such variant" : "this CPU cannot run it",
+			       b->ops->name);
+	if (pl->native < 0)
+		return cb_fail(e, CB_EXIT_USAGE, "--as-native: the %s backend has no native variant",
+			       b->ops->name);
+	return 0;
+}
+
+/* --like: each selected point of the record, resolved against the backend. */
+static int cb_plan_like_backend(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b,
+				struct cb_error *e)
+{
+	const struct cb_pointset *ls;
+	const struct cb_key *k;
+	struct cb_point *p;
+	int v, label, d, c;
+	size_t i;
+
+	pl->one = cb_calloc(pl->nls, sizeof(*pl->one));
+	for (i = 0; i < pl->nls; i++) {
+		if (!pl->lsel[i])
+			continue;
+		ls = &pl->ls[i];
+		k = &ls->key;
+		label = cb_backend_variant(b, k->variant);
+		v = label == pl->native && pl->as_native >= 0 ? pl->as_native : label;
+		d = cb_name_index(cb_directions, cb_ndirections, k->direction);
+		c = cb_name_index(cb_caches, cb_ncaches, k->cache);
+		if (label >= 0 && label == pl->as_native)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "--as-native %s: %s measures %s as a control too (line %lu): it cannot also stand in for native",
+				       r->as_native, r->like, k->variant, ls->first->line);
+		if (v < 0 || !b->variants[v].usable || d < 0 || c < 0 ||
+		    !(b->variants[v].dirs >> d & 1) || (k->random && !b->random_sizes))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "%s:%lu: the %s backend cannot measure %s %s, cache %s%s (accepted: the variants, directions and caches it lists; copybench sweep --backend %s --dry-run shows them)",
+				       r->like, ls->first->line, b->ops->name, k->direction, k->variant,
+				       k->cache, k->random ? ", random sizes" : "", b->ops->name);
+		p = &pl->one[pl->none++];
+		p->dir = (unsigned int)d;
+		p->variant = (unsigned int)v;
+		p->label = (unsigned int)label;
+		p->size.lo = k->size;
+		p->size.hi = k->size_max;
+		p->size.random = k->random;
+		p->src_offset = (unsigned int)k->src_offset;
+		p->dst_offset = (unsigned int)k->dst_offset;
+		p->cache = (unsigned int)c;
+		p->seed = r->seeded ? r->seed : 1;
+	}
+	if ((double)pl->none * (double)r->repeat > CB_POINTS_MAX)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%zu points x %llu repeats: more than the %lu one run takes; ask for fewer",
+			       pl->none, r->repeat, CB_POINTS_MAX);
+	return 0;
+}
+
+/* The variant timed for variant var of the plan: --as-native's for native. */
+static unsigned int cb_timed(const struct cb_plan *pl, unsigned int var)
+{
+	return pl->as_native >= 0 && var == (unsigned int)pl->native ?
+	       (unsigned int)pl->as_native : var;
+}
+
+/*
+ * --as-native V: V stands in for native, so it is not also measured under
+ * its own name (all: left out; named: refused), and native must be asked.
+ */
+static int cb_plan_drop_as_native(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
+{
+	unsigned int i, k = 0;
+	int native = 0;
+
+	for (i = 0; i < pl->nvars; i++) {
+		if (pl->vars[i] == (unsigned int)pl->as_native) {
+			if (!pl->all_vars)
+				return cb_fail(e, CB_EXIT_USAGE,
+					       "--as-native %s: %s is in --variants too, and would be measured twice (accepted: --variants without it)",
+					       r->as_native, r->as_native);
+			continue;
+		}
+		native |= pl->vars[i] == (unsigned int)pl->native;
+		pl->vars[k++] = pl->vars[i];
+	}
+	pl->nvars = k;
+	if (!native)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "--as-native %s stands in for native, which --variants leaves out (accepted: native among --variants)",
+			       r->as_native);
 	return 0;
 }
 
@@ -375,6 +625,14 @@ static int cb_plan_backend(struct cb_run *r, struct cb_plan *pl, const struct cb
 	size_t s;
 	int ret;
 
+	if (cb_plan_as_native(r, pl, b, e)) {
+		free(names);
+		return -1;
+	}
+	if (r->like) {
+		free(names);
+		return cb_plan_like_backend(r, pl, b, e);
+	}
 	for (i = 0; i < b->nvariants; i++)
 		names[i] = b->variants[i].name;
 	pl->all_vars = !strcmp(r->variants, "all");
@@ -394,8 +652,10 @@ static int cb_plan_backend(struct cb_run *r, struct cb_plan *pl, const struct cb
 				       v->name, b->ops->name);
 	}
 	pl->nvars = k;
+	if (pl->as_native >= 0 && cb_plan_drop_as_native(r, pl, e))
+		return -1;
 	for (i = 0; i < pl->nvars && !pl->all_vars && !pl->all_dirs; i++) {
-		v = &b->variants[pl->vars[i]];
+		v = &b->variants[cb_timed(pl, pl->vars[i])];
 		for (j = 0; j < pl->ndirs; j++)
 			if (!(v->dirs >> pl->dirs[j] & 1))
 				return cb_fail(e, CB_EXIT_USAGE,
@@ -444,7 +704,14 @@ static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_
 	struct cb_point *one, t;
 	unsigned long long st;
 
-	one = cb_calloc(total, sizeof(*one));
+	if (r->like) {
+		total = 0;
+		one = cb_calloc(pl->none, sizeof(*one));
+		memcpy(one, pl->one, pl->none * sizeof(*one));
+		n = pl->none;
+	} else {
+		one = cb_calloc(total, sizeof(*one));
+	}
 	/* k counts in the mixed radix (cache, offsets, size, direction, variant). */
 	for (k = 0; k < total; k++) {
 		q = k;
@@ -456,14 +723,15 @@ static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_
 		q /= pl->nsizes;
 		o = q % pl->noffs;
 		c = q / pl->noffs;
-		if (!(b->variants[pl->vars[v]].dirs >> pl->dirs[d] & 1))
+		if (!(b->variants[cb_timed(pl, pl->vars[v])].dirs >> pl->dirs[d] & 1))
 			continue;
 		one[n].cache = pl->caches[c];
 		one[n].src_offset = pl->offs[o][0];
 		one[n].dst_offset = pl->offs[o][1];
 		one[n].size = pl->sizes[s];
 		one[n].dir = pl->dirs[d];
-		one[n].variant = pl->vars[v];
+		one[n].variant = cb_timed(pl, pl->vars[v]);
+		one[n].label = pl->vars[v];
 		one[n].seed = r->seeded ? r->seed : 1;
 		n++;
 	}
@@ -494,8 +762,11 @@ static void cb_print_plan(FILE *f, const struct cb_plan *pl, const struct cb_bac
 		b->ops->name, b->cpu);
 	fprintf(f, "# repeat direction variant size src_offset dst_offset cache\n");
 	for (i = 0; i < pl->npts; i++)
-		fprintf(f, "%u %s %s %s %u %u %s\n", pl->pts[i].repeat,
-			cb_directions[pl->pts[i].dir], b->variants[pl->pts[i].variant].name,
+		fprintf(f, "%u %s %s%s%s%s %s %u %u %s\n", pl->pts[i].repeat,
+			cb_directions[pl->pts[i].dir], cb_point_label(b->variants, &pl->pts[i]),
+			pl->pts[i].label == pl->pts[i].variant ? "" : "(",
+			pl->pts[i].label == pl->pts[i].variant ? "" : b->variants[pl->pts[i].variant].name,
+			pl->pts[i].label == pl->pts[i].variant ? "" : ")",
 			cb_size_name(&pl->pts[i].size, sz, sizeof(sz)), pl->pts[i].src_offset,
 			pl->pts[i].dst_offset, cb_caches[pl->pts[i].cache]);
 }
@@ -550,6 +821,29 @@ static void cb_header(struct cb_run *r, const struct cb_backend *b,
 	h->estimator = cb_strdup(cb_estimators[r->estimator]);
 	h->clock = cb_strdup(cb_clocks[r->core_clocks]);
 	h->buffers = cb_strdup(b->buffers ? b->buffers : "unknown");
+	if (r->as_native) {
+		h->as_native = cb_strdup(r->as_native);
+		CB_HEADER_SET(h, as_native);
+	}
+	if (r->perturb > 0) {
+		h->perturb_controls = r->perturb;
+		CB_HEADER_SET(h, perturb_controls);
+	}
+}
+
+/*
+ * The test-only --perturb-controls: a control's costs times f, as if the
+ * machine had moved by that much (the header says so: as_native and
+ * perturb_controls make a record a test record).
+ */
+static void cb_perturb(struct cb_result *res, double f)
+{
+	res->min *= f;
+	res->q02 *= f;
+	res->median *= f;
+	res->mean *= f;
+	res->stddev *= f;
+	res->max *= f;
 }
 
 /* Measure every point; the record's lines go to out and stdout (--json). */
@@ -571,6 +865,8 @@ static int cb_measure_all(struct cb_run *r, struct cb_backend *b, const struct c
 			cb_progress(pl->npts, pl->npts, start, &last, tty);
 			return -1;
 		}
+		if (r->perturb > 0 && strcmp(cb_point_label(b->variants, &m[i].p), CB_NATIVE_NAME))
+			cb_perturb(&m[i].r, r->perturb);
 		cb_report_point(&rp, b, &m[i]);
 		line.len = 0;
 		cb_record_point_json(&line, &rp);
@@ -667,6 +963,8 @@ static int cb_run_cmd_option(void *ctx, int key, const char *arg, struct cb_erro
 {
 	struct cb_run_cmd *c = ctx;
 
+	if (key >= 256 && key - 256 < 64)
+		c->run->given |= 1ULL << (key - 256);
 	if (key >= CB_OPT_SRC_OFFSET && key < CB_OPT_FIRST_FREE)
 		return c->own(c->run, key, arg, e);
 	return cb_run_option(c->run, key, arg, e);
@@ -675,7 +973,9 @@ static int cb_run_cmd_option(void *ctx, int key, const char *arg, struct cb_erro
 int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
 		   cb_option_fn own_fn, const char *usage)
 {
-	const struct cb_option *const tables[] = { own, cb_run_options, NULL };
+	const struct cb_option *const tables[] = {
+		own, cb_run_options, mode == CB_MODE_SWEEP ? cb_run_like_options : NULL, NULL
+	};
 	struct cb_run r;
 	struct cb_run_cmd c = { .run = &r, .own = own_fn };
 	struct cb_error e = { 0 };

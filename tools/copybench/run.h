@@ -28,7 +28,8 @@ enum {
 	CB_OPT_BACKEND = 256, CB_OPT_LOAD, CB_OPT_VARIANTS, CB_OPT_DIRECTIONS, CB_OPT_CACHE,
 	CB_OPT_SIZES, CB_OPT_REPEAT, CB_OPT_SEED, CB_OPT_SAMPLES, CB_OPT_LOOPS, CB_OPT_CPU,
 	CB_OPT_MAX_RUN_MS, CB_OPT_ESTIMATOR, CB_OPT_JSON, CB_OPT_PLATEAU, CB_OPT_TOLERANCE,
-	CB_OPT_DRY_RUN, CB_OPT_CLOCK, CB_OPT_SRC_OFFSET, CB_OPT_DST_OFFSET, CB_OPT_FROM, CB_OPT_TO,
+	CB_OPT_DRY_RUN, CB_OPT_CLOCK, CB_OPT_LIKE, CB_OPT_POINTS, CB_OPT_AS_NATIVE,
+	CB_OPT_PERTURB, CB_OPT_SRC_OFFSET, CB_OPT_DST_OFFSET, CB_OPT_FROM, CB_OPT_TO,
 	CB_OPT_STEP, CB_OPT_DIRECTION, CB_OPT_FIRST_FREE,
 };
 
@@ -50,8 +51,23 @@ struct cb_run {
 	enum cb_estimator estimator;
 	int core_clocks;		/* --clock core: TSC cycles x clock_ratio */
 	double tolerance;		/* plateau floor, a fraction */
+	const char *like;		/* sweep --like REC: REC's points */
+	const char *points;		/* with --like: these (points.h) */
+	const char *as_native;		/* test-only: time it in native's place */
+	double perturb;			/* test-only: controls' costs x this, 0 off */
+	unsigned long long given;	/* bit key - 256: the option was given */
 	struct cb_settings set;
 };
+
+/* Whether option key (>= 256) was given. */
+#define CB_RUN_GIVEN(r, key)	((int)(((r)->given >> ((key) - 256)) & 1))
+
+/* The test-only --perturb-controls FACTOR accepts 1/10 .. 10. */
+#define CB_PERTURB_MIN		0.1
+#define CB_PERTURB_MAX		10.0
+
+/* The options only sweep has beside the common ones: --like and the test-only ones. */
+extern const struct cb_option cb_run_like_options[];
 
 /* Measured points, in plan order, with what they gave. */
 struct cb_measured {

@@ -41,6 +41,62 @@ double cb_stats_median(const double *sorted, size_t n)
 	return n & 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
+static void cb_swap(double *a, double *b)
+{
+	double t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static double cb_median3(double a, double b, double c)
+{
+	if (a > b)
+		cb_swap(&a, &b);
+	return c < a ? a : c > b ? b : c;
+}
+
+double cb_stats_select(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		double pivot = cb_median3(v[lo], v[lo + (hi - lo) / 2], v[hi - 1]);
+		size_t lt = lo, i = lo, gt = hi;
+
+		/* v[lo..lt) < pivot, v[lt..i) == pivot, v[gt..hi) > pivot */
+		while (i < gt) {
+			if (v[i] < pivot)
+				cb_swap(&v[lt++], &v[i++]);
+			else if (v[i] > pivot)
+				cb_swap(&v[i], &v[--gt]);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+	return v[k];
+}
+
+double cb_stats_median_unsorted(double *v, size_t n)
+{
+	double upper = cb_stats_select(v, n, n / 2), lower;
+	size_t i;
+
+	if (n % 2)
+		return upper;
+	/* The lower middle is the largest of what select left before n / 2. */
+	lower = v[0];
+	for (i = 1; i < n / 2; i++)
+		lower = fmax(lower, v[i]);
+	return (lower + upper) / 2;
+}
+
 double cb_stats_mean(const double *v, size_t n)
 {
 	double mean = 0;

@@ -3,7 +3,7 @@
  * stats.h - descriptive statistics of the copybench command: order
  * statistics, mean and standard deviation, repeat spread. Pure functions on
  * arrays of doubles, no I/O. (The significance tests of "copybench compare"
- * live beside them, in infer.h.)
+ * live beside them, in infer.h, and use these.)
  *
  * Quantiles interpolate linearly between order statistics (Hyndman and
  * Fan's type 7, the default of R and numpy): for p in [0, 1] on n sorted
@@ -23,6 +23,20 @@ double cb_stats_quantile(const double *sorted, size_t n, double p);
 
 /* The median of n >= 1 values sorted ascending. */
 double cb_stats_median(const double *sorted, size_t n);
+
+/*
+ * The k-th smallest (k < n, from 0) of v[0..n-1], in expected linear time:
+ * quickselect with a three-way partition, so runs of equal values (an
+ * all-equal sample) stay linear. Reorders v: nothing before index k is
+ * larger, nothing after it smaller.
+ */
+double cb_stats_select(double *v, size_t n, size_t k);
+
+/*
+ * The median of n >= 1 values in any order, without sorting them (the
+ * same value as cb_stats_median() of the sorted values). Reorders v.
+ */
+double cb_stats_median_unsorted(double *v, size_t n);
 
 /* The arithmetic mean of n >= 1 values (any order). */
 double cb_stats_mean(const double *v, size_t n);

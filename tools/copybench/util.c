@@ -196,6 +196,20 @@ void cb_str_add(struct cb_str *b, const char *s)
 	cb_str_addn(b, s, strlen(s));
 }
 
+void cb_str_add_clean(struct cb_str *b, const char *s)
+{
+	for (; *s; s++)
+		cb_str_addn(b, (unsigned char)*s < 0x20 || *s == 0x7f ? "?" : s, 1);
+}
+
+int cb_has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 void cb_str_vprintf(struct cb_str *b, const char *fmt, va_list ap)
 {
 	va_list aq;

@@ -86,6 +86,13 @@ struct cb_str {
 };
 
 void cb_str_add(struct cb_str *b, const char *s);
+/*
+ * s with each control character (a line break, an escape) as '?': text
+ * from a record that a line-oriented report prints.
+ */
+void cb_str_add_clean(struct cb_str *b, const char *s);
+/* Whether s holds a control character. */
+int cb_has_control(const char *s);
 void cb_str_addn(struct cb_str *b, const char *s, size_t n);
 __printf(2, 3) void cb_str_printf(struct cb_str *b, const char *fmt, ...);
 void cb_str_vprintf(struct cb_str *b, const char *fmt, va_list ap);

@@ -1,0 +1,646 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# copybench_compare_test.sh - copybench compare, sweep --like and
+# bisect-run natively (user backend), TAP 13 through the kernel's
+# ktap_helpers.sh.
+#
+# Usage: selftests/copybench_compare_test.sh     (after make copybench)
+#        COPYBENCH=/path/to/copybench selftests/copybench_compare_test.sh
+#
+# Needs: build/copybench, jq, awk, git. Decisions are tested on synthetic
+# records whose costs are known (a real header, points written here with
+# a fixed pattern of +-0.5% noise per repeat): identical records,
+# a native shift below and above the threshold, the controls moving with
+# it, too few repeats, missing points, other machines, every kind of bad
+# record and option. Then real measurements, where only relations that
+# hold on any machine are asserted: a variant 30 times slower is a
+# regression, controls multiplied by 3 are the machine moving; a short
+# run of tools/compare-validate. Then git bisect run over a throwaway
+# repository of 16 commits (the end-to-end bisect), with one step whose
+# controls were perturbed (skipped). Timings are never asserted.
+set -u
+
+. "$(dirname "$(readlink -f "$0")")/ktap.sh"
+. "$(dirname "$(readlink -f "$0")")/copybench_cmd_lib.sh"
+
+# --- synthetic records ------------------------------------------------------
+
+# A real header, from a real (tiny) sweep: everything compare reads.
+"$CB" sweep --backend user --sizes 64 --variants movsb --samples 3 --json 2> /dev/null |
+	head -n 1 > "$tmp/header.json"
+
+# mkrec FILE NATIVE CONTROLS REPEATS [SEED [SIZES [VARIANTS]]]: a record
+# whose costs are (10 + size / 20) x the variant's factor x NATIVE (native)
+# or CONTROLS (the fixed variants), each repeat off by a fixed pattern of
+# -0.5% .. +0.5% that SEED shifts.
+mkrec()
+{
+	local f=$1 nf=$2 cf=$3 reps=$4 seed=${5:-0} sizes=${6:-64 4096 65536}
+	local vars=${7:-native movsb movsq unrolled orig}
+
+	jq -c --argjson r "$reps" '.repeat = $r' "$tmp/header.json" > "$f"
+	awk -v nf="$nf" -v cf="$cf" -v reps="$reps" -v seed="$seed" -v sizes="$sizes" \
+	    -v vars="$vars" 'BEGIN {
+		split("native 1.0 movsb 1.1 movsq 1.3 unrolled 2.0 orig 2.2 laight 2.4", t, " ")
+		for (i = 1; i < 12; i += 2)
+			fac[t[i]] = t[i + 1]
+		ns = split(sizes, sz, " ")
+		nv = split(vars, vr, " ")
+		for (r = 0; r < reps; r++)
+			for (s = 1; s <= ns; s++)
+				for (v = 1; v <= nv; v++) {
+					noise = ((r * 7 + v * 3 + s * 5 + seed) % 11 - 5) * 0.001
+					c = (10 + sz[s] / 20) * fac[vr[v]] * (vr[v] == "native" ? nf : cf)
+					c *= 1 + noise
+					printf "{\"direction\":\"to_user\",\"variant\":\"%s\",\"size\":%d,", vr[v], sz[s]
+					printf "\"src_offset\":0,\"dst_offset\":0,\"cache\":\"hot\",\"repeat\":%d,", r
+					printf "\"run_cpu\":0,\"loops\":64,\"samples\":101,\"samples_discarded\":0,"
+					printf "\"truncated\":false,\"cycles_min\":%.4f,\"cycles_median\":%.4f,", c, c * 1.05
+					printf "\"cycles_mean\":%.4f,\"cycles_stddev\":0.5,\"cycles_max\":%.4f,", c * 1.06, c * 1.5
+					printf "\"baseline_cycles\":4.0,\"ns_median\":%.4f,\"bytes_per_cycle\":%.4f,", c / 2.6, sz[s] / c
+					printf "\"verified\":true}\n"
+				}
+	}' >> "$f"
+}
+
+# cmp_rc WANT ARGS...: compare exits WANT; its output in $tmp/out, $tmp/err.
+cmp_rc()
+{
+	local want=$1 rc
+
+	shift
+	"$CB" compare "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ "$rc" = "$want" ] && return 0
+	echo "compare $*: exit $rc, want $want"
+	cat "$tmp/out" "$tmp/err"
+	return 1
+}
+
+# out_has REGEX: the last compare's stdout has a line matching REGEX.
+out_has()
+{
+	grep -qE -- "$1" "$tmp/out" && return 0
+	echo "no line matching '$1' in:"
+	cat "$tmp/out"
+	return 1
+}
+
+# point_is NAME VERDICT: the last --json compare called point NAME VERDICT.
+point_is()
+{
+	jq -e -s --arg n "$1" --arg v "$2" \
+		'[.[] | select(.type == "point" and .name == $n)] | length == 1 and .[0].verdict == $v' \
+		"$tmp/out" > /dev/null && return 0
+	echo "point $1 is not $2:"
+	jq -c --arg n "$1" 'select(.name == $n) | {verdict, why, test, net}' "$tmp/out"
+	return 1
+}
+
+mkrec "$tmp/base.json" 1 1 5 0
+mkrec "$tmp/same.json" 1 1 5 3
+
+identical()
+{
+	cmp_rc 0 "$tmp/base.json" "$tmp/same.json" &&
+		out_has '^# 3 native point\(s\): 3 unchanged, 0 improved, 0 regressed' &&
+		out_has '^# verdict: no regression \(exit 0\)' &&
+		out_has ' unchanged .* to_user\.native\.4K$'
+}
+check "same costs, other noise: every point unchanged, exit 0" identical
+
+lkp_layout()
+{
+	cmp_rc 0 "$tmp/base.json" "$tmp/same.json" &&
+		out_has '^ +base %stddev +%change +new %stddev verdict +change +net +p +lkp +point$' &&
+		out_has '^ +13\.[0-9]{2} +[-+][0-9.]+% +13\.[0-9]{2} +unchanged .* to_user\.native\.64$'
+}
+check "LKP's layout: mean ±%stddev, %change, mean ±%stddev, then verdict and point" lkp_layout
+
+mkrec "$tmp/slow10.json" 1.10 1 5 3
+regression()
+{
+	cmp_rc 1 "$tmp/base.json" "$tmp/slow10.json" &&
+		out_has '^# 3 native point\(s\): 0 unchanged, 0 improved, 3 regressed' &&
+		out_has 'regressed +\+10\.[0-9]% +\+10\.[0-9]% +0\.0079 +changed +to_user\.native\.64K$' &&
+		out_has '^# worst regression: to_user\.native\.[0-9K]+ \+10\.[0-9]% \(net of the controls \+10\.[0-9]%\), p 0\.0079$' &&
+		out_has '^# verdict: REGRESSION \(exit 1\)' &&
+		! grep -q MOVED "$tmp/out"
+}
+check "native +10%, controls steady: regressed, net +10%, exit 1; LKP agrees" regression
+
+improvement()
+{
+	cmp_rc 0 "$tmp/slow10.json" "$tmp/base.json" &&
+		out_has '^# 3 native point\(s\): 0 unchanged, 3 improved, 0 regressed'
+}
+check "native -9%: improved, exit 0" improvement
+
+mkrec "$tmp/moved.json" 1.10 1.10 5 3
+machine_moved()
+{
+	cmp_rc 3 "$tmp/base.json" "$tmp/moved.json" &&
+		head -n 1 "$tmp/out" | grep -q '^THE MACHINE MOVED' &&
+		out_has '^#   to_user +hot +4K-255K +8 control points at 4K-64K: \+10\.[0-9]% .* MOVED$' &&
+		out_has 'machine-like .* to_user\.native\.64K$' &&
+		out_has '^# verdict: inconclusive: the machine moved \(exit 3\)' ||
+		return 1
+	# The raw change alone would have been a regression.
+	cmp_rc 1 --points '*.native.*' "$tmp/base.json" "$tmp/slow10.json"
+}
+check "native and controls +10%: the machine moved (first line), machine-like, exit 3" machine_moved
+
+mkrec "$tmp/moved_more.json" 1.25 1.10 5 3
+net_of_drift()
+{
+	cmp_rc 3 --json "$tmp/base.json" "$tmp/moved_more.json" &&
+		point_is to_user.native.4K regressed &&
+		jq -e -s '[.[] | select(.type == "point" and .name == "to_user.native.4K")][0] |
+			(.net.ratio > 1.13 and .net.ratio < 1.14 and .net.distinct)' "$tmp/out" > /dev/null
+}
+check "native +25% while controls +10%: regressed, +13.6% net, still exit 3 (machine moved)" net_of_drift
+
+scattered()
+{
+	# Native +10%; the controls +30%, -20%, +5%, +40%: they disagree.
+	jq -c '{"movsb": 1.3, "movsq": 0.8, "unrolled": 1.05, "orig": 1.4}[.variant // ""] as $f |
+		if $f then .cycles_min *= $f else . end' "$tmp/slow10.json" > "$tmp/scat.json"
+	cmp_rc 3 "$tmp/base.json" "$tmp/scat.json" &&
+		out_has '^#   to_user +hot +4K-255K +8 control points at 4K-64K: \+16\.[0-9]% .* scattered$' &&
+		out_has '^#   to_user\.native\.4K: the controls scatter too much to tell the kernel from the machine$' &&
+		! grep -q MOVED "$tmp/out"
+}
+check "controls that disagree (+30%, -20%, +5%, +40%): native +10% inconclusive, exit 3" scattered
+
+mkrec "$tmp/slow1.json" 1.01 1 5 3
+below_threshold()
+{
+	cmp_rc 0 "$tmp/base.json" "$tmp/slow1.json" &&
+		out_has '^# 3 native point\(s\): 3 unchanged' &&
+		cmp_rc 1 --threshold 0.5 "$tmp/base.json" "$tmp/slow1.json" &&
+		out_has 'beyond 0\.5%'
+}
+check "native +1%: significant but under the 2% threshold; --threshold 0.5 reports it" below_threshold
+
+mkrec "$tmp/base3.json" 1 1 3 0
+mkrec "$tmp/slow3.json" 1.10 1 3 3
+few_repeats()
+{
+	cmp_rc 3 "$tmp/base3.json" "$tmp/slow3.json" &&
+		out_has 'inconclusive .* changed +to_user\.native\.4K$' &&
+		out_has '^#   to_user\.native\.4K: too few repeats for alpha \(3 against 3 repeats; alpha 0\.01 needs 5 a side: sweep --repeat 5\)$' &&
+		out_has 'inconclusive: some points cannot be decided \(exit 3\)' &&
+		cmp_rc 1 --alpha 0.1 "$tmp/base3.json" "$tmp/slow3.json"
+}
+check "3 repeats: inconclusive, with the repeats alpha needs; LKP says changed; --alpha 0.1 decides" few_repeats
+
+mkrec "$tmp/base10.json" 1 1 10 0
+mkrec "$tmp/slow10x.json" 1.10 1 10 3
+bootstrap()
+{
+	cmp_rc 1 --json "$tmp/base10.json" "$tmp/slow10x.json" &&
+		jq -e -s '[.[] | select(.type == "point")] | all(.boot != null and .boot.agrees and
+			.boot.level == 0.99)' "$tmp/out" > /dev/null &&
+		cmp_rc 1 --json "$tmp/base.json" "$tmp/slow10.json" &&
+		jq -e -s '[.[] | select(.type == "point")] | all(.boot == null)' "$tmp/out" > /dev/null
+}
+check "10 repeats a side: the bootstrap interval beside the verdict (--json boot); 5: none" bootstrap
+
+mkrec "$tmp/fewer.json" 1 1 5 3 "64 4096"
+missing()
+{
+	cmp_rc 3 "$tmp/base.json" "$tmp/fewer.json" &&
+		out_has '^# warning: 5 point\(s\) only in .*/base\.json: to_user\.movsb\.64K' &&
+		out_has 'points missing on one side \(exit 3\)' &&
+		cmp_rc 1 "$tmp/base.json" "$tmp/slow10.json" "$tmp/fewer.json" &&
+		out_has '^# 2 comparisons with .*: exit 1$'
+}
+check "points only one side has: listed, exit 3; a regression elsewhere still exits 1" missing
+
+mkrec "$tmp/other.json" 1 1 5 3 "128 8192"
+no_common()
+{
+	cmp_rc 2 "$tmp/base.json" "$tmp/other.json" && [ ! -s "$tmp/out" ] &&
+		grep -q "have no point in common (only in the first: to_user.movsb.64" "$tmp/err"
+}
+check "no point in common: exit 2, nothing on stdout" no_common
+
+# header_edit FILE JQ: FILE's header through JQ, into $tmp/h.json.
+header_edit()
+{
+	{ head -n 1 "$1" | jq -c "$2"; tail -n +2 "$1"; } > "$tmp/h.json"
+}
+
+other_machine()
+{
+	header_edit "$tmp/same.json" '.cpu_model = "Another CPU" | .microcode = "0x42"'
+	cmp_rc 2 "$tmp/base.json" "$tmp/h.json" && [ ! -s "$tmp/out" ] &&
+		grep -q "not recorded on the same machine with the same backend (cpu_model '.*' against 'Another CPU'; microcode '.*' against '0x42'): .* (--force compares them anyway)" "$tmp/err" ||
+		return 1
+	cmp_rc 0 --force "$tmp/base.json" "$tmp/h.json" &&
+		out_has '^# header differences: 2 \(different machines: compared anyway, --force\)' &&
+		out_has '^#   \(!\) cpu_model: .* ->  Another CPU$'
+}
+check "another CPU or microcode: refused (exit 2) unless --force, listed either way" other_machine
+
+emulated_cpu()
+{
+	header_edit "$tmp/base.json" '.cpu_model = "QEMU TCG CPU version 2.5+"'
+	cp "$tmp/h.json" "$tmp/tcg-base.json"
+	header_edit "$tmp/same.json" '.cpu_model = "QEMU TCG CPU version 2.5+"'
+	cmp_rc 0 "$tmp/tcg-base.json" "$tmp/h.json" &&
+		out_has '^# warning: .*/h\.json was recorded on an emulated CPU \(QEMU TCG CPU version 2\.5\+\): its timings are the emulator.s, not the kernel.s$' &&
+		cmp_rc 0 --json "$tmp/tcg-base.json" "$tmp/h.json" &&
+		head -n 1 "$tmp/out" | jq -e '.emulated_cpu' > /dev/null &&
+		cmp_rc 0 --json "$tmp/base.json" "$tmp/same.json" &&
+		head -n 1 "$tmp/out" | jq -e '.emulated_cpu == false' > /dev/null
+}
+check "records of an emulated CPU (QEMU TCG): said so" emulated_cpu
+
+tsc_tolerance()
+{
+	header_edit "$tmp/same.json" '.tsc_khz = (.tsc_khz * 1.0005 | floor)'
+	cmp_rc 0 "$tmp/base.json" "$tmp/h.json" && out_has '^#   tsc_khz: ' || return 1
+	header_edit "$tmp/same.json" '.tsc_khz = (.tsc_khz * 1.01 | floor)'
+	cmp_rc 2 "$tmp/base.json" "$tmp/h.json" && grep -q "tsc_khz '" "$tmp/err" || return 1
+	header_edit "$tmp/same.json" '.backend = "module"'
+	cmp_rc 2 "$tmp/base.json" "$tmp/h.json" && grep -q "backend 'user' against 'module'" "$tmp/err"
+}
+check "tsc_khz 0.05% apart: listed; 1% apart or another backend: refused" tsc_tolerance
+
+header_differences()
+{
+	header_edit "$tmp/same.json" '.kernel = "6.12.0-test" | .kernel_cmdline = "quiet mitigations=off" |
+		.mitigations.spectre_v2 = "Vulnerable" | .cpu_flags += ["fzrm"] | .from_the_future = 1'
+	cmp_rc 0 "$tmp/base.json" "$tmp/h.json" &&
+		out_has '^#   kernel: .* ->  6\.12\.0-test$' &&
+		out_has '^#   kernel_cmdline: .* ->  quiet mitigations=off$' &&
+		out_has '^#   mitigations\.spectre_v2: .* ->  Vulnerable$' &&
+		out_has '^#   cpu_flags: \[.*\]  ->  \[.* fzrm\]$' &&
+		out_has '^#   from_the_future: \(absent\)  ->  1$' &&
+		! grep -q '^#   date:' "$tmp/out"
+}
+check "header differences listed at the top: kernel, command line, each mitigation, flags, unknown members" header_differences
+
+no_controls()
+{
+	mkrec "$tmp/n1.json" 1 1 5 0 "64 4096" native
+	mkrec "$tmp/n2.json" 1.10 1 5 3 "64 4096" native
+	cmp_rc 1 "$tmp/n1.json" "$tmp/n2.json" &&
+		out_has '^# warning: no control variant in both records: a native change cannot be told from the machine moving$' ||
+		return 1
+	mkrec "$tmp/c1.json" 1 1 5 0 "64 4096" "native movsb"
+	mkrec "$tmp/c2.json" 1.10 1 5 3 "64 4096" "native movsb"
+	cmp_rc 3 "$tmp/c1.json" "$tmp/c2.json" &&
+		out_has '^#   to_user\.native\.4K: fewer than 2 control points$' &&
+		out_has 'one control point: no spread to judge by'
+}
+check "no controls: raw verdicts, said so; one control in a class: inconclusive" no_controls
+
+json_lines()
+{
+	cmp_rc 1 --json "$tmp/base.json" "$tmp/slow10.json" || return 1
+	jq -e -s 'map(.type) | (.[0] == "compare" and .[-1] == "summary" and
+		(map(select(. == "drift")) | length) == 2 and (map(select(. == "point")) | length) == 15)' \
+		"$tmp/out" > /dev/null &&
+		jq -e -s '.[-1] | .status == 1 and .regressed == 3 and .natives == 3 and .controls == 12
+			and (.worst | startswith("to_user.native."))' "$tmp/out" > /dev/null &&
+		point_is to_user.native.64 regressed &&
+		jq -e -s '[.[] | select(.type == "point" and .control)] | all(.net == null and
+			.lkp.enough_runs and .test.exact)' "$tmp/out" > /dev/null
+}
+check "--json: compare, drift, point and summary lines; status as the exit" json_lines
+
+points_filter()
+{
+	cmp_rc 1 --json --points 'to_user.native.4K' "$tmp/base.json" "$tmp/slow10.json" &&
+		jq -e -s '[.[] | select(.type == "point") | .name] | sort ==
+			["to_user.movsb.4K", "to_user.movsb.64K", "to_user.movsq.4K", "to_user.movsq.64K",
+			 "to_user.native.4K", "to_user.orig.4K", "to_user.orig.64K",
+			 "to_user.unrolled.4K", "to_user.unrolled.64K"]' "$tmp/out" > /dev/null ||
+		{ jq -c 'select(.type == "point") | .name' "$tmp/out"; return 1; }
+	cmp_rc 0 --points '*.movsb.*,*.orig.*' "$tmp/base.json" "$tmp/slow10.json" &&
+		out_has '^# 0 native point'
+}
+check "--points: the named points and the controls of their size class" points_filter
+
+estimator_clock()
+{
+	# New: cycles_min as base's, native's cycles_median 20% higher.
+	jq -c 'if .variant == "native" then .cycles_median *= 1.2 else . end' "$tmp/same.json" \
+		> "$tmp/med.json"
+	cmp_rc 0 "$tmp/base.json" "$tmp/med.json" &&
+		cmp_rc 1 --estimator median "$tmp/base.json" "$tmp/med.json" &&
+		out_has "each repeat's cycles_median" || return 1
+	cmp_rc 2 --clock core "$tmp/base.json" "$tmp/same.json" &&
+		grep -q "base.json:2: --clock core needs clock_ratio" "$tmp/err"
+}
+check "--estimator median reads cycles_median; --clock core without clock_ratio: exit 2" estimator_clock
+
+# bad_record NAME CONTENT_CMD MESSAGE: compare refuses the record, exit 2, nothing on stdout.
+bad_records()
+{
+	local bad=0
+
+	printf '' > "$tmp/empty.json"
+	head -c -1 "$tmp/same.json" > "$tmp/cut.json"
+	echo '{"hello": "world"}' > "$tmp/foreign.json"
+	echo 'not json at all' > "$tmp/text.json"
+	header_edit "$tmp/same.json" '.copybench_record = 2'
+	cp "$tmp/h.json" "$tmp/newer.json"
+	sed '3s/"size":64/"size":"64"/' "$tmp/same.json" > "$tmp/string.json"
+	sed '4s/"cycles_min":[0-9.]*/"cycles_min":null/' "$tmp/same.json" > "$tmp/null.json"
+	head -n 1 "$tmp/same.json" > "$tmp/nopoints.json"
+	for c in "empty.json:empty file" "cut.json:truncated record" \
+		 "foreign.json:1: not a copybench record" "text.json:1: not a copybench record" \
+		 "newer.json:1: record format version 2 is newer" \
+		 "string.json:3: field 'size': expected a non-negative integer, got string" \
+		 "null.json:4: field 'cycles_min': expected a number, got null" \
+		 "nopoints.json:1: the record has a header but no points" \
+		 "missing.json:No such file"; do
+		"$CB" compare "$tmp/base.json" "$tmp/${c%%:*}" > "$tmp/out" 2> "$tmp/err"
+		if [ $? != 2 ] || [ -s "$tmp/out" ] || ! grep -qF "${c#*:}" "$tmp/err"; then
+			echo "${c%%:*}: not refused as '${c#*:}':"
+			cat "$tmp/out" "$tmp/err"
+			bad=1
+		fi
+		# Either side.
+		"$CB" compare "$tmp/${c%%:*}" "$tmp/base.json" > "$tmp/out" 2> /dev/null
+		[ $? = 2 ] && [ ! -s "$tmp/out" ] || { echo "${c%%:*} as base: not refused"; bad=1; }
+	done
+	return $bad
+}
+check "truncated, foreign, newer, empty, non-numeric records: file and line, exit 2, no verdict" bad_records
+
+hostile_records()
+{
+	jq -c 'if .variant == "orig" then .variant = "orig\n# verdict: no regression (exit 0)"
+		else . end' "$tmp/same.json" > "$tmp/evil.json"
+	cmp_rc 2 "$tmp/base.json" "$tmp/evil.json" && [ ! -s "$tmp/out" ] &&
+		grep -q "evil.json:[0-9]*: field 'variant' holds a control character" "$tmp/err" ||
+		return 1
+	header_edit "$tmp/slow10.json" '.kernel = "6.1\n# verdict: no regression (exit 0)"'
+	cmp_rc 1 "$tmp/base.json" "$tmp/h.json" &&
+		! grep -q '^# verdict: no regression' "$tmp/out" &&
+		out_has '^# new  .*: kernel 6\.1\?# verdict: no regression \(exit 0\), backend' &&
+		out_has '^#   kernel: .*  ->  6\.1\?# verdict'
+}
+check "records cannot forge report lines: control characters refused in names, shown as ? in headers" hostile_records
+
+bad_options()
+{
+	local bad=0 a
+
+	for a in "--alpha 0:invalid --alpha '0' (accepted: a significance level, 0 < alpha <= 0.5)" \
+		 "--alpha x:invalid --alpha 'x'" "--alpha 0.6:invalid --alpha '0.6'" \
+		 "--threshold -1:invalid --threshold '-1' (accepted: a percentage, 0 <= PCT < 1000)" \
+		 "--threshold 2%:invalid --threshold '2%'" \
+		 "--estimator mean:invalid --estimator 'mean' (accepted: min, median)" \
+		 "--clock wall:invalid --clock 'wall' (accepted: tsc, core)" \
+		 "--points ,:invalid --points ',': empty item" "--points a,,b:invalid --points 'a,,b'" \
+		 "--points nothing.here:invalid --points: no point of" \
+		 "--resamples 5:invalid --resamples '5' (accepted: a decimal integer, 100..1000000)" \
+		 "--seed -1:invalid --seed '-1'" "--bogus:unknown option '--bogus' (accepted: --alpha"; do
+		# shellcheck disable=SC2086 # the option and its value are two words
+		"$CB" compare ${a%%:*} "$tmp/base.json" "$tmp/same.json" > "$tmp/out" 2> "$tmp/err"
+		if [ $? != 2 ] || [ -s "$tmp/out" ] || ! grep -qF -- "${a#*:}" "$tmp/err"; then
+			echo "${a%%:*}: not refused with '${a#*:}':"
+			cat "$tmp/err"
+			bad=1
+		fi
+	done
+	"$CB" compare "$tmp/base.json" > /dev/null 2> "$tmp/err"
+	[ $? = 2 ] && grep -q "needs two records or more" "$tmp/err" || { cat "$tmp/err"; bad=1; }
+	return $bad
+}
+check "bad option values: named with what is accepted, exit 2, nothing on stdout" bad_options
+
+help_lists()
+{
+	"$CB" help | grep -q "^  compare " && "$CB" help | grep -q "^  bisect-run " &&
+		"$CB" compare --help | grep -q -- "--threshold PCT" &&
+		"$CB" bisect-run --help | grep -q -- "--good FILE" &&
+		"$CB" sweep --help | grep -q -- "--as-native V" &&
+		"$CB" sweep --help | grep -q -- "--like REC"
+}
+check "help: compare and bisect-run listed; their options; sweep --like, --as-native" help_lists
+
+# --- sweep --like, --as-native, --perturb-controls (real measurements) ------
+
+fast=(--backend user --samples 51)
+
+like_plan()
+{
+	"$CB" sweep "${fast[@]}" --sizes 64,4K --variants native,movsb,orig --directions memcpy,to_user \
+		--cache hot,cold --dst-offset 8 --repeat 2 -o "$tmp/l.json" > /dev/null 2>&1 || return 1
+	"$CB" sweep --like "$tmp/l.json" --dry-run > "$tmp/plan" 2> "$tmp/err" || { cat "$tmp/err"; return 1; }
+	# The same points, the same repeats.
+	diff <(tail -n +2 "$tmp/l.json" | jq -r '[.repeat, .direction, .variant, .size, .src_offset,
+		.dst_offset, .cache] | @tsv' | sort) <(grep -v '^#' "$tmp/plan" | tr ' ' '\t' |
+		awk -F'\t' -v OFS='\t' '{ s = $4; sub(/K$/, "", s); if (s != $4) s *= 1024;
+		$4 = s; print }' | sort) || return 1
+	"$CB" sweep --like "$tmp/l.json" --points 'memcpy.native.4K.cold.dst8' --dry-run > "$tmp/plan" &&
+		[ "$(grep -vc '^#' "$tmp/plan")" = 6 ] &&
+		! grep -v '^#' "$tmp/plan" | grep -qv 'memcpy .* 4K 0 8 cold$'
+}
+check "sweep --like REC: REC's points and repeats; --points one and its class's controls" like_plan
+
+like_refusals()
+{
+	local bad=0 a
+
+	for a in "--like $tmp/l.json --sizes 64:--sizes and --like exclude each other" \
+		 "--like $tmp/l.json --dst-offset 0:--dst-offset and --like exclude each other" \
+		 "--points *.native.*:--points picks points of a record: it needs --like REC" \
+		 "--like $tmp/l.json --points nope:invalid --points 'nope': no point of" \
+		 "--like $tmp/cut.json:cut.json:" \
+		 "--as-native native:invalid --as-native 'native'" \
+		 "--as-native nosuch:invalid --as-native 'nosuch': no such variant" \
+		 "--as-native movsb --variants native,movsb:--as-native movsb: movsb is in --variants too" \
+		 "--as-native movsb --variants orig:stands in for native, which --variants leaves out" \
+		 "--perturb-controls 0:invalid --perturb-controls '0' (accepted: a factor, 0.1..10)" \
+		 "--perturb-controls 11:invalid --perturb-controls '11'" \
+		 "--like $tmp/base.json --as-native movsb:measures movsb as a control too"; do
+		# shellcheck disable=SC2086 # options and values are words
+		"$CB" sweep "${fast[@]}" ${a%%:*} -o "$tmp/x.json" > /dev/null 2> "$tmp/err"
+		if [ $? != 2 ] || [ -e "$tmp/x.json" ] || ! grep -qF -- "${a#*:}" "$tmp/err"; then
+			echo "${a%%:*}: not refused with '${a#*:}':"
+			cat "$tmp/err"
+			bad=1
+		fi
+	done
+	jq -c '.variant = if .variant == "orig" then "gone" else .variant end' "$tmp/l.json" > "$tmp/g.json"
+	"$CB" sweep --like "$tmp/g.json" --dry-run > /dev/null 2> "$tmp/err"
+	[ $? = 2 ] && grep -q "g.json:[0-9]*: the user backend cannot measure .* gone" "$tmp/err" ||
+		{ cat "$tmp/err"; bad=1; }
+	return $bad
+}
+check "sweep --like, --points, --as-native, --perturb-controls: bad uses refused, exit 2, no -o" like_refusals
+
+# Real records for the relations below: 4K, where rep movsb is 30 times
+# faster than a byte loop on any x86 there is.
+real="--backend user --sizes 4K --variants native,movsq,unrolled,orig --samples 101 --repeat 5"
+# shellcheck disable=SC2086
+"$CB" sweep $real --as-native movsb -o "$tmp/good.json" > /dev/null 2>&1
+
+as_native_real()
+{
+	head -n 1 "$tmp/good.json" | jq -e '.as_native == "movsb" and (has("perturb_controls") | not)' \
+		> /dev/null || return 1
+	"$CB" sweep --like "$tmp/good.json" --as-native bytes -o "$tmp/bytes.json" > /dev/null 2>&1 &&
+		head -n 1 "$tmp/bytes.json" | jq -e '.as_native == "bytes" and .repeat == 5' > /dev/null &&
+		cmp_rc 1 "$tmp/good.json" "$tmp/bytes.json" &&
+		out_has ' regressed .* to_user\.native\.4K$' &&
+		out_has 'is a test record: its native points are variant bytes \(--as-native\)'
+}
+check "real: bytes timed as native against movsb: regressed, exit 1 (the relabel option)" as_native_real
+
+perturbed_real()
+{
+	"$CB" sweep --like "$tmp/good.json" --as-native movsb --perturb-controls 3 \
+		-o "$tmp/pert.json" > /dev/null 2>&1 &&
+		head -n 1 "$tmp/pert.json" | jq -e '.perturb_controls == 3' > /dev/null &&
+		cmp_rc 3 --threshold 50 "$tmp/good.json" "$tmp/pert.json" &&
+		head -n 1 "$tmp/out" | grep -q '^THE MACHINE MOVED' &&
+		out_has 'control costs were multiplied by 3'
+}
+check "real: controls x3 (--perturb-controls): the machine moved, exit 3, even at --threshold 50" perturbed_real
+
+# The validation script, short: it runs, and a +100% shift is always found.
+validate_short()
+{
+	local cv=$cb_top/tools/compare-validate n
+
+	for a in "--pairs 0:invalid --pairs '0'" "--repeat 4:invalid --repeat '4'" \
+		 "--shifts x:invalid --shifts 'x'" "--reuse:--reuse takes the records of --dir" \
+		 "--bogus:unknown option '--bogus'"; do
+		# shellcheck disable=SC2086
+		COPYBENCH=$CB "$cv" ${a%%:*} > /dev/null 2> "$tmp/err"
+		[ $? = 2 ] && grep -qF -- "${a#*:}" "$tmp/err" || { echo "${a%%:*}:"; cat "$tmp/err"; return 1; }
+	done
+	COPYBENCH=$CB "$cv" --pairs 2 --repeat 5 --sizes 4K --shifts 100 --relabel-pairs 1 \
+		--dir "$tmp/cv" > "$tmp/cv.out" 2> "$tmp/cv.err" || { cat "$tmp/cv.out" "$tmp/cv.err"; return 1; }
+	n=$(grep -cE '^  5 +(2%|0) +2 ' "$tmp/cv.out")
+	[ "$n" = 2 ] && grep -qE '^  5 +\+100% +2 of 2 ' "$tmp/cv.out" &&
+		grep -qE '^  unrolled +4096 ' "$tmp/cv.out" && grep -q '^# load at the end: ' "$tmp/cv.out" &&
+		COPYBENCH=$CB "$cv" --pairs 2 --repeat 5 --sizes 4K --shifts 100 --relabel-pairs 1 \
+			--dir "$tmp/cv" --reuse > "$tmp/cv2.out" 2> /dev/null &&
+		diff <(grep -v '^# ' "$tmp/cv.out") <(grep -v '^# ' "$tmp/cv2.out") && return 0
+	cat "$tmp/cv.out"
+	return 1
+}
+check "tools/compare-validate: bad options refused; a short run's tables, +100% always found, --reuse the same" validate_short
+
+# --- bisect-run -------------------------------------------------------------
+
+# bis_rc WANT ARGS...: bisect-run exits WANT; output in $tmp/out, $tmp/err.
+bis_rc()
+{
+	local want=$1 rc
+
+	shift
+	"$CB" bisect-run "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ "$rc" = "$want" ] && return 0
+	echo "bisect-run $*: exit $rc, want $want"
+	cat "$tmp/out" "$tmp/err"
+	return 1
+}
+
+bisect_refusals()
+{
+	local bad=0 a
+
+	for a in ":--good GOOD.json is required" "--good $tmp/nothere.json:cannot read record" \
+		 "--good $tmp/cut.json:truncated record" "--good $tmp/base3.json:has 3 repeat(s) of some point: alpha 0.01 needs 5 a side" \
+		 "--good $tmp/good.json --alpha 2:invalid --alpha '2'" \
+		 "--good $tmp/good.json --backend both:invalid --backend 'both' (accepted: user, module)" \
+		 "--good $tmp/good.json --repeat 0:invalid --repeat '0'" \
+		 "--good $tmp/good.json --bad $tmp/good.json:shows no native regression against" \
+		 "--good $tmp/good.json stray:unexpected argument 'stray'" \
+		 "--good $tmp/good.json --frob:unknown option '--frob'"; do
+		# shellcheck disable=SC2086
+		"$CB" bisect-run ${a%%:*} > "$tmp/out" 2> "$tmp/err"
+		if [ $? != 125 ] || ! grep -qF -- "${a#*:}" "$tmp/err"; then
+			echo "'${a%%:*}': not exit 125 with '${a#*:}':"
+			cat "$tmp/out" "$tmp/err"
+			bad=1
+		fi
+	done
+	return $bad
+}
+check "bisect-run: a bad option or record skips (125, never 126-255) and says why" bisect_refusals
+
+bisect_child_fails()
+{
+	bis_rc 125 --good "$tmp/good.json" --as-native movsb -- sh -c 'exit 123' sh &&
+		grep -q "the measurement exited with 123: the VM panicked" "$tmp/err" &&
+		bis_rc 125 --good "$tmp/good.json" --as-native movsb -- sh -c 'kill -9 $$' sh &&
+		grep -q "killed by signal 9" "$tmp/err" &&
+		bis_rc 125 --good "$tmp/good.json" --backend module --load="$tmp/none.ko" &&
+		grep -q "exited with" "$tmp/err" &&
+		! ls "$tmp"/.bisect-step-* 2> /dev/null
+}
+check "bisect-run: a panicked VM, a killed run, a module that will not load: 125, no leftovers" bisect_child_fails
+
+bisect_with_bad()
+{
+	rm -f "$tmp/bisect-run.log"
+	# 50%: far beyond what a loaded machine moves a copy, far below 30x.
+	bis_rc 0 --good "$tmp/good.json" --bad "$tmp/bytes.json" --as-native movsb --threshold 50 &&
+		bis_rc 1 --good "$tmp/good.json" --bad "$tmp/bytes.json" --as-native bytes \
+			--threshold 50 &&
+		bis_rc 125 --good "$tmp/good.json" --bad "$tmp/bytes.json" --as-native laight \
+			--threshold 50 &&
+		grep -q "like neither GOOD nor BAD (first: to_user.native.4K)" "$tmp/out" &&
+		[ "$(wc -l < "$tmp/bisect-run.log")" = 3 ] &&
+		grep -c '^copybench bisect-run: [0-9T:-]*Z [^ ]* [^ ]*: \(good\|bad\|skip\) (exit [0-9]*): ' \
+			"$tmp/bisect-run.log" | grep -qx 3
+}
+check "bisect-run --bad: like GOOD 0, like BAD 1, between them 125; one log line a step" bisect_with_bad
+
+# The end-to-end bisect: 16 commits, the kernel's copy is movsb before
+# commit 11 and bytes from there; the bisect's first step has its controls
+# perturbed (x3): it must be skipped, and the bisect must still name 11.
+e2e_bisect()
+{
+	local repo=$tmp/repo i first found skipped
+
+	mkdir -p "$repo" && git -C "$repo" init -q || return 1
+	for i in $(seq 0 15); do
+		if [ "$i" -lt 11 ]; then echo movsb; else echo bytes; fi > "$repo/kernel-copy"
+		echo "$i" > "$repo/step"
+		git -C "$repo" add kernel-copy step &&
+			git -C "$repo" -c user.name=t -c user.email=t@t commit -qm "step $i" || return 1
+		git -C "$repo" tag "c$i"
+	done
+	cat > "$tmp/step.sh" <<-EOF
+		#!/bin/sh
+		# One bisect step: the "kernel" of this commit is kernel-copy's variant.
+		perturb=
+		grep -qx "\$(git rev-parse HEAD)" "$tmp/perturbed" 2> /dev/null && perturb="--perturb-controls 3"
+		exec "$CB" bisect-run --good "$tmp/e2e/good.json" --threshold 50 \\
+			--as-native "\$(cat kernel-copy)" \$perturb
+	EOF
+	chmod +x "$tmp/step.sh"
+	mkdir -p "$tmp/e2e" && cp "$tmp/good.json" "$tmp/e2e/good.json" || return 1
+	cd "$repo" || return 1
+	git bisect start c15 c0 > /dev/null || return 1
+	first=$(git rev-parse HEAD)
+	echo "$first" > "$tmp/perturbed"
+	git bisect run "$tmp/step.sh" > "$tmp/bisect.out" 2>&1
+	found=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit$/\1/p' "$tmp/bisect.out")
+	skipped=$(git bisect log | grep -c "^git bisect skip $first")
+	git bisect reset -q > /dev/null 2>&1
+	cd - > /dev/null || return 1
+	[ "$found" = "$(git -C "$repo" rev-parse c11)" ] && [ "$skipped" = 1 ] &&
+		grep -q ": skip (exit 125): the machine moved" "$tmp/e2e/bisect-run.log" &&
+		[ "$(ls "$tmp"/e2e/bisect-*-[0-9a-f]*.json | wc -l)" -ge 4 ] && return 0
+	echo "found '$found', want c11 $(git -C "$repo" rev-parse c11); first step $first skipped $skipped time(s)"
+	cat "$tmp/bisect.out" "$tmp/e2e/bisect-run.log"
+	return 1
+}
+check "git bisect run over 16 commits names commit 11; the perturbed step is skipped" e2e_bisect
+
+cb_finish

@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bisect.c - "copybench bisect-run": one step of git bisect run. Measures
+ * the points of the good record again (a child "copybench sweep --like
+ * GOOD", run under a prefix such as tools/vm-run when one is given),
+ * compares, and exits 0 (good), 1 (bad) or 125 (skip: the machine moved,
+ * the measurement failed, the answer is unclear) and nothing else, so the
+ * machine is never blamed on a commit and nothing aborts the bisect. The
+ * step's record goes beside GOOD; one line per step goes to stdout and to
+ * bisect-run.log there. Documentation/compare.rst is the manual.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "backend.h"
+#include "compare.h"
+#include "copybench.h"
+
+/* git bisect run's answers; everything bisect-run exits with. */
+#define CB_BISECT_GOOD	0
+#define CB_BISECT_BAD	1
+#define CB_BISECT_SKIP	125
+
+#define CB_BISECT_LOG	"bisect-run.log"
+
+enum {
+	CB_BIS_GOOD = CB_CMP_OPT_FIRST_FREE, CB_BIS_BAD, CB_BIS_REPEAT, CB_BIS_BACKEND,
+	CB_BIS_LOAD, CB_BIS_CPU, CB_BIS_AS_NATIVE, CB_BIS_PERTURB,
+};
+
+static const char cb_bisect_usage[] =
+	"usage: copybench bisect-run --good GOOD.json [--bad BAD.json] [OPTIONS] [-- PREFIX...]\n"
+	"\n"
+	"One step of 'git bisect run': measures the points of GOOD again on the running\n"
+	"kernel (copybench sweep --like GOOD, under PREFIX when given, e.g.\n"
+	"'-- tools/vm-run --kernel build/bzImage --'), compares with GOOD (and BAD),\n"
+	"writes the step's record beside GOOD as bisect-KERNEL[-COMMIT].json, prints\n"
+	"one line and appends it to bisect-run.log there.\n"
+	"\n"
+	"  git bisect run copybench bisect-run --good good.json --threshold 5\n"
+	"  git bisect run copybench bisect-run --good good.json --bad bad.json \\\n"
+	"      --points 'to_user.native.*'\n"
+	"\n"
+	"Exit status, and nothing else: 0 good (no native point regressed against\n"
+	"GOOD), 1 bad (regressed beyond the threshold, net of the controls; with\n"
+	"--bad, like BAD), 125 skip: the controls moved (the machine, not the commit),\n"
+	"too few repeats, points missing, the module would not load, the measurement\n"
+	"or its VM failed, a result closer to neither GOOD nor BAD, or a bad option\n"
+	"or record (the message says which: a misconfigured bisect skips every step\n"
+	"instead of blaming one).\n"
+	"\n"
+	"Options:\n";
+
+static const struct cb_option cb_bisect_options[] = {
+	{ "good", CB_BIS_GOOD, required_argument, "FILE",
+	  "the record of the good kernel (required)" },
+	{ "bad", CB_BIS_BAD, required_argument, "FILE",
+	  "the record of the bad kernel: a step is bad only\n"
+	  "when like it, good only when unlike it" },
+	{ "repeat", CB_BIS_REPEAT, required_argument, "N",
+	  "repeats per point (default: GOOD's, raised to\n"
+	  "what alpha needs against GOOD's)" },
+	{ "backend", CB_BIS_BACKEND, required_argument, "B",
+	  "user or module (default: GOOD's)" },
+	{ "load", CB_BIS_LOAD, optional_argument, "KO",
+	  "module backend: load KO (default ./copybench.ko)\n"
+	  "if not loaded, unload it after" },
+	{ "cpu", CB_BIS_CPU, required_argument, "N",
+	  "CPU to measure on (default: where it starts)" },
+	{ "as-native", CB_BIS_AS_NATIVE, required_argument, "V",
+	  "test-only: time variant V in native's place\n"
+	  "(copybench sweep --help)" },
+	{ "perturb-controls", CB_BIS_PERTURB, required_argument, "F",
+	  "test-only: controls' costs x F (0.1..10)" },
+	{ NULL },
+};
+
+struct cb_bisect {
+	struct cb_compare_args cmp;
+	const char *good, *bad, *points;
+	const char *sweep[16];		/* options passed to the sweep */
+	size_t nsweep;
+	int repeat_given;
+	unsigned long long repeat;
+	char repeat_arg[24];
+	char load_arg[PATH_MAX + 8];
+	char **prefix;			/* argv after "--" */
+	int nprefix;
+};
+
+static void cb_bisect_pass(struct cb_bisect *b, const char *opt, const char *arg)
+{
+	b->sweep[b->nsweep++] = opt;
+	if (arg)
+		b->sweep[b->nsweep++] = arg;
+}
+
+static int cb_bisect_option(void *ctx, int key, const char *arg, struct cb_error *e)
+{
+	struct cb_bisect *b = ctx;
+
+	switch (key) {
+	case CB_BIS_GOOD:
+		b->good = arg;
+		return 0;
+	case CB_BIS_BAD:
+		b->bad = arg;
+		return 0;
+	case CB_BIS_REPEAT:
+		if (cb_parse_u64(arg, 1, 1000, &b->repeat))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --repeat '%s' (accepted: a decimal integer, 1..1000)", arg);
+		b->repeat_given = 1;
+		return 0;
+	case CB_BIS_BACKEND:
+		if (strcmp(arg, "user") && strcmp(arg, "module"))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --backend '%s' (accepted: user, module)", arg);
+		cb_bisect_pass(b, "--backend", arg);
+		return 0;
+	case CB_BIS_LOAD:
+		if (arg && !*arg)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --load '': a .ko file, or no value for %s", CB_DEFAULT_KO);
+		snprintf(b->load_arg, sizeof(b->load_arg), "--load%s%s", arg ? "=" : "",
+			 arg ? arg : "");
+		cb_bisect_pass(b, b->load_arg, NULL);
+		return 0;
+	case CB_BIS_CPU:
+		cb_bisect_pass(b, "--cpu", arg);
+		return 0;
+	case CB_BIS_AS_NATIVE:
+		cb_bisect_pass(b, "--as-native", arg);
+		return 0;
+	case CB_BIS_PERTURB:
+		cb_bisect_pass(b, "--perturb-controls", arg);
+		return 0;
+	case CB_CMP_OPT_POINTS:
+		b->points = arg;
+		break;
+	}
+	return cb_compare_option(&b->cmp, key, arg, e);
+}
+
+/* "123: the VM panicked" for the status of the measuring child. */
+static const char *cb_child_why(int status, char *buf, size_t len)
+{
+	static const struct {
+		int code;
+		const char *why;
+	} known[] = {
+		{ 1, "the measurement failed" },
+		{ 2, "the sweep refused its options or GOOD" },
+		{ 123, "the VM panicked (tools/vm-run)" },
+		{ 124, "the VM timed out (tools/vm-run)" },
+		{ 125, "the VM runner failed (tools/vm-run)" },
+		{ 126, "the command cannot run" },
+		{ 127, "the command was not found" },
+	};
+	size_t i;
+
+	if (WIFSIGNALED(status)) {
+		snprintf(buf, len, "the measurement was killed by signal %d", WTERMSIG(status));
+		return buf;
+	}
+	for (i = 0; i < ARRAY_SIZE(known); i++)
+		if (WEXITSTATUS(status) == known[i].code)
+			break;
+	snprintf(buf, len, "the measurement exited with %d%s%s", WEXITSTATUS(status),
+		 i < ARRAY_SIZE(known) ? ": " : "", i < ARRAY_SIZE(known) ? known[i].why : "");
+	return buf;
+}
+
+/* Runs [PREFIX...] copybench sweep --like GOOD ... -o out; its stdout is dropped. */
+static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_error *e)
+{
+	char self[PATH_MAX], why[128];
+	const char **argv;
+	ssize_t n;
+	size_t i, k = 0;
+	pid_t pid;
+	int status, fd;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return cb_fail(e, CB_EXIT_RUNTIME, "cannot find this program: %s", strerror(errno));
+	self[n] = '\0';
+	argv = cb_calloc((size_t)b->nprefix + b->nsweep + 12, sizeof(*argv));
+	for (i = 0; i < (size_t)b->nprefix; i++)
+		argv[k++] = b->prefix[i];
+	argv[k++] = self;
+	argv[k++] = "sweep";
+	argv[k++] = "--like";
+	argv[k++] = b->good;
+	if (b->points) {
+		argv[k++] = "--points";
+		argv[k++] = b->points;
+	}
+	argv[k++] = "--repeat";
+	argv[k++] = b->repeat_arg;
+	for (i = 0; i < b->nsweep; i++)
+		argv[k++] = b->sweep[i];
+	argv[k++] = "-o";
+	argv[k++] = out;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		free(argv);
+		return cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
+	}
+	if (!pid) {
+		/* Killed with bisect-run: no orphan measuring on, and its -o cleaned up. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 1);
+		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "copybench bisect-run: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	free(argv);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return cb_fail(e, CB_EXIT_RUNTIME, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	return cb_fail(e, CB_EXIT_RUNTIME, "%s", cb_child_why(status, why, sizeof(why)));
+}
+
+/* The fewest repeats any point of r has; -1 with e set for a bad record. */
+static int cb_fewest_repeats(const struct cb_record *r, size_t *least, struct cb_error *e)
+{
+	struct cb_pointset *s;
+	size_t n, i;
+
+	if (cb_points_group(r, 0, 0, &s, &n, e))
+		return -1;
+	*least = 0;
+	for (i = 0; i < n; i++)
+		if (!*least || s[i].n < *least)
+			*least = s[i].n;
+	cb_points_free(s, n);
+	return 0;
+}
+
+/* The short commit of HEAD when run in a git tree, else "". */
+static void cb_git_commit(char *buf, size_t len)
+{
+	FILE *p = popen("git rev-parse --short=12 HEAD 2>/dev/null", "r");
+	size_t n;
+
+	buf[0] = '\0';
+	if (!p)
+		return;
+	if (!fgets(buf, (int)len, p))
+		buf[0] = '\0';
+	if (pclose(p))
+		buf[0] = '\0';
+	n = strcspn(buf, "\n");
+	buf[n] = '\0';
+	if (strspn(buf, "0123456789abcdef") != n)
+		buf[0] = '\0';
+}
+
+/* The kernel release as a file name: anything but [A-Za-z0-9._+-] becomes '_'. */
+static void cb_file_word(struct cb_str *b, const char *s)
+{
+	for (; *s; s++)
+		cb_str_addn(b, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-",
+				      *s) ? s : "_", 1);
+}
+
+struct cb_step {
+	int answer;
+	struct cb_str why;
+};
+
+/*
+ * The answer against GOOD alone: the compare's status, 3 (the machine,
+ * too few repeats, missing points) a skip.
+ */
+static void cb_step_good_only(const struct cb_cmp *g, struct cb_step *s)
+{
+	const struct cb_cmp_point *w;
+	char a[32], n[32];
+
+	if (g->moved) {
+		s->answer = CB_BISECT_SKIP;
+		cb_str_add(&s->why, "the machine moved: the controls changed");
+		return;
+	}
+	if (g->status == CB_EXIT_REGRESSION) {
+		w = &g->pts[g->worst];
+		snprintf(a, sizeof(a), "%+.1f%%", w->v.change_pct);
+		snprintf(n, sizeof(n), "%+.1f%%", w->has_net ? 100 * (w->net.net - 1) : w->v.change_pct);
+		s->answer = CB_BISECT_BAD;
+		cb_str_printf(&s->why, "%zu of %zu native points regressed, worst %s %s (net %s)",
+			      g->count[CB_OUT_REGRESSED], g->natives, w->name, a, n);
+		return;
+	}
+	if (g->status == CB_EXIT_OK) {
+		s->answer = CB_BISECT_GOOD;
+		cb_str_printf(&s->why, "%zu native points as in GOOD (%zu improved)", g->natives,
+			      g->count[CB_OUT_IMPROVED]);
+		return;
+	}
+	s->answer = CB_BISECT_SKIP;
+	cb_str_printf(&s->why, "inconclusive: %zu of %zu native points undecided, %zu points missing",
+		      g->count[CB_OUT_INCONCLUSIVE], g->natives, g->nonly_base + g->nonly_new);
+}
+
+static const struct cb_cmp_point *cb_find_point(const struct cb_cmp *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->npts; i++)
+		if (!strcmp(c->pts[i].name, name))
+			return &c->pts[i];
+	return NULL;
+}
+
+/*
+ * With BAD: the points that regressed from GOOD to BAD decide. Each is
+ * good-like (as GOOD, better than BAD), bad-like (worse than GOOD, not
+ * better than BAD) or neither; one neither is a skip, else one bad-like
+ * is bad, else good.
+ */
+static void cb_step_good_bad(const struct cb_cmp *gb, const struct cb_cmp *g,
+			     const struct cb_cmp *b, struct cb_step *s)
+{
+	const struct cb_cmp_point *d, *pg, *pb;
+	size_t i, good = 0, bad = 0, neither = 0;
+	const char *first = NULL;
+
+	if (g->moved || b->moved) {
+		s->answer = CB_BISECT_SKIP;
+		cb_str_printf(&s->why, "the machine moved: the controls changed against %s",
+			      g->moved ? "GOOD" : "BAD");
+		return;
+	}
+	for (i = 0; i < gb->npts; i++) {
+		d = &gb->pts[i];
+		if (d->control || d->out != CB_OUT_REGRESSED)
+			continue;
+		pg = cb_find_point(g, d->name);
+		pb = cb_find_point(b, d->name);
+		if (pg && pb && (pg->out == CB_OUT_UNCHANGED || pg->out == CB_OUT_IMPROVED) &&
+		    pb->out == CB_OUT_IMPROVED) {
+			good++;
+		} else if (pg && pb && pg->out == CB_OUT_REGRESSED &&
+			   (pb->out == CB_OUT_UNCHANGED || pb->out == CB_OUT_REGRESSED)) {
+			bad++;
+		} else {
+			neither++;
+			first = first ? first : d->name;
+		}
+	}
+	if (neither) {
+		s->answer = CB_BISECT_SKIP;
+		cb_str_printf(&s->why, "%zu of the %zu points BAD regressed are like neither GOOD nor BAD (first: %s)",
+			      neither, good + bad + neither, first);
+	} else if (bad) {
+		s->answer = CB_BISECT_BAD;
+		cb_str_printf(&s->why, "%zu of the %zu points BAD regressed are as in BAD", bad,
+			      good + bad);
+	} else {
+		s->answer = CB_BISECT_GOOD;
+		cb_str_printf(&s->why, "the %zu points BAD regressed are as in GOOD", good);
+	}
+}
+
+/* GOOD against BAD must show what to bisect. */
+static int cb_bisect_check_bad(const struct cb_cmp *gb, struct cb_error *e)
+{
+	if (gb->moved)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "the controls moved between %s and %s: their difference may be the machine's; record them again",
+			       gb->base->path, gb->new->path);
+	if (!gb->count[CB_OUT_REGRESSED])
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s shows no native regression against %s at these settings: nothing to bisect",
+			       gb->new->path, gb->base->path);
+	return 0;
+}
+
+static const char *const cb_answer_words[] = { "good", "bad" };
+
+/* One line for the person who reads the bisect later, to stdout and the log. */
+static void cb_bisect_line(const struct cb_bisect *b, const char *kernel, const char *commit,
+			   const char *rec, const struct cb_step *s)
+{
+	struct cb_str line = { 0 }, log = { 0 };
+	char date[32], *dir;
+	time_t now = time(NULL);
+	struct tm tm;
+	int fd;
+
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	cb_str_printf(&line, "copybench bisect-run: %s %s %s: %s (exit %d): %s%s%s\n", date,
+		      kernel, *commit ? commit : "-",
+		      s->answer == CB_BISECT_SKIP ? "skip" : cb_answer_words[s->answer], s->answer,
+		      s->why.s, rec ? "; record " : "", rec ? rec : "");
+	fputs(line.s, stdout);
+	fflush(stdout);
+	dir = cb_strdup(b->good);
+	cb_str_printf(&log, "%s/%s", dirname(dir), CB_BISECT_LOG);
+	fd = open(log.s, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, line.s, line.len) != (ssize_t)line.len)
+		cb_warn("cannot append to %s: %s", log.s, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	cb_str_free(&line);
+	cb_str_free(&log);
+}
+
+/* Everything of one step after the options: returns the answer. */
+static int cb_bisect_step(struct cb_bisect *b)
+{
+	const char *paths[3] = { b->good, NULL, NULL };
+	struct cb_record recs[3], step;
+	struct cb_cmp gb = { 0 }, g = { 0 }, bc = { 0 };
+	struct cb_str tmp = { 0 }, rec = { 0 };
+	struct cb_step s = { CB_BISECT_SKIP, { 0 } };
+	struct cb_error e = { 0 };
+	char commit[64], stamp[32], *dir = cb_strdup(b->good);
+	const char *kernel = "?";
+	struct tm tm;
+	time_t now;
+	size_t least, need;
+	int have_step = 0;
+
+	memset(recs, 0, sizeof(recs));
+	memset(&step, 0, sizeof(step));
+	cb_git_commit(commit, sizeof(commit));
+	paths[1] = b->bad;
+	if (cb_compare_records(paths, b->bad ? 2 : 1, &b->cmp, recs, &gb, &e) ||
+	    (b->bad && cb_bisect_check_bad(&gb, &e)))
+		goto fail;
+	/* GOOD needs what alpha needs n against n; the step at least as many. */
+	if (cb_fewest_repeats(&recs[0], &least, &e))
+		goto fail;
+	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, 0);
+	if (least < need) {
+		cb_fail(&e, CB_EXIT_USAGE,
+			"%s has %zu repeat(s) of some point: alpha %g needs %zu a side (record it with sweep --repeat %zu)",
+			b->good, least, b->cmp.o.par.alpha, need, need);
+		goto fail;
+	}
+	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, least);
+	if (!b->repeat_given)
+		b->repeat = recs[0].header.repeat > need ? recs[0].header.repeat : need;
+	snprintf(b->repeat_arg, sizeof(b->repeat_arg), "%llu", b->repeat);
+
+	cb_str_printf(&tmp, "%s/.bisect-step-%d.json", dirname(dir), (int)getpid());
+	if (cb_bisect_measure(b, tmp.s, &e) || cb_record_read(tmp.s, &step, &e))
+		goto fail;
+	have_step = 1;
+	kernel = step.header.kernel;
+	if (cb_compare(&recs[0], &step, &b->cmp.o, &g, &e) ||
+	    (b->bad && cb_compare(&recs[1], &step, &b->cmp.o, &bc, &e)))
+		goto fail;
+	if (b->bad)
+		cb_step_good_bad(&gb, &g, &bc, &s);
+	else
+		cb_step_good_only(&g, &s);
+
+	free(dir);
+	dir = cb_strdup(b->good);
+	cb_str_printf(&rec, "%s/bisect-", dirname(dir));
+	cb_file_word(&rec, kernel);
+	if (*commit) {
+		cb_str_printf(&rec, "-%s", commit);
+	} else {
+		/* Outside git, the time tells the steps apart. */
+		now = time(NULL);
+		strftime(stamp, sizeof(stamp), "-%Y%m%dT%H%M%SZ", gmtime_r(&now, &tm));
+		cb_str_add(&rec, stamp);
+	}
+	cb_str_add(&rec, ".json");
+	if (rename(tmp.s, rec.s)) {
+		cb_warn("cannot rename %s to %s: %s", tmp.s, rec.s, strerror(errno));
+		cb_str_free(&rec);
+	}
+	cb_bisect_line(b, kernel, commit, rec.s ? rec.s : tmp.s, &s);
+	goto out;
+fail:
+	cb_report(&e);
+	cb_str_add(&s.why, e.msg);
+	if (tmp.s)
+		unlink(tmp.s);
+	cb_bisect_line(b, have_step ? kernel : "?", commit, NULL, &s);
+out:
+	cb_compare_free(&gb);
+	cb_compare_free(&g);
+	cb_compare_free(&bc);
+	cb_record_free(&recs[0]);
+	cb_record_free(&recs[1]);
+	cb_record_free(&step);
+	cb_str_free(&tmp);
+	cb_str_free(&rec);
+	cb_str_free(&s.why);
+	free(dir);
+	return s.answer;
+}
+
+int cmd_bisect_run(int argc, char **argv)
+{
+	const struct cb_option *const tables[] = {
+		cb_bisect_options, cb_compare_decide_options, NULL
+	};
+	struct cb_bisect b;
+	struct cb_error e = { 0 };
+	int first, answer;
+
+	memset(&b, 0, sizeof(b));
+	cb_compare_args_init(&b.cmp);
+	first = cb_options_parse(argc, argv, tables, cb_bisect_option, &b, &e);
+	if (first < 0)
+		goto usage;
+	if (b.cmp.help) {
+		fputs(cb_bisect_usage, stdout);
+		cb_options_help(stdout, tables);
+		cb_patterns_free(&b.cmp.points);
+		return CB_BISECT_GOOD;
+	}
+	if (!b.good) {
+		cb_fail(&e, CB_EXIT_USAGE, "--good GOOD.json is required (see --help)");
+		goto usage;
+	}
+	if (first < argc && strcmp(argv[first - 1], "--")) {
+		cb_fail(&e, CB_EXIT_USAGE,
+			"unexpected argument '%s' (a command to measure under goes after '--')",
+			argv[first]);
+		goto usage;
+	}
+	b.prefix = argv + first;
+	b.nprefix = argc - first;
+	answer = cb_bisect_step(&b);
+	cb_patterns_free(&b.cmp.points);
+	return answer;
+usage:
+	cb_report(&e);
+	cb_patterns_free(&b.cmp.points);
+	return CB_BISECT_SKIP;
+}

@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare.c - "copybench compare BASE NEW [MORE...]": is a difference
+ * between two records real, is it the kernel's or the machine's, and what
+ * LKP would have said. The decision is verdict.c's; this file reads the
+ * records, prints LKP's layout and the verdicts (or JSON lines) and
+ * returns the status. Documentation/compare.rst is the manual.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "compare.h"
+#include "options.h"
+
+static const char cb_compare_usage[] =
+	"usage: copybench compare BASE.json NEW.json [MORE.json...] [OPTIONS]\n"
+	"\n"
+	"Compares records of copybench sweep point by point, base first, in LKP's\n"
+	"layout (mean +-%stddev  %change  mean +-%stddev  point), and decides each\n"
+	"point with a Mann-Whitney U test on its repeats plus a practical threshold.\n"
+	"The fixed variants are controls: when they moved, the machine moved, and\n"
+	"native changes are shown net of their drift. Each further record is\n"
+	"compared with BASE in turn.\n"
+	"\n"
+	"  copybench compare v6.1.json v6.12.json\n"
+	"  copybench compare --points 'to_user.native.*' --threshold 5 a.json b.json\n"
+	"\n"
+	"Exit status: 0 no regression, 1 a native point regressed (significant, beyond\n"
+	"the threshold, and net of the controls), 2 bad option or record (nothing\n"
+	"else is printed), 3 inconclusive: the controls moved, too few repeats for\n"
+	"alpha, or points missing on one side (and no regression).\n"
+	"\n"
+	"Options:\n";
+
+static const struct cb_option cb_compare_options[] = {
+	{ "json", CB_CMP_OPT_JSON, no_argument, NULL,
+	  "JSON lines for tools: one per comparison, drift\n"
+	  "class and point, then a summary" },
+	{ "force", CB_CMP_OPT_FORCE, no_argument, NULL,
+	  "compare records of different CPUs, microcode,\n"
+	  "backends or TSC frequencies (listed either way)" },
+	{ NULL },
+};
+
+int cb_compare_option(void *ctx, int key, const char *arg, struct cb_error *e)
+{
+	struct cb_compare_args *a = ctx;
+	unsigned long long v;
+	char *end;
+	double d;
+
+	switch (key) {
+	case CB_CMP_OPT_ALPHA:
+		d = strtod(arg, &end);
+		if (end == arg || *end || !(d > 0 && d <= 0.5))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --alpha '%s' (accepted: a significance level, 0 < alpha <= 0.5)",
+				       arg);
+		a->o.par.alpha = d;
+		return 0;
+	case CB_CMP_OPT_THRESHOLD:
+		d = strtod(arg, &end);
+		if (end == arg || *end || !(d >= 0 && d < 1000))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --threshold '%s' (accepted: a percentage, 0 <= PCT < 1000)",
+				       arg);
+		a->o.par.threshold = d / 100;
+		return 0;
+	case CB_CMP_OPT_ESTIMATOR:
+		if (strcmp(arg, "min") && strcmp(arg, "median"))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --estimator '%s' (accepted: min, median)", arg);
+		a->o.median = !strcmp(arg, "median");
+		return 0;
+	case CB_CMP_OPT_CLOCK:
+		if (strcmp(arg, "tsc") && strcmp(arg, "core"))
+			return cb_fail(e, CB_EXIT_USAGE, "invalid --clock '%s' (accepted: tsc, core)",
+				       arg);
+		a->o.core = !strcmp(arg, "core");
+		return 0;
+	case CB_CMP_OPT_POINTS:
+		cb_patterns_free(&a->points);
+		if (cb_patterns_parse("points", arg, &a->points, e))
+			return -1;
+		a->o.points = &a->points;
+		return 0;
+	case CB_CMP_OPT_RESAMPLES:
+		if (cb_parse_u64(arg, INFER_BOOT_MIN, INFER_BOOT_MAX, &v))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --resamples '%s' (accepted: a decimal integer, %d..%d)",
+				       arg, INFER_BOOT_MIN, INFER_BOOT_MAX);
+		a->o.par.resamples = (unsigned int)v;
+		return 0;
+	case CB_CMP_OPT_SEED:
+		if (cb_parse_u64(arg, 0, ~0ULL, &v))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --seed '%s' (accepted: a decimal integer, 0..%llu)",
+				       arg, ~0ULL);
+		a->o.par.seed = v;
+		return 0;
+	case CB_CMP_OPT_JSON:
+		a->json = 1;
+		return 0;
+	case CB_CMP_OPT_FORCE:
+		a->o.force = 1;
+		return 0;
+	case 'h':
+		a->help = 1;
+		return 0;
+	}
+	return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
+}
+
+const struct cb_option cb_compare_decide_options[] = {
+	{ "alpha", CB_CMP_OPT_ALPHA, required_argument, "A",
+	  "significance level of the test (default 0.01,\n"
+	  "0 < A <= 0.5)" },
+	{ "threshold", CB_CMP_OPT_THRESHOLD, required_argument, "PCT",
+	  "smallest change reported, percent (default 2)" },
+	{ "points", CB_CMP_OPT_POINTS, required_argument, "SPEC",
+	  "only these points, comma-separated names or\n"
+	  "shell patterns ('to_user.native.*', '*.4K'), and\n"
+	  "the controls of their size classes" },
+	{ "estimator", CB_CMP_OPT_ESTIMATOR, required_argument, "E",
+	  "each repeat's figure: min (cycles_min) or median\n"
+	  "(default: the base record's estimator)" },
+	{ "clock", CB_CMP_OPT_CLOCK, required_argument, "C",
+	  "tsc (default) or core: TSC cycles x clock_ratio" },
+	{ "resamples", CB_CMP_OPT_RESAMPLES, required_argument, "N",
+	  "bootstrap resamples, from 10 repeats a side\n"
+	  "(default 10000)" },
+	{ "seed", CB_CMP_OPT_SEED, required_argument, "N",
+	  "bootstrap seed (default 1)" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL },
+};
+
+void cb_compare_args_init(struct cb_compare_args *a)
+{
+	const struct cb_cmp_opts def = CB_CMP_OPTS_DEFAULT;
+
+	memset(a, 0, sizeof(*a));
+	a->o = def;
+}
+
+/* ---- Text ------------------------------------------------------------- */
+
+/* "+6.0%" of a ratio, into buf; "-" when not finite. */
+static const char *cb_pct(double ratio, char *buf, size_t len)
+{
+	if (!isfinite(ratio))
+		return "-";
+	snprintf(buf, len, "%+.1f%%", 100 * (ratio - 1));
+	return buf;
+}
+
+static void cb_text_record(FILE *f, const char *role, const struct cb_record *r)
+{
+	struct cb_str b = { 0 };
+
+	cb_str_printf(&b, "# %-4s ", role);
+	cb_str_add_clean(&b, r->path);
+	cb_str_add(&b, ": kernel ");
+	cb_str_add_clean(&b, r->header.kernel);
+	cb_str_add(&b, ", backend ");
+	cb_str_add_clean(&b, r->header.backend);
+	cb_str_add(&b, ", recorded ");
+	cb_str_add_clean(&b, r->header.date);
+	cb_str_printf(&b, ", %llu repeat(s) asked\n", r->header.repeat);
+	fputs(b.s, f);
+	cb_str_free(&b);
+}
+
+/* s on f, each control character as '?' (record text in a line report). */
+static void cb_put_clean(FILE *f, const char *s)
+{
+	struct cb_str b = { 0 };
+
+	cb_str_add(&b, "");
+	cb_str_add_clean(&b, s);
+	fputs(b.s, f);
+	cb_str_free(&b);
+}
+
+/*
+ * QEMU's TCG names its CPU "QEMU TCG CPU ...": every instruction is
+ * emulated, and timings measure the emulator, not the kernel.
+ */
+static int cb_emulated(const struct cb_record *r)
+{
+	return strstr(r->header.cpu_model, "TCG") != NULL;
+}
+
+static void cb_text_synthetic(FILE *f, const struct cb_record *r)
+{
+	if (cb_emulated(r)) {
+		fputs("# warning: ", f);
+		cb_put_clean(f, r->path);
+		fputs(" was recorded on an emulated CPU (", f);
+		cb_put_clean(f, r->header.cpu_model);
+		fputs("): its timings are the emulator's, not the kernel's\n", f);
+	}
+	if (CB_HEADER_HAS(&r->header, as_native)) {
+		fputs("# warning: ", f);
+		cb_put_clean(f, r->path);
+		fputs(" is a test record: its native points are variant ", f);
+		cb_put_clean(f, r->header.as_native);
+		fputs(" (--as-native)\n", f);
+	}
+	if (CB_HEADER_HAS(&r->header, perturb_controls)) {
+		fputs("# warning: ", f);
+		cb_put_clean(f, r->path);
+		fprintf(f, " is a test record: its control costs were multiplied by %g (--perturb-controls)\n",
+			r->header.perturb_controls);
+	}
+}
+
+static void cb_text_class(FILE *f, const struct cb_cmp_class *k, const struct infer_params *par)
+{
+	char lo[24], hi[24], r[32], a[32], b[32];
+
+	cb_fmt_bytes(k->size_lo, lo, sizeof(lo));
+	cb_fmt_bytes(k->size_hi, hi, sizeof(hi));
+	fprintf(f, "#   %-9s %-4s %-8s %3zu control points at %s%s%s: %s", k->key.direction,
+		k->key.cache, cb_size_class_name(k->band), k->n, lo,
+		k->size_lo == k->size_hi ? "" : "-", k->size_lo == k->size_hi ? "" : hi,
+		cb_pct(k->d.ratio, r, sizeof(r)));
+	if (k->d.enough)
+		fprintf(f, " (%.0f%% CI %s to %s, p %.4f)", 100 * (1 - par->alpha),
+			cb_pct(k->d.lo, a, sizeof(a)), cb_pct(k->d.hi, b, sizeof(b)), k->d.p);
+	fprintf(f, " %s\n", k->d.moved ? "MOVED" : k->scattered ? "scattered" :
+		k->d.enough ? "steady" : "(one control point: no spread to judge by)");
+}
+
+/*
+ * LKP's "mean ±%stddev" column, 20 characters wide: the spread shown only
+ * above 2%, as LKP does.
+ */
+static void cb_text_lkp_side(FILE *f, const struct cb_side *s)
+{
+	double pct = s->mean > 0 ? 100 * s->stddev / s->mean : 0;
+
+	if (pct > 2)
+		fprintf(f, "%12.2f ± %3.0f%% ", s->mean, fmin(pct, 999));
+	else
+		fprintf(f, "%12.2f        ", s->mean);
+}
+
+static const char *cb_lkp_word(const struct infer_lkp *l)
+{
+	if (!l->enough_runs)
+		return "skip";
+	return l->changed ? "changed" : "-";
+}
+
+static void cb_text_point(FILE *f, const struct cb_cmp_point *p)
+{
+	char ch[32], net[32], pv[32];
+	double lkp = p->base.mean > 0 ? p->new.mean / p->base.mean : NAN;
+
+	cb_text_lkp_side(f, &p->base);
+	fprintf(f, "%10s  ", cb_pct(lkp, ch, sizeof(ch)));
+	cb_text_lkp_side(f, &p->new);
+	snprintf(pv, sizeof(pv), "%.4f", p->v.mwu.p);
+	fprintf(f, " %-12s%s %7s %7s %7s  %-7s  %s\n", cb_outcome_name(p->out),
+		p->boot_agrees ? " " : "*", cb_pct(p->v.ratio, ch, sizeof(ch)),
+		p->has_net ? cb_pct(p->net.net, net, sizeof(net)) : "-",
+		p->v.why == INFER_WHY_NONE || p->v.why == INFER_WHY_FEW_REPEATS ? pv : "-",
+		cb_lkp_word(&p->lkp), p->name);
+}
+
+static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_params *par)
+{
+	const struct cb_cmp_point *p;
+	size_t i, n = 0;
+
+	for (i = 0; i < c->npts; i++) {
+		p = &c->pts[i];
+		if (p->out != CB_OUT_INCONCLUSIVE)
+			continue;
+		if (!n++)
+			fprintf(f, "# inconclusive:\n");
+		fprintf(f, "#   %s: %s", p->name, p->why);
+		if (p->v.why == INFER_WHY_FEW_REPEATS)
+			fprintf(f, " (%zu against %zu repeats; alpha %g needs %zu a side: sweep --repeat %zu)",
+				p->base.n, p->new.n, par->alpha, p->v.repeats_needed,
+				p->v.repeats_needed);
+		fputc('\n', f);
+	}
+	for (i = 0, n = 0; i < c->npts; i++) {
+		p = &c->pts[i];
+		if (p->boot_agrees)
+			continue;
+		if (!n++)
+			fprintf(f, "# * the bootstrap interval of the ratio of medians disagrees:\n");
+		fprintf(f, "#   %s: %.0f%% interval %+.1f%% to %+.1f%%\n", p->name,
+			100 * p->boot.level, 100 * (p->boot.lo - 1), 100 * (p->boot.hi - 1));
+	}
+}
+
+static void cb_text_only(FILE *f, const char *path, char **names, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	fprintf(f, "# warning: %zu point(s) only in ", n);
+	cb_put_clean(f, path);
+	fputc(':', f);
+	for (i = 0; i < n && i < 10; i++)
+		fprintf(f, " %s", names[i]);
+	fprintf(f, "%s\n", n > 10 ? " ..." : "");
+}
+
+static const char *cb_status_words(const struct cb_cmp *c)
+{
+	switch (c->status) {
+	case CB_EXIT_OK:
+		return "no regression";
+	case CB_EXIT_REGRESSION:
+		return "REGRESSION";
+	default:
+		if (c->moved)
+			return "inconclusive: the machine moved";
+		if (c->count[CB_OUT_INCONCLUSIVE])
+			return "inconclusive: some points cannot be decided";
+		return "inconclusive: points missing on one side";
+	}
+}
+
+static void cb_text_summary(FILE *f, const struct cb_cmp *c)
+{
+	const struct cb_cmp_point *w;
+	char a[32], b[32];
+	unsigned int o;
+
+	fprintf(f, "# %zu native point(s):", c->natives);
+	for (o = 0; o < CB_OUT_COUNT; o++)
+		fprintf(f, "%s %zu %s", o ? "," : "", c->count[o], cb_outcome_name(o));
+	fprintf(f, "; %zu control point(s)\n", c->npts - c->natives);
+	if (c->worst >= 0) {
+		w = &c->pts[c->worst];
+		fprintf(f, "# worst regression: %s %s", w->name, cb_pct(w->v.ratio, a, sizeof(a)));
+		if (w->has_net)
+			fprintf(f, " (net of the controls %s)", cb_pct(w->net.net, b, sizeof(b)));
+		fprintf(f, ", p %.4f\n", w->v.mwu.p);
+	}
+	fprintf(f, "# verdict: %s (exit %d)\n", cb_status_words(c), c->status);
+}
+
+static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_args *a)
+{
+	const struct infer_params *par = &a->o.par;
+	size_t i;
+	int heading = 0;
+
+	if (c->moved) {
+		fprintf(f, "THE MACHINE MOVED: the control variants (the same code on both sides) changed beyond noise, so no change below can be pinned on the kernel; native changes are shown net of them\n");
+		for (i = 0; i < c->ncls; i++)
+			if (c->cls[i].d.moved)
+				cb_text_class(f, &c->cls[i], par);
+	}
+	fprintf(f, "# copybench compare\n");
+	cb_text_record(f, "base", c->base);
+	cb_text_record(f, "new", c->new);
+	cb_text_synthetic(f, c->base);
+	cb_text_synthetic(f, c->new);
+	fprintf(f, "# header differences: %zu%s\n", c->ndiffs,
+		c->blocking ? " (different machines: compared anyway, --force)" : "");
+	for (i = 0; i < c->ndiffs; i++)
+		fprintf(f, "#   %s%s: %s  ->  %s\n", c->diffs[i].blocking ? "(!) " : "",
+			c->diffs[i].field, c->diffs[i].base, c->diffs[i].new);
+	cb_text_only(f, c->base->path, c->only_base, c->nonly_base);
+	cb_text_only(f, c->new->path, c->only_new, c->nonly_new);
+	fprintf(f, "# each repeat's %s in %s per copy; a change is significant at alpha %g (Mann-Whitney U) and beyond %g%%%s\n",
+		c->median ? "cycles_median" : "cycles_min", c->core ? "core clocks" : "TSC clocks",
+		par->alpha, 100 * par->threshold,
+		c->no_controls ? "" : "; native points also net of their size class's controls");
+	if (c->no_controls)
+		fprintf(f, "# warning: no control variant in both records: a native change cannot be told from the machine moving\n");
+	else
+		fprintf(f, "# controls, drift new/base per direction, cache and size class:\n");
+	for (i = 0; i < c->ncls; i++)
+		cb_text_class(f, &c->cls[i], par);
+	/* The columns of cb_text_point(); "±" is two bytes, one column. */
+	fprintf(f, "\n%12s %-7s%10s  %12s %-7s %-12s  %7s %7s %7s  %-7s  %s\n", "base", "%stddev",
+		"%change", "new", "%stddev", "verdict", "change", "net", "p", "lkp", "point");
+	for (i = 0; i < c->npts; i++) {
+		if (c->pts[i].control && !heading++)
+			fprintf(f, "# controls\n");
+		cb_text_point(f, &c->pts[i]);
+	}
+	fputc('\n', f);
+	cb_text_why(f, c, par);
+	cb_text_summary(f, c);
+}
+
+/* ---- JSON lines ----------------------------------------------------------- */
+
+static void cb_jnum(struct cb_str *b, const char *key, double v)
+{
+	cb_str_printf(b, ",\"%s\":", key);
+	if (isfinite(v))
+		cb_str_printf(b, "%.6g", v);
+	else
+		cb_str_add(b, "null");
+}
+
+static void cb_jstr(struct cb_str *b, const char *key, const char *v)
+{
+	cb_str_printf(b, ",\"%s\":", key);
+	cb_str_json(b, v);
+}
+
+static void cb_jbool(struct cb_str *b, const char *key, int v)
+{
+	cb_str_printf(b, ",\"%s\":%s", key, v ? "true" : "false");
+}
+
+static void cb_jside(struct cb_str *b, const char *key, const struct cb_side *s)
+{
+	cb_str_printf(b, ",\"%s\":{\"n\":%zu", key, s->n);
+	cb_jnum(b, "mean", s->mean);
+	cb_jnum(b, "stddev", s->stddev);
+	cb_jnum(b, "median", s->median);
+	cb_jnum(b, "min", s->min);
+	cb_jnum(b, "max", s->max);
+	cb_str_add(b, "}");
+}
+
+static void cb_jnames(struct cb_str *b, const char *key, char **names, size_t n)
+{
+	size_t i;
+
+	cb_str_printf(b, ",\"%s\":[", key);
+	for (i = 0; i < n; i++) {
+		cb_str_add(b, i ? "," : "");
+		cb_str_json(b, names[i]);
+	}
+	cb_str_add(b, "]");
+}
+
+static void cb_json_head(struct cb_str *b, const struct cb_cmp *c, const struct cb_compare_args *a)
+{
+	size_t i;
+
+	cb_str_add(b, "{\"type\":\"compare\"");
+	cb_jstr(b, "base", c->base->path);
+	cb_jstr(b, "new", c->new->path);
+	cb_jstr(b, "estimator", c->median ? "median" : "min");
+	cb_jstr(b, "clock", c->core ? "core" : "tsc");
+	cb_jnum(b, "alpha", a->o.par.alpha);
+	cb_jnum(b, "threshold_pct", 100 * a->o.par.threshold);
+	cb_jbool(b, "different_machines", c->blocking);
+	cb_jbool(b, "controls", !c->no_controls);
+	cb_jbool(b, "emulated_cpu", cb_emulated(c->base) || cb_emulated(c->new));
+	cb_jbool(b, "machine_moved", c->moved);
+	cb_str_add(b, ",\"differences\":[");
+	for (i = 0; i < c->ndiffs; i++) {
+		cb_str_printf(b, "%s{\"field\":", i ? "," : "");
+		cb_str_json(b, c->diffs[i].field);
+		cb_jstr(b, "base", c->diffs[i].base);
+		cb_jstr(b, "new", c->diffs[i].new);
+		cb_jbool(b, "blocking", c->diffs[i].blocking);
+		cb_str_add(b, "}");
+	}
+	cb_str_add(b, "]}\n");
+}
+
+static void cb_json_class(struct cb_str *b, const struct cb_cmp_class *k)
+{
+	cb_str_add(b, "{\"type\":\"drift\"");
+	cb_jstr(b, "direction", k->key.direction);
+	cb_jstr(b, "cache", k->key.cache);
+	cb_jstr(b, "sizes", cb_size_class_name(k->band));
+	cb_str_printf(b, ",\"size_lo\":%llu,\"size_hi\":%llu,\"n\":%zu", k->size_lo, k->size_hi,
+		      k->n);
+	cb_jnum(b, "ratio", k->d.ratio);
+	cb_jnum(b, "lo", k->d.enough ? k->d.lo : NAN);
+	cb_jnum(b, "hi", k->d.enough ? k->d.hi : NAN);
+	cb_jnum(b, "p", k->d.p);
+	cb_jbool(b, "moved", k->d.moved);
+	cb_jbool(b, "scattered", k->scattered);
+	cb_str_add(b, "}\n");
+}
+
+static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
+{
+	cb_str_add(b, "{\"type\":\"point\"");
+	cb_jstr(b, "name", p->name);
+	cb_jstr(b, "direction", p->key.direction);
+	cb_jstr(b, "variant", p->key.variant);
+	cb_str_printf(b, ",\"size\":%llu", p->key.size);
+	if (p->key.random)
+		cb_str_printf(b, ",\"size_max\":%llu", p->key.size_max);
+	cb_str_printf(b, ",\"src_offset\":%llu,\"dst_offset\":%llu", p->key.src_offset,
+		      p->key.dst_offset);
+	cb_jstr(b, "cache", p->key.cache);
+	cb_jbool(b, "control", p->control);
+	cb_jstr(b, "verdict", cb_outcome_name(p->out));
+	cb_jstr(b, "why", p->why);
+	cb_jside(b, "base", &p->base);
+	cb_jside(b, "new", &p->new);
+	cb_jnum(b, "mean_change_pct",
+		p->base.mean > 0 ? 100 * (p->new.mean / p->base.mean - 1) : NAN);
+	cb_str_add(b, ",\"test\":{");
+	cb_str_printf(b, "\"verdict\":");
+	cb_str_json(b, infer_change_name(p->v.change));
+	cb_jnum(b, "ratio", p->v.ratio);
+	cb_jnum(b, "change_pct", p->v.change_pct);
+	cb_jnum(b, "u", p->v.mwu.u);
+	cb_jnum(b, "p", p->v.why == INFER_WHY_NO_DATA || p->v.why == INFER_WHY_NOT_POSITIVE ?
+		NAN : p->v.mwu.p);
+	cb_jbool(b, "exact", p->v.mwu.exact);
+	cb_jnum(b, "min_p", p->v.mwu.min_p);
+	cb_str_printf(b, ",\"repeats_needed\":%zu}", p->v.repeats_needed);
+	if (p->has_net) {
+		cb_str_add(b, ",\"net\":{\"verdict\":");
+		cb_str_json(b, infer_change_name(p->net.change));
+		cb_jnum(b, "ratio", p->net.net);
+		cb_jnum(b, "lo", p->net.lo);
+		cb_jnum(b, "hi", p->net.hi);
+		cb_jnum(b, "p", p->net.p);
+		cb_jbool(b, "distinct", p->net.distinct);
+		cb_str_add(b, "}");
+	} else {
+		cb_str_add(b, ",\"net\":null");
+	}
+	cb_str_add(b, ",\"lkp\":{");
+	cb_str_printf(b, "\"changed\":%s", p->lkp.changed ? "true" : "false");
+	cb_jbool(b, "regressed", p->lkp.regressed);
+	cb_jbool(b, "enough_runs", p->lkp.enough_runs);
+	cb_jnum(b, "base_mid", p->lkp.base_mid);
+	cb_jnum(b, "new_mid", p->lkp.new_mid);
+	cb_str_add(b, "}");
+	if (p->has_boot) {
+		cb_str_add(b, ",\"boot\":{");
+		cb_str_printf(b, "\"ratio\":%.6g", p->boot.ratio);
+		cb_jnum(b, "lo", p->boot.lo);
+		cb_jnum(b, "hi", p->boot.hi);
+		cb_jnum(b, "level", p->boot.level);
+		cb_jbool(b, "agrees", p->boot_agrees);
+		cb_str_add(b, "}");
+	} else {
+		cb_str_add(b, ",\"boot\":null");
+	}
+	cb_str_add(b, "}\n");
+}
+
+static void cb_json_summary(struct cb_str *b, const struct cb_cmp *c)
+{
+	unsigned int o;
+
+	cb_str_add(b, "{\"type\":\"summary\"");
+	cb_jstr(b, "base", c->base->path);
+	cb_jstr(b, "new", c->new->path);
+	cb_str_printf(b, ",\"natives\":%zu,\"controls\":%zu", c->natives, c->npts - c->natives);
+	for (o = 0; o < CB_OUT_COUNT; o++)
+		cb_str_printf(b, ",\"%s\":%zu", cb_outcome_name(o), c->count[o]);
+	cb_jnames(b, "only_base", c->only_base, c->nonly_base);
+	cb_jnames(b, "only_new", c->only_new, c->nonly_new);
+	cb_jbool(b, "machine_moved", c->moved);
+	if (c->worst >= 0) {
+		cb_jstr(b, "worst", c->pts[c->worst].name);
+		cb_jnum(b, "worst_change_pct", c->pts[c->worst].v.change_pct);
+	} else {
+		cb_str_add(b, ",\"worst\":null,\"worst_change_pct\":null");
+	}
+	cb_str_printf(b, ",\"status\":%d}\n", c->status);
+}
+
+static void cb_json(FILE *f, const struct cb_cmp *c, const struct cb_compare_args *a)
+{
+	struct cb_str b = { 0 };
+	size_t i;
+
+	cb_json_head(&b, c, a);
+	for (i = 0; i < c->ncls; i++)
+		cb_json_class(&b, &c->cls[i]);
+	for (i = 0; i < c->npts; i++)
+		cb_json_point(&b, &c->pts[i]);
+	cb_json_summary(&b, c);
+	fputs(b.s, f);
+	cb_str_free(&b);
+	if (c->moved)
+		cb_warn("the machine moved between %s and %s: the controls changed", c->base->path,
+			c->new->path);
+	if (c->nonly_base || c->nonly_new)
+		cb_warn("%zu point(s) only in %s, %zu only in %s", c->nonly_base, c->base->path,
+			c->nonly_new, c->new->path);
+}
+
+/* ---- The command ---------------------------------------------------------- */
+
+int cb_compare_records(const char *const *paths, size_t n, struct cb_compare_args *a,
+		       struct cb_record *recs, struct cb_cmp *cmps, struct cb_error *e)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (cb_record_read(paths[i], &recs[i], e))
+			goto fail;
+	for (i = 1; i < n; i++)
+		if (cb_compare(&recs[0], &recs[i], &a->o, &cmps[i - 1], e))
+			goto fail_cmp;
+	return 0;
+fail_cmp:
+	while (i-- > 1)
+		cb_compare_free(&cmps[i - 1]);
+	i = n;
+fail:
+	while (i--)
+		cb_record_free(&recs[i]);
+	return -1;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const struct cb_option *const tables[] = {
+		cb_compare_decide_options, cb_compare_options, NULL
+	};
+	struct cb_compare_args a;
+	struct cb_error e = { 0 };
+	struct cb_record *recs;
+	struct cb_cmp *cmps;
+	int first, status = CB_EXIT_OK;
+	size_t n, i;
+
+	cb_compare_args_init(&a);
+	first = cb_options_parse(argc, argv, tables, cb_compare_option, &a, &e);
+	if (first < 0)
+		goto fail;
+	if (a.help) {
+		fputs(cb_compare_usage, stdout);
+		cb_options_help(stdout, tables);
+		cb_patterns_free(&a.points);
+		return CB_EXIT_OK;
+	}
+	if (argc - first < 2) {
+		cb_fail(&e, CB_EXIT_USAGE, "needs two records or more: BASE.json NEW.json [MORE.json...] (see --help)");
+		goto fail;
+	}
+	n = (size_t)(argc - first);
+	recs = cb_calloc(n, sizeof(*recs));
+	cmps = cb_calloc(n - 1, sizeof(*cmps));
+	/* Everything read and decided before anything is printed. */
+	if (cb_compare_records((const char *const *)argv + first, n, &a, recs, cmps, &e)) {
+		free(recs);
+		free(cmps);
+		goto fail;
+	}
+	for (i = 0; i + 1 < n; i++) {
+		if (i && !a.json)
+			fputc('\n', stdout);
+		if (a.json)
+			cb_json(stdout, &cmps[i], &a);
+		else
+			cb_text(stdout, &cmps[i], &a);
+		status = i ? cb_compare_status_merge(status, cmps[i].status) : cmps[i].status;
+	}
+	if (n > 2 && !a.json) {
+		fprintf(stdout, "\n# %zu comparisons with ", n - 1);
+		cb_put_clean(stdout, recs[0].path);
+		fprintf(stdout, ": exit %d\n", status);
+	}
+	for (i = 0; i + 1 < n; i++)
+		cb_compare_free(&cmps[i]);
+	for (i = 0; i < n; i++)
+		cb_record_free(&recs[i]);
+	free(recs);
+	free(cmps);
+	cb_patterns_free(&a.points);
+	return status;
+fail:
+	cb_patterns_free(&a.points);
+	return cb_report(&e);
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * points.c - point keys, names, size classes, costs and --points patterns
+ * (points.h).
+ */
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "copybench.h"
+#include "points.h"
+
+void cb_key_of(const struct cb_record_point *p, struct cb_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->direction = p->direction;
+	k->variant = p->variant;
+	k->cache = p->cache;
+	k->size = p->size;
+	k->random = CB_POINT_HAS(p, size_max);
+	k->size_max = k->random ? p->size_max : p->size;
+	k->src_offset = p->src_offset;
+	k->dst_offset = p->dst_offset;
+}
+
+static int cb_ull_cmp(unsigned long long a, unsigned long long b)
+{
+	return a < b ? -1 : a > b;
+}
+
+int cb_key_cmp(const struct cb_key *a, const struct cb_key *b)
+{
+	int c = strcmp(a->direction, b->direction);
+
+	c = c ? c : strcmp(a->cache, b->cache);
+	c = c ? c : cb_ull_cmp(a->size, b->size);
+	c = c ? c : a->random - b->random;
+	c = c ? c : cb_ull_cmp(a->size_max, b->size_max);
+	c = c ? c : cb_ull_cmp(a->src_offset, b->src_offset);
+	c = c ? c : cb_ull_cmp(a->dst_offset, b->dst_offset);
+	return c ? c : strcmp(a->variant, b->variant);
+}
+
+int cb_key_is_native(const struct cb_key *k)
+{
+	return !strcmp(k->variant, CB_NATIVE_NAME);
+}
+
+void cb_key_name(const struct cb_key *k, struct cb_str *b)
+{
+	char lo[24], hi[24];
+
+	cb_str_printf(b, "%s.%s.", k->direction, k->variant);
+	if (k->random)
+		cb_str_printf(b, "random:%s-%s", cb_fmt_bytes(k->size, lo, sizeof(lo)),
+			      cb_fmt_bytes(k->size_max, hi, sizeof(hi)));
+	else
+		cb_str_add(b, cb_fmt_bytes(k->size, lo, sizeof(lo)));
+	if (strcmp(k->cache, CB_CACHE_DEFAULT))
+		cb_str_printf(b, ".%s", k->cache);
+	if (k->src_offset)
+		cb_str_printf(b, ".src%llu", k->src_offset);
+	if (k->dst_offset)
+		cb_str_printf(b, ".dst%llu", k->dst_offset);
+}
+
+/* Lower bounds of the size classes, ascending. */
+static const struct {
+	unsigned long long lo;
+	const char *name;
+} cb_classes[CB_SIZE_CLASSES] = {
+	{ 0, "0-63" },
+	{ 64, "64-4095" },
+	{ 4096, "4K-255K" },
+	{ 256 << 10, "256K-" },
+};
+
+unsigned int cb_size_class(const struct cb_key *k)
+{
+	unsigned long long mid = k->size + (k->size_max - k->size) / 2;
+	unsigned int c = CB_SIZE_CLASSES - 1;
+
+	while (c && mid < cb_classes[c].lo)
+		c--;
+	return c;
+}
+
+const char *cb_size_class_name(unsigned int c)
+{
+	return c < CB_SIZE_CLASSES ? cb_classes[c].name : "?";
+}
+
+int cb_key_same_class(const struct cb_key *a, const struct cb_key *b)
+{
+	return !strcmp(a->direction, b->direction) && !strcmp(a->cache, b->cache) &&
+	       cb_size_class(a) == cb_size_class(b);
+}
+
+int cb_point_cost(const struct cb_record *r, const struct cb_record_point *p, int median,
+		  int core, double *cost, struct cb_error *e)
+{
+	double v = median ? p->cycles_median : p->cycles_min;
+
+	if (core && !CB_POINT_HAS(p, clock_ratio))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s:%lu: --clock core needs clock_ratio, which this point lacks",
+			       r->path, p->line);
+	*cost = core ? v * p->clock_ratio : v;
+	return 0;
+}
+
+static int cb_pointset_cmp(const void *a, const void *b)
+{
+	return cb_key_cmp(&((const struct cb_pointset *)a)->key,
+			  &((const struct cb_pointset *)b)->key);
+}
+
+int cb_points_group(const struct cb_record *r, int median, int core, struct cb_pointset **out,
+		    size_t *n, struct cb_error *e)
+{
+	struct cb_pointset *s = cb_calloc(r->npoints, sizeof(*s));
+	double *cost = cb_calloc(r->npoints, sizeof(*cost));
+	const struct cb_record_point *p;
+	size_t i, j, k, m = 0;
+	const char *bad;
+
+	/* Costs in file order, so a refusal names the first bad line. */
+	for (i = 0; i < r->npoints; i++) {
+		p = &r->points[i];
+		bad = cb_has_control(p->direction) ? "direction" : cb_has_control(p->variant) ?
+		      "variant" : cb_has_control(p->cache) ? "cache" : NULL;
+		if (bad)
+			cb_fail(e, CB_EXIT_USAGE, "%s:%lu: field '%s' holds a control character",
+				r->path, p->line, bad);
+		if (bad || cb_point_cost(r, p, median, core, &cost[i], e)) {
+			free(cost);
+			free(s);
+			return -1;
+		}
+		cb_key_of(&r->points[i], &s[i].key);
+		s[i].first = &r->points[i];
+	}
+	/* Sorted by key, every run of equal keys is one set. */
+	qsort(s, r->npoints, sizeof(*s), cb_pointset_cmp);
+	for (i = 0; i < r->npoints; i = j) {
+		for (j = i + 1; j < r->npoints && !cb_key_cmp(&s[i].key, &s[j].key); j++)
+			;
+		s[m] = s[i];
+		s[m].v = cb_calloc(j - i, sizeof(double));
+		for (k = i; k < j; k++) {
+			/* first: the earliest line of the set */
+			if (s[k].first < s[m].first)
+				s[m].first = s[k].first;
+			s[m].v[s[m].n++] = cost[s[k].first - r->points];
+		}
+		m++;
+	}
+	free(cost);
+	*out = s;
+	*n = m;
+	return 0;
+}
+
+void cb_points_free(struct cb_pointset *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++)
+		free(s[i].v);
+	free(s);
+}
+
+const struct cb_pointset *cb_points_find(const struct cb_pointset *s, size_t n,
+					 const struct cb_key *k)
+{
+	struct cb_pointset want = { .key = *k };
+
+	return bsearch(&want, s, n, sizeof(*s), cb_pointset_cmp);
+}
+
+int cb_patterns_parse(const char *opt, const char *spec, struct cb_patterns *p,
+		      struct cb_error *e)
+{
+	const char *s = spec, *comma;
+
+	memset(p, 0, sizeof(*p));
+	do {
+		comma = strchr(s, ',');
+		if (comma == s || !*s) {
+			cb_patterns_free(p);
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --%s '%s': empty item (accepted: point names or shell patterns, comma-separated: to_user.native.4K, '*.native.*')",
+				       opt, spec);
+		}
+		p->v = cb_realloc(p->v, p->n + 1, sizeof(*p->v));
+		p->v[p->n] = cb_strdup(s);
+		if (comma)
+			p->v[p->n][comma - s] = '\0';
+		p->n++;
+		s = comma ? comma + 1 : NULL;
+	} while (s);
+	return 0;
+}
+
+void cb_patterns_free(struct cb_patterns *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}
+
+int cb_patterns_match(const struct cb_patterns *p, const struct cb_key *k)
+{
+	struct cb_str name = { 0 };
+	size_t i;
+	int hit = 0;
+
+	cb_key_name(k, &name);
+	for (i = 0; i < p->n && !hit; i++)
+		hit = !fnmatch(p->v[i], name.s, 0);
+	cb_str_free(&name);
+	return hit;
+}
+
+size_t cb_patterns_select(const struct cb_patterns *p, const struct cb_pointset *s, size_t n,
+			  char *sel)
+{
+	size_t i, j, hits = 0;
+
+	for (i = 0; i < n; i++) {
+		sel[i] = (char)cb_patterns_match(p, &s[i].key);
+		hits += (size_t)sel[i];
+	}
+	for (i = 0; i < n; i++) {
+		if (!sel[i] || !cb_key_is_native(&s[i].key))
+			continue;
+		for (j = 0; j < n; j++)
+			if (!cb_key_is_native(&s[j].key) && cb_key_same_class(&s[i].key, &s[j].key))
+				sel[j] |= 2;
+	}
+	return hits;
+}

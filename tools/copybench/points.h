@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * points.h - the points of records as compare, bisect-run and sweep --like
+ * see them: what identifies a point across records (its key), its name
+ * ("to_user.native.4K"), the size class its controls are judged in, the
+ * --points patterns, and a record's repeats grouped per point.
+ *
+ * A point is "native" (the kernel's own copy, or what --as-native put in
+ * its place) or a control: a fixed variant of copy_variants.S, the same
+ * code on every kernel. Documentation/compare.rst is the manual.
+ */
+#ifndef CB_POINTS_H
+#define CB_POINTS_H
+
+#include <stddef.h>
+
+#include "record.h"
+#include "util.h"
+
+/*
+ * struct cb_key - what makes two record lines the same point: direction,
+ * variant, size (and, for random sizes, the range's upper bound), offsets
+ * and cache mode. The strings are borrowed from the record's point.
+ */
+struct cb_key {
+	const char *direction, *variant, *cache;
+	unsigned long long size, size_max;
+	int random;
+	unsigned long long src_offset, dst_offset;
+};
+
+void cb_key_of(const struct cb_record_point *p, struct cb_key *k);
+/* Total order: direction, cache, size, random range, offsets, variant. */
+int cb_key_cmp(const struct cb_key *a, const struct cb_key *b);
+int cb_key_is_native(const struct cb_key *k);
+
+/*
+ * cb_key_name - the point's name, appended to b: DIRECTION.VARIANT.SIZE,
+ * then ".cold" for the cold cache, ".srcN" and ".dstN" for non-zero
+ * offsets: "to_user.native.4K", "memcpy.movsb.random:1-64.cold",
+ * "to_user.orig.4K.dst8". What compare prints and --points matches.
+ */
+void cb_key_name(const struct cb_key *k, struct cb_str *b);
+
+/*
+ * Size classes: the bands of sizes whose controls judge a native point
+ * (compare.rst, "Controls"): under 64 bytes, 64 B to 4 KiB - 1, 4 KiB to
+ * 256 KiB - 1, and 256 KiB up. A random-size point belongs to the band of
+ * the middle of its range.
+ */
+#define CB_SIZE_CLASSES	4
+unsigned int cb_size_class(const struct cb_key *k);
+/* "0-63", "64-4095", "4K-255K", "256K-" */
+const char *cb_size_class_name(unsigned int c);
+/* Controls judge a native point when direction, cache and size class agree. */
+int cb_key_same_class(const struct cb_key *a, const struct cb_key *b);
+
+/*
+ * cb_point_cost - the figure one repeat of a point contributes: cycles_min
+ * or (median) cycles_median, in TSC cycles or (core) core clocks (times
+ * clock_ratio). -1 with e set when core clocks meet a point without
+ * clock_ratio.
+ */
+int cb_point_cost(const struct cb_record *r, const struct cb_record_point *p, int median,
+		  int core, double *cost, struct cb_error *e);
+
+/* struct cb_pointset - one point of a record and its repeats' costs. */
+struct cb_pointset {
+	struct cb_key key;
+	const struct cb_record_point *first;	/* its first line */
+	double *v;
+	size_t n;
+};
+
+/*
+ * cb_points_group - a record's lines grouped per point, sorted by key
+ * (*out, *n sets, freed by cb_points_free()). 0, or -1 with e set.
+ */
+int cb_points_group(const struct cb_record *r, int median, int core, struct cb_pointset **out,
+		    size_t *n, struct cb_error *e);
+void cb_points_free(struct cb_pointset *s, size_t n);
+/* The set of s[0..n) with key k, or NULL. */
+const struct cb_pointset *cb_points_find(const struct cb_pointset *s, size_t n,
+					 const struct cb_key *k);
+
+/*
+ * --points SPEC: comma-separated shell patterns (fnmatch) matched against
+ * point names, "to_user.native.*", "*.4K". cb_patterns_parse() checks
+ * every item (none empty); cb_patterns_select() marks in sel[] the sets
+ * whose names match, and with them every control point of the same class
+ * as a matching native point (the controls that judge it). Returns how
+ * many sets matched a pattern themselves.
+ */
+struct cb_patterns {
+	char **v;
+	size_t n;
+};
+
+int cb_patterns_parse(const char *opt, const char *spec, struct cb_patterns *p,
+		      struct cb_error *e);
+void cb_patterns_free(struct cb_patterns *p);
+int cb_patterns_match(const struct cb_patterns *p, const struct cb_key *k);
+size_t cb_patterns_select(const struct cb_patterns *p, const struct cb_pointset *s, size_t n,
+			  char *sel);
+
+#endif /* CB_POINTS_H */

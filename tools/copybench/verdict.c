@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verdict.c - copybench compare's engine (verdict.h): headers compared
+ * member by member, points matched by key, each decided by infer.h, the
+ * controls' drift per size class, native points net of it, the status.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "verdict.h"
+
+#define CB_OUTCOME(e, name)	name,
+static const char *const cb_outcome_names[] = {
+#include "verdict.h"
+};
+#undef CB_OUTCOME
+
+/* tsc_khz may differ this much (a fraction) between records of one machine. */
+#define CB_TSC_TOLERANCE	0.001
+
+const char *cb_outcome_name(enum cb_outcome o)
+{
+	return (unsigned int)o < ARRAY_SIZE(cb_outcome_names) ? cb_outcome_names[o] : "?";
+}
+
+int cb_compare_status_merge(int a, int b)
+{
+	if (a == CB_EXIT_REGRESSION || b == CB_EXIT_REGRESSION)
+		return CB_EXIT_REGRESSION;
+	return a == CB_EXIT_INCONCLUSIVE || b == CB_EXIT_INCONCLUSIVE ?
+	       CB_EXIT_INCONCLUSIVE : CB_EXIT_OK;
+}
+
+/* ---- Headers ------------------------------------------------------------ */
+
+/* Header members that make two records incomparable when they differ. */
+static const char *const cb_blocking_fields[] = {
+	"cpu_model", "cpu_family", "cpu_model_id", "cpu_stepping", "microcode", "backend",
+};
+
+/* Differ by nature between any two records: not listed. */
+static const char *const cb_ignored_fields[] = { "date" };
+
+static int cb_in(const char *const *list, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], s))
+			return 1;
+	return 0;
+}
+
+/* A header value as text: strings bare, lists space-separated. */
+static void cb_json_text(const struct cb_json *v, struct cb_str *b)
+{
+	size_t i;
+
+	switch (v->type) {
+	case CB_JSON_NULL:
+		cb_str_add(b, "null");
+		break;
+	case CB_JSON_BOOL:
+		cb_str_add(b, v->boolean ? "true" : "false");
+		break;
+	case CB_JSON_NUMBER:
+		if (v->is_uint)
+			cb_str_printf(b, "%llu", v->u);
+		else if (v->is_int)
+			cb_str_printf(b, "%lld", v->i);
+		else
+			cb_str_printf(b, "%.17g", v->num);
+		break;
+	case CB_JSON_STRING:
+		cb_str_add_clean(b, v->str);
+		break;
+	case CB_JSON_ARRAY:
+		cb_str_add(b, "[");
+		for (i = 0; i < v->n; i++) {
+			cb_str_add(b, i ? " " : "");
+			cb_json_text(&v->items[i], b);
+		}
+		cb_str_add(b, "]");
+		break;
+	case CB_JSON_OBJECT:
+		cb_str_add(b, "{");
+		for (i = 0; i < v->n; i++) {
+			cb_str_add(b, i ? ", " : "");
+			cb_str_add_clean(b, v->members[i].key);
+			cb_str_add(b, ": ");
+			cb_json_text(&v->members[i].value, b);
+		}
+		cb_str_add(b, "}");
+		break;
+	}
+}
+
+static int cb_json_same(const struct cb_json *a, const struct cb_json *b)
+{
+	struct cb_str x = { 0 }, y = { 0 };
+	int same;
+
+	if (a->type != b->type)
+		return 0;
+	cb_json_text(a, &x);
+	cb_json_text(b, &y);
+	same = !strcmp(x.s, y.s);
+	cb_str_free(&x);
+	cb_str_free(&y);
+	return same;
+}
+
+static int cb_tsc_differs(const struct cb_json *a, const struct cb_json *b)
+{
+	if (a->type != CB_JSON_NUMBER || b->type != CB_JSON_NUMBER || !(a->num > 0))
+		return 1;
+	return fabs(b->num / a->num - 1) > CB_TSC_TOLERANCE;
+}
+
+static void cb_diff_add(struct cb_cmp *c, const char *field, const struct cb_json *a,
+			const struct cb_json *b, int blocking)
+{
+	struct cb_cmp_diff *d;
+	struct cb_str t = { 0 };
+
+	c->diffs = cb_realloc(c->diffs, c->ndiffs + 1, sizeof(*c->diffs));
+	d = &c->diffs[c->ndiffs++];
+	d->field = cb_strdup(field);
+	cb_str_add(&t, a ? "" : "(absent)");
+	if (a)
+		cb_json_text(a, &t);
+	d->base = t.s;
+	t = (struct cb_str){ 0 };
+	cb_str_add(&t, b ? "" : "(absent)");
+	if (b)
+		cb_json_text(b, &t);
+	d->new = t.s;
+	d->blocking = blocking;
+	c->blocking |= blocking;
+}
+
+/*
+ * Every member of object a that b lacks or holds otherwise, then b's
+ * members a lacks; objects (mitigations) member by member, as prefix.key.
+ */
+static void cb_diff_objects(struct cb_cmp *c, const char *prefix, const struct cb_json *a,
+			    const struct cb_json *b)
+{
+	const struct cb_json *va, *vb;
+	struct cb_str f = { 0 };
+	size_t i;
+	int blocking;
+
+	for (i = 0; i < a->n; i++) {
+		f.len = 0;
+		cb_str_printf(&f, "%s%s", prefix, *prefix ? "." : "");
+		cb_str_add_clean(&f, a->members[i].key);
+		if (!*prefix && cb_in(cb_ignored_fields, ARRAY_SIZE(cb_ignored_fields), f.s))
+			continue;
+		va = &a->members[i].value;
+		vb = cb_json_get(b, a->members[i].key);
+		if (vb && va->type == CB_JSON_OBJECT && vb->type == CB_JSON_OBJECT) {
+			cb_diff_objects(c, f.s, va, vb);
+			continue;
+		}
+		if (!*prefix && !strcmp(f.s, "tsc_khz") && vb) {
+			if (!cb_json_same(va, vb))
+				cb_diff_add(c, f.s, va, vb, cb_tsc_differs(va, vb));
+			continue;
+		}
+		blocking = !*prefix && cb_in(cb_blocking_fields, ARRAY_SIZE(cb_blocking_fields),
+					     f.s);
+		if (!vb || !cb_json_same(va, vb))
+			cb_diff_add(c, f.s, va, vb, blocking);
+	}
+	for (i = 0; i < b->n; i++) {
+		if (cb_json_get(a, b->members[i].key))
+			continue;
+		f.len = 0;
+		cb_str_printf(&f, "%s%s", prefix, *prefix ? "." : "");
+		cb_str_add_clean(&f, b->members[i].key);
+		cb_diff_add(c, f.s, NULL, &b->members[i].value, 0);
+	}
+	cb_str_free(&f);
+}
+
+static int cb_refuse_machines(const struct cb_cmp *c, struct cb_error *e)
+{
+	struct cb_str m = { 0 };
+	size_t i;
+
+	for (i = 0; i < c->ndiffs; i++)
+		if (c->diffs[i].blocking)
+			cb_str_printf(&m, "%s%s '%s' against '%s'", m.len ? "; " : "",
+				      c->diffs[i].field, c->diffs[i].base, c->diffs[i].new);
+	cb_fail(e, CB_EXIT_USAGE,
+		"%s and %s were not recorded on the same machine with the same backend (%s): comparing them would measure the machines, not the kernels (--force compares them anyway)",
+		c->base->path, c->new->path, m.s);
+	cb_str_free(&m);
+	return -1;
+}
+
+/* ---- Points ------------------------------------------------------------- */
+
+static void cb_describe(const struct cb_pointset *s, struct cb_side *d)
+{
+	double *v = cb_calloc(s->n, sizeof(*v));
+
+	memcpy(v, s->v, s->n * sizeof(*v));
+	cb_stats_sort(v, s->n);
+	d->n = s->n;
+	d->mean = cb_stats_mean(v, s->n);
+	d->stddev = cb_stats_stddev(v, s->n, 0);
+	d->median = cb_stats_median(v, s->n);
+	d->min = v[0];
+	d->max = v[s->n - 1];
+	free(v);
+}
+
+static int cb_infer_fail(const struct cb_cmp_point *p, int err, struct cb_error *e)
+{
+	if (err == -E2BIG)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "point %s has more than %d repeats on a side: more than compare takes",
+			       p->name, INFER_MAX_N);
+	return cb_fail(e, CB_EXIT_RUNTIME, "point %s: the statistics failed: %s", p->name,
+		       strerror(-err));
+}
+
+/* The raw verdict, LKP's, and the bootstrap of one matched point. */
+static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *b,
+		    const struct cb_pointset *n, const struct infer_params *par,
+		    struct cb_error *e)
+{
+	int err;
+
+	cb_describe(b, &p->base);
+	cb_describe(n, &p->new);
+	err = infer_decide(b->v, b->n, n->v, n->n, par, &p->v);
+	if (!err)
+		err = infer_lkp(b->v, b->n, n->v, n->n, 0, &p->lkp);
+	if (err)
+		return cb_infer_fail(p, err, e);
+	/* NaN when a cost is not positive: then the verdict is inconclusive. */
+	p->log_se = infer_log_se(b->v, b->n, n->v, n->n);
+	p->boot_agrees = 1;
+	if (b->n >= CB_BOOT_MIN_REPEATS && n->n >= CB_BOOT_MIN_REPEATS &&
+	    p->v.why == INFER_WHY_NONE) {
+		err = infer_boot_median_ratio(b->v, b->n, n->v, n->n, par, &p->boot);
+		if (err)
+			return cb_infer_fail(p, err, e);
+		p->has_boot = 1;
+		/*
+		 * A change: the interval on its side of 1. None: the interval
+		 * not wholly beyond the threshold.
+		 */
+		if (p->v.change == INFER_REGRESSED)
+			p->boot_agrees = p->boot.lo > 1;
+		else if (p->v.change == INFER_IMPROVED)
+			p->boot_agrees = p->boot.hi < 1;
+		else
+			p->boot_agrees = p->boot.lo <= 1 + par->threshold &&
+					 p->boot.hi >= 1 - par->threshold;
+	}
+	return 0;
+}
+
+static void cb_only_add(char ***list, size_t *n, const struct cb_key *k)
+{
+	struct cb_str s = { 0 };
+
+	cb_key_name(k, &s);
+	*list = cb_realloc(*list, *n + 1, sizeof(**list));
+	(*list)[(*n)++] = s.s;
+}
+
+static int cb_cmp_point_order(const void *a, const void *b)
+{
+	const struct cb_cmp_point *x = a, *y = b;
+
+	if (x->control != y->control)
+		return x->control - y->control;
+	return cb_key_cmp(&x->key, &y->key);
+}
+
+static const char *cb_names_sample(char **names, size_t n, struct cb_str *b)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < 5; i++)
+		cb_str_printf(b, "%s%s", i ? ", " : "", names[i]);
+	if (n > 5)
+		cb_str_printf(b, ", ... (%zu in all)", n);
+	return b->s ? b->s : "none";
+}
+
+/*
+ * Walks both sorted sets: a point of both is judged, the others are
+ * listed as only in one record. With --points (pat), bsel marks the
+ * base's selected sets, and only what pat names counts as missing.
+ */
+static int cb_match(struct cb_cmp *c, const struct cb_pointset *bs, size_t nb,
+		    const struct cb_pointset *ns, size_t nn, const struct cb_patterns *pat,
+		    const char *bsel, const struct infer_params *par, struct cb_error *e)
+{
+	struct cb_cmp_point *p;
+	struct cb_str name;
+	size_t i = 0, j = 0;
+	int d;
+
+	c->pts = cb_calloc(nb < nn ? nb : nn, sizeof(*c->pts));
+	while (i < nb || j < nn) {
+		d = i == nb ? 1 : j == nn ? -1 : cb_key_cmp(&bs[i].key, &ns[j].key);
+		if (d < 0 || (d == 0 && !bsel[i])) {
+			if (bsel[i])
+				cb_only_add(&c->only_base, &c->nonly_base, &bs[i].key);
+			i++;
+			j += d == 0;
+			continue;
+		}
+		if (d > 0) {
+			if (!pat || cb_patterns_match(pat, &ns[j].key))
+				cb_only_add(&c->only_new, &c->nonly_new, &ns[j].key);
+			j++;
+			continue;
+		}
+		p = &c->pts[c->npts++];
+		p->key = bs[i].key;
+		name = (struct cb_str){ 0 };
+		cb_key_name(&p->key, &name);
+		p->name = name.s;
+		p->control = !cb_key_is_native(&p->key);
+		p->cls = -1;
+		if (cb_judge(p, &bs[i], &ns[j], par, e))
+			return -1;
+		i++;
+		j++;
+	}
+	if (!c->npts) {
+		struct cb_str x = { 0 }, y = { 0 };
+
+		cb_fail(e, CB_EXIT_USAGE,
+			"%s and %s have no point in common (only in the first: %s; only in the second: %s)",
+			c->base->path, c->new->path,
+			cb_names_sample(c->only_base, c->nonly_base, &x),
+			cb_names_sample(c->only_new, c->nonly_new, &y));
+		cb_str_free(&x);
+		cb_str_free(&y);
+		return -1;
+	}
+	qsort(c->pts, c->npts, sizeof(*c->pts), cb_cmp_point_order);
+	return 0;
+}
+
+/* ---- Controls ----------------------------------------------------------- */
+
+static int cb_class_of(const struct cb_cmp *c, const struct cb_key *k)
+{
+	size_t i;
+
+	for (i = 0; i < c->ncls; i++)
+		if (cb_key_same_class(&c->cls[i].key, k))
+			return (int)i;
+	return -1;
+}
+
+/* Each control's ratio into its class; then each class's drift. */
+static int cb_controls(struct cb_cmp *c, const struct infer_params *par, struct cb_error *e)
+{
+	struct cb_cmp_class *k;
+	struct cb_cmp_point *p;
+	size_t i;
+	int ci, err;
+
+	for (i = 0; i < c->npts; i++) {
+		p = &c->pts[i];
+		if (!p->control || !isfinite(p->v.ratio) || !(p->v.ratio > 0))
+			continue;
+		ci = cb_class_of(c, &p->key);
+		if (ci < 0) {
+			c->cls = cb_realloc(c->cls, c->ncls + 1, sizeof(*c->cls));
+			k = &c->cls[c->ncls];
+			memset(k, 0, sizeof(*k));
+			k->key = p->key;
+			k->band = cb_size_class(&p->key);
+			k->size_lo = p->key.size;
+			k->size_hi = p->key.size_max;
+			ci = (int)c->ncls++;
+		}
+		k = &c->cls[ci];
+		k->ratios = cb_realloc(k->ratios, k->n + 1, sizeof(*k->ratios));
+		k->ratios[k->n++] = p->v.ratio;
+		k->size_lo = p->key.size < k->size_lo ? p->key.size : k->size_lo;
+		k->size_hi = p->key.size_max > k->size_hi ? p->key.size_max : k->size_hi;
+		p->cls = ci;
+	}
+	for (i = 0; i < c->ncls; i++) {
+		err = infer_drift(c->cls[i].ratios, c->cls[i].n, par, &c->cls[i].d);
+		if (err)
+			return cb_fail(e, err == -E2BIG ? CB_EXIT_USAGE : CB_EXIT_RUNTIME,
+				       "the drift of %zu control points: %s", c->cls[i].n,
+				       err == -E2BIG ? "too many control points in one class" :
+				       strerror(-err));
+		k = &c->cls[i];
+		k->scattered = k->d.enough && !k->d.moved && fabs(k->d.ratio - 1) > par->threshold;
+		c->moved |= k->d.moved;
+	}
+	return 0;
+}
+
+/* ---- Outcomes ----------------------------------------------------------- */
+
+static enum cb_outcome cb_from_change(enum infer_change ch)
+{
+	switch (ch) {
+	case INFER_IMPROVED:
+		return CB_OUT_IMPROVED;
+	case INFER_REGRESSED:
+		return CB_OUT_REGRESSED;
+	case INFER_UNCHANGED:
+		return CB_OUT_UNCHANGED;
+	default:
+		return CB_OUT_INCONCLUSIVE;
+	}
+}
+
+/*
+ * A native point is a kernel change when its own verdict is a change and
+ * its net verdict is the same change; a change the controls explain is
+ * machine-like.
+ */
+static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
+		      const struct infer_params *par, struct cb_error *e)
+{
+	int err;
+
+	p->why = "";
+	if (p->v.change == INFER_INCONCLUSIVE) {
+		p->out = CB_OUT_INCONCLUSIVE;
+		p->why = infer_why_name(p->v.why);
+		return 0;
+	}
+	if (p->control || c->no_controls) {
+		p->out = cb_from_change(p->v.change);
+		return 0;
+	}
+	p->cls = cb_class_of(c, &p->key);
+	if (p->cls < 0) {
+		p->out = CB_OUT_INCONCLUSIVE;
+		p->why = "no control point in its size class";
+		return 0;
+	}
+	err = infer_net(p->v.ratio, p->log_se, &c->cls[p->cls].d, par, &p->net);
+	if (err)
+		return cb_infer_fail(p, err, e);
+	p->has_net = 1;
+	if (p->v.change == INFER_UNCHANGED) {
+		p->out = CB_OUT_UNCHANGED;
+	} else if (p->net.change == INFER_INCONCLUSIVE) {
+		p->out = CB_OUT_INCONCLUSIVE;
+		p->why = infer_why_name(p->net.why);
+	} else if (p->net.change == p->v.change) {
+		p->out = cb_from_change(p->v.change);
+	} else if (fabs(p->net.net - 1) <= par->threshold || p->net.distinct) {
+		/* The drift explains it, or the machine moved further. */
+		p->out = CB_OUT_MACHINE;
+	} else {
+		p->out = CB_OUT_INCONCLUSIVE;
+		p->why = "the controls scatter too much to tell the kernel from the machine";
+	}
+	return 0;
+}
+
+static double cb_point_change(const struct cb_cmp_point *p)
+{
+	return p->has_net ? p->net.net : p->v.ratio;
+}
+
+static void cb_tally(struct cb_cmp *c)
+{
+	struct cb_cmp_point *p;
+	size_t i;
+
+	c->worst = -1;
+	for (i = 0; i < c->npts; i++) {
+		p = &c->pts[i];
+		if (p->control)
+			continue;
+		c->natives++;
+		c->count[p->out]++;
+		if (p->out == CB_OUT_REGRESSED &&
+		    (c->worst < 0 || cb_point_change(p) > cb_point_change(&c->pts[c->worst])))
+			c->worst = (long)i;
+	}
+	if (c->moved)
+		c->status = CB_EXIT_INCONCLUSIVE;
+	else if (c->count[CB_OUT_REGRESSED])
+		c->status = CB_EXIT_REGRESSION;
+	else if (c->count[CB_OUT_INCONCLUSIVE] || c->nonly_base || c->nonly_new)
+		c->status = CB_EXIT_INCONCLUSIVE;
+	else
+		c->status = CB_EXIT_OK;
+}
+
+int cb_compare(const struct cb_record *base, const struct cb_record *new,
+	       const struct cb_cmp_opts *o, struct cb_cmp *c, struct cb_error *e)
+{
+	struct cb_pointset *bs = NULL, *ns = NULL;
+	size_t nb = 0, nn = 0, i;
+	char *bsel = NULL;
+	struct cb_str names = { 0 };
+
+	memset(c, 0, sizeof(*c));
+	c->base = base;
+	c->new = new;
+	c->median = o->median >= 0 ? o->median : !strcmp(base->header.estimator, "median");
+	c->core = o->core;
+	if (infer_params_check(&o->par)) {
+		cb_fail(e, CB_EXIT_USAGE, "invalid statistics parameters");
+		goto fail;
+	}
+	cb_diff_objects(c, "", &base->header_json, &new->header_json);
+	if (c->blocking && !o->force) {
+		cb_refuse_machines(c, e);
+		goto fail;
+	}
+	if (cb_points_group(base, c->median, c->core, &bs, &nb, e) ||
+	    cb_points_group(new, c->median, c->core, &ns, &nn, e))
+		goto fail;
+	bsel = cb_calloc(nb, 1);
+	memset(bsel, 1, nb);
+	if (o->points && !cb_patterns_select(o->points, bs, nb, bsel)) {
+		for (i = 0; i < nb && i < 8; i++) {
+			cb_str_add(&names, i ? ", " : "");
+			cb_key_name(&bs[i].key, &names);
+		}
+		cb_fail(e, CB_EXIT_USAGE, "invalid --points: no point of %s matches (its points: %s%s)",
+			base->path, names.s, nb > 8 ? ", ..." : "");
+		goto fail;
+	}
+	if (cb_match(c, bs, nb, ns, nn, o->points, bsel, &o->par, e))
+		goto fail;
+	c->no_controls = 1;
+	for (i = 0; i < c->npts; i++)
+		c->no_controls &= !c->pts[i].control;
+	if (cb_controls(c, &o->par, e))
+		goto fail;
+	for (i = 0; i < c->npts; i++)
+		if (cb_outcome(c, &c->pts[i], &o->par, e))
+			goto fail;
+	cb_tally(c);
+	cb_points_free(bs, nb);
+	cb_points_free(ns, nn);
+	free(bsel);
+	cb_str_free(&names);
+	return 0;
+fail:
+	cb_points_free(bs, nb);
+	cb_points_free(ns, nn);
+	free(bsel);
+	cb_str_free(&names);
+	cb_compare_free(c);
+	return -1;
+}
+
+void cb_compare_free(struct cb_cmp *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->ndiffs; i++) {
+		free(c->diffs[i].field);
+		free(c->diffs[i].base);
+		free(c->diffs[i].new);
+	}
+	free(c->diffs);
+	for (i = 0; i < c->npts; i++)
+		free(c->pts[i].name);
+	free(c->pts);
+	for (i = 0; i < c->ncls; i++)
+		free(c->cls[i].ratios);
+	free(c->cls);
+	for (i = 0; i < c->nonly_base; i++)
+		free(c->only_base[i]);
+	free(c->only_base);
+	for (i = 0; i < c->nonly_new; i++)
+		free(c->only_new[i]);
+	free(c->only_new);
+	memset(c, 0, sizeof(*c));
+}

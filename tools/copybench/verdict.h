@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * verdict.h - the engine of copybench compare and bisect-run: two records
+ * in; out, the differences of their headers, one verdict per point (the
+ * Mann-Whitney decision of infer.h, LKP's rule beside it, a bootstrap
+ * interval from 10 repeats a side), the controls' drift per size class,
+ * each native point net of it, and the exit status. Prints nothing:
+ * compare.c shows it, bisect.c turns it into a step's answer.
+ * Documentation/compare.rst explains every rule.
+ */
+#ifndef CB_VERDICT_H
+#define CB_VERDICT_H
+
+#include "infer.h"
+#include "points.h"
+#include "record.h"
+
+/* Exit statuses of compare beyond util.h's 0 and 2. */
+#define CB_EXIT_REGRESSION	1
+#define CB_EXIT_INCONCLUSIVE	3
+
+/* Bootstrap beside the verdict from this many repeats a side. */
+#define CB_BOOT_MIN_REPEATS	10
+
+/**
+ * struct cb_cmp_opts - how to compare.
+ * @par: alpha, threshold, bootstrap resamples and seed
+ * @median: 1 cycles_median, 0 cycles_min, -1 the base record's estimator
+ * @core: core clocks (clock_ratio) instead of TSC cycles
+ * @force: compare records whose headers say different machines
+ * @points: only these points (and their controls); NULL for all
+ */
+struct cb_cmp_opts {
+	struct infer_params par;
+	int median;
+	int core;
+	int force;
+	const struct cb_patterns *points;
+};
+
+#define CB_CMP_OPTS_DEFAULT { .par = INFER_PARAMS_DEFAULT, .median = -1 }
+
+/*
+ * What compare calls a point, in the order of enum cb_outcome:
+ * CB_OUTCOME(e, name), an X-macro list at the end of this file.
+ */
+#define CB_OUTCOME(e, name)	CB_OUT_##e,
+enum cb_outcome {
+#include "verdict.h"
+	CB_OUT_COUNT
+};
+#undef CB_OUTCOME
+
+const char *cb_outcome_name(enum cb_outcome o);
+
+/* struct cb_side - one side's repeats, described (arithmetic, as LKP). */
+struct cb_side {
+	size_t n;
+	double mean, stddev, median, min, max;
+};
+
+/**
+ * struct cb_cmp_point - one point both records have.
+ * @key: the point (strings borrowed from the base record)
+ * @name: its name (cb_key_name())
+ * @control: a fixed variant: judged, but part of the machine's drift
+ * @base: base repeats, described
+ * @new: new repeats, described
+ * @v: copybench's verdict on the raw repeats
+ * @log_se: standard error of its log ratio, from its repeats (infer_log_se())
+ * @lkp: what LKP's range rule says
+ * @has_boot: both sides have CB_BOOT_MIN_REPEATS: @boot is set
+ * @boot: the bootstrap interval of the ratio of medians
+ * @boot_agrees: @boot does not contradict @v: for a change, the interval
+ *	lies on its side of 1; for none, it is not wholly beyond the
+ *	threshold
+ * @cls: index of the size class whose controls judge it, -1 none
+ * @has_net: @net is set (native point, class with controls, a ratio)
+ * @net: the native change net of its class's drift
+ * @out: the outcome compare reports
+ * @why: why @out is inconclusive ("" otherwise)
+ */
+struct cb_cmp_point {
+	struct cb_key key;
+	char *name;
+	int control;
+	struct cb_side base, new;
+	struct infer_verdict v;
+	double log_se;
+	struct infer_lkp lkp;
+	int has_boot;
+	struct infer_boot boot;
+	int boot_agrees;
+	int cls;
+	int has_net;
+	struct infer_net net;
+	enum cb_outcome out;
+	const char *why;
+};
+
+/**
+ * struct cb_cmp_class - the controls of one direction, cache and size class.
+ * @key: its first control's key (direction, cache, a size in the class)
+ * @band: the size class (cb_size_class())
+ * @size_lo: smallest size among its controls
+ * @size_hi: largest
+ * @n: control ratios
+ * @ratios: each control point's Hodges-Lehmann ratio new/base
+ * @d: their drift (infer_drift())
+ * @scattered: the drift is beyond the threshold but not significant: the
+ *	controls disagree too much to tell whether, or how far, the machine
+ *	moved (its native points' changes come out inconclusive)
+ */
+struct cb_cmp_class {
+	struct cb_key key;
+	unsigned int band;
+	unsigned long long size_lo, size_hi;
+	size_t n;
+	double *ratios;
+	struct infer_drift d;
+	int scattered;
+};
+
+/* struct cb_cmp_diff - a header field the two records disagree on. */
+struct cb_cmp_diff {
+	char *field;		/* "kernel", "mitigations.spectre_v2" */
+	char *base, *new;	/* the values as text; "(absent)" */
+	int blocking;		/* makes the records incomparable */
+};
+
+/**
+ * struct cb_cmp - a comparison of two records.
+ * @base: the base record
+ * @new: the new record
+ * @median: the estimator used (1 cycles_median)
+ * @core: the clock used
+ * @diffs: header differences, in the base header's order
+ * @ndiffs: how many
+ * @blocking: some of them make the records incomparable (--force went on)
+ * @pts: the points both have, native first, then controls, each by key
+ * @npts: how many
+ * @cls: the control classes
+ * @ncls: how many
+ * @only_base: names of the points only the base has
+ * @nonly_base: how many
+ * @only_new: names of the points only the new record has
+ * @nonly_new: how many
+ * @natives: native points compared
+ * @count: native points per outcome
+ * @no_controls: neither record holds a control point: raw verdicts only
+ * @moved: some class's controls moved: the machine moved
+ * @worst: index in @pts of the largest native regression, -1 none
+ * @status: 0 no regression, 1 regression, 3 inconclusive
+ */
+struct cb_cmp {
+	const struct cb_record *base, *new;
+	int median, core;
+	struct cb_cmp_diff *diffs;
+	size_t ndiffs;
+	int blocking;
+	struct cb_cmp_point *pts;
+	size_t npts;
+	struct cb_cmp_class *cls;
+	size_t ncls;
+	char **only_base, **only_new;
+	size_t nonly_base, nonly_new;
+	size_t natives;
+	size_t count[CB_OUT_COUNT];
+	int no_controls;
+	int moved;
+	long worst;
+	int status;
+};
+
+/**
+ * cb_compare() - compare two records.
+ * @base: the base record (cb_record_read())
+ * @new: the new record
+ * @o: the options
+ * @c: the comparison, freed by cb_compare_free()
+ * @e: why it failed
+ *
+ * Refused (-1, @e with CB_EXIT_USAGE): headers of different machines (CPU
+ * model, family, model, stepping, microcode, backend, tsc_khz beyond 0.1%)
+ * without @o->force; no point in common; --points matching nothing; more
+ * repeats than infer.h takes; --clock core without clock_ratio.
+ *
+ * Return: 0, or -1 with @e set and @c empty.
+ */
+int cb_compare(const struct cb_record *base, const struct cb_record *new,
+	       const struct cb_cmp_opts *o, struct cb_cmp *c, struct cb_error *e);
+void cb_compare_free(struct cb_cmp *c);
+
+/* Combines the statuses of several comparisons: 1 beats 3 beats 0. */
+int cb_compare_status_merge(int a, int b);
+
+#endif /* CB_VERDICT_H */
+
+/* CB_OUTCOME(e, name): the outcomes, enum cb_outcome, in order. */
+#ifdef CB_OUTCOME
+CB_OUTCOME(UNCHANGED,		"unchanged")
+CB_OUTCOME(IMPROVED,		"improved")
+CB_OUTCOME(REGRESSED,		"regressed")
+CB_OUTCOME(INCONCLUSIVE,	"inconclusive")
+CB_OUTCOME(MACHINE,		"machine-like")
+#endif
