@@ -16,7 +16,6 @@
 #include <linux/mman.h>
 #include <linux/mmap_lock.h>
 #include <linux/slab.h>
-#include <linux/version.h>
 #include <linux/vmalloc.h>
 #include <asm/cacheflush.h>
 
@@ -80,7 +79,7 @@ static const struct vm_operations_struct cb_ubuf_vm_ops = {
 
 static void cb_vma_flags_mod(struct vm_area_struct *vma, vm_flags_t set, vm_flags_t clear)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef CB_HAVE_VM_FLAGS_MOD
 	vm_flags_mod(vma, set, clear);
 #else
 	vma->vm_flags = (vma->vm_flags | set) & ~clear;

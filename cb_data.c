@@ -12,7 +12,6 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
-#include <linux/version.h>
 #include <linux/vmalloc.h>
 #include <asm/timex.h>
 
@@ -38,9 +37,11 @@ static DEFINE_MUTEX(cb_data_lock);
 static struct cb_databuf *cb_data;
 static struct dentry *cb_data_dentry;
 
-/* The data inode's operations: debugfs' own, with truncation refused. */
+/*
+ * The data inode's operations: debugfs' own (setattr only, on 6.1 and 6.12)
+ * with truncation refused, then handed to debugfs' setattr.
+ */
 static const struct inode_operations *cb_data_debugfs_iops;
-static struct inode_operations cb_data_iops;
 
 static void cb_databuf_release(struct kref *ref)
 {
@@ -103,7 +104,7 @@ int cb_data_init(void)
 	return 0;
 }
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef CB_HAVE_MNT_IDMAP
 #define cb_setattr_ns	mnt_idmap
 #else
 #define cb_setattr_ns	user_namespace
@@ -127,6 +128,10 @@ static int cb_data_setattr(struct cb_setattr_ns *ns, struct dentry *dentry, stru
 	return simple_setattr(ns, dentry, ia);
 }
 
+static const struct inode_operations cb_data_iops = {
+	.setattr	= cb_data_setattr,
+};
+
 /**
  * cb_data_created - the data file exists: give its inode the content's size
  * and refuse truncation
@@ -139,8 +144,6 @@ void cb_data_created(struct dentry *dentry)
 	mutex_lock(&cb_data_lock);
 	cb_data_dentry = dentry;
 	cb_data_debugfs_iops = inode->i_op;
-	cb_data_iops = *inode->i_op;
-	cb_data_iops.setattr = cb_data_setattr;
 	inode->i_op = &cb_data_iops;
 	inode_lock(inode);
 	i_size_write(inode, cb_data->size);

@@ -9,12 +9,11 @@
 #define CB_INTERNAL_H
 
 #include <linux/compiler.h>
+#include <linux/fs.h>
 #include <linux/types.h>
 
 #include "copybench.h"
 
-struct dentry;
-struct file_operations;
 struct iov_iter;
 
 /* Direction of a copy: what the timed run and the variant table deal in. */

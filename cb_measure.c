@@ -304,9 +304,10 @@ static int cb_time_one(struct cb_run *c, unsigned long len, bool cold, u64 *cycl
 
 /*
  * The cost of one copy, without ever running one predicted to keep
- * preemption off beyond CB_SAMPLE_MS_MAX: sizes from CB_PROBE_BYTES up,
- * doubling while twice the linear prediction of the full size breaks the
- * bound, and refused (-E2BIG) when the next step would break it too.
+ * preemption off beyond CB_SAMPLE_MS_MAX: sizes from CB_PROBE_BYTES up. The
+ * full size is timed at once when twice its linear prediction fits the
+ * bound; else the size doubles while the prediction of the next step, with
+ * a quarter more for a change of cache level, fits; else -E2BIG.
  */
 static int cb_calibrate_one(struct cb_run *c, bool cold)
 {
@@ -320,13 +321,13 @@ static int cb_calibrate_one(struct cb_run *c, bool cold)
 			return ret;
 		if (s == len)
 			break;
-		if (mul_u64_u64_div_u64(t, len, s) * 2 <= limit) {
+		pred = mul_u64_u64_div_u64(t, len, s);
+		if (pred * 2 <= limit) {
 			s = len;
 			continue;
 		}
 		next = min(s * 2, len);
-		pred = mul_u64_u64_div_u64(t, len, s);
-		if (mul_u64_u64_div_u64(t, next, s) * 2 > limit)
+		if (mul_u64_u64_div_u64(t, next, s) / 4 * 5 > limit)
 			return cb_fail(c, -E2BIG,
 				       "one copy of %lu bytes would keep preemption off for about %llu ms (from a copy of %lu bytes), above the bound of %u ms; lower size",
 				       len, cb_cycles_to_ms(pred), s, CB_SAMPLE_MS_MAX);

@@ -15,7 +15,6 @@
 #include <linux/stringify.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
-#include <linux/version.h>
 #include <asm/cpufeature.h>
 
 #include "cb_internal.h"
@@ -229,7 +228,7 @@ static bool cb_iter_seg(const struct iov_iter *i, struct cb_seg *seg)
 		return true;
 	}
 	if (iter_is_iovec(i)) {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#ifdef CB_HAVE_ITER_IOV
 		iov = iter_iov(i);
 #else
 		iov = i->iov;

@@ -310,7 +310,7 @@ static int cb_parse_cpu(const char *file, const char *s, struct cb_knobs *k)
 	ret = isdigit(*s) ? kstrtou64(s, 10, &cpu) : -EINVAL;
 	if (ret == -EINVAL)
 		return cb_refuse_value(file, -EINVAL, s,
-				       "is neither -1 nor a plain decimal CPU number (online: %*pbl)",
+				       "is neither -1 nor a plain decimal CPU number (accepted: -1 or one of %*pbl)",
 				       cpumask_pr_args(cpu_online_mask));
 	if (ret || cpu >= nr_cpu_ids || !cpu_online(cpu))
 		return cb_refuse_value(file, -EINVAL, s,
@@ -360,28 +360,28 @@ CB_NUM_KNOB(max_run_ms, u32, CB_MAX_RUN_MS_MIN, CB_MAX_RUN_MS_MAX)
 CB_NUM_KNOB(data_chunk, u64, 0, CB_DATA_CHUNK_MAX)
 
 /* Indexed by file: the knobs of the CB_FILE list (cb_file_fops() says which). */
-#define CB_KNOB(n)	[CB_F_##n] = { .parse = cb_parse_##n, .show = cb_show_##n }
+#define CB_KNOB(n)	{ .parse = cb_parse_##n, .show = cb_show_##n }
 static const struct cb_knob cb_knob_table[CB_F_COUNT] = {
-	CB_KNOB(variant),
-	CB_KNOB(direction),
-	CB_KNOB(size),
-	CB_KNOB(src_offset),
-	CB_KNOB(dst_offset),
-	CB_KNOB(cache),
-	CB_KNOB(loops),
-	CB_KNOB(samples),
-	CB_KNOB(cpu),
-	CB_KNOB(baseline),
-	CB_KNOB(max_run_ms),
-	CB_KNOB(data_chunk),
+	[CB_F_variant]		= CB_KNOB(variant),
+	[CB_F_direction]	= CB_KNOB(direction),
+	[CB_F_size]		= CB_KNOB(size),
+	[CB_F_src_offset]	= CB_KNOB(src_offset),
+	[CB_F_dst_offset]	= CB_KNOB(dst_offset),
+	[CB_F_cache]		= CB_KNOB(cache),
+	[CB_F_loops]		= CB_KNOB(loops),
+	[CB_F_samples]		= CB_KNOB(samples),
+	[CB_F_cpu]		= CB_KNOB(cpu),
+	[CB_F_baseline]		= CB_KNOB(baseline),
+	[CB_F_max_run_ms]	= CB_KNOB(max_run_ms),
+	[CB_F_data_chunk]	= CB_KNOB(data_chunk),
 };
 
-/* The files of copybench.h's CB_FILE list: name and mode, by file. */
+/* The files of copybench.h's CB_FILE list, in enum cb_file_id's order. */
 static const struct {
 	const char *name;
 	umode_t mode;
 } cb_files[CB_F_COUNT] = {
-#define CB_FILE(fname, fmode)	[CB_F_##fname] = { .name = #fname, .mode = fmode },
+#define CB_FILE(fname, fmode)	{ .name = #fname, .mode = fmode },
 #include "copybench.h"
 #undef CB_FILE
 };
