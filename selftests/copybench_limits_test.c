@@ -499,6 +499,58 @@ TEST_F_TIMEOUT(limits, a_run_never_touches_a_mapping_put_in_place_of_its_buffer,
 }
 
 /*
+ * The start of the run's own mapping, "anon_inode:[copybench]" in
+ * /proc/self/maps, of len bytes; 0 when there is none.
+ */
+static unsigned long cb_run_mapping(unsigned long len)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long a, b, found = 0;
+	char line[512];
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (strstr(line, "anon_inode:[copybench]") &&
+		    sscanf(line, "%lx-%lx", &a, &b) == 2 && b - a == len)
+			found = a;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * Another thread zaps the pages of the run's buffer (MADV_DONTNEED): the
+ * copies come back short, and the run fails with EFAULT and a sentence;
+ * afterwards the run's mapping is gone from the writer.
+ */
+TEST_F_TIMEOUT(limits, a_run_whose_pages_are_zapped_fails_with_efault, 300)
+{
+	const unsigned long size = 5 * MiB + 8192;
+	struct cb_run_arg arg = { .ret = 1 };
+	unsigned long addr = 0;
+	pthread_t th;
+	double end;
+
+	ASSERT_EQ(0, cb_write("variant", "movsb"));
+	ASSERT_EQ(0, cb_write("direction", "to_user"));
+	ASSERT_EQ(0, cb_writeu("size", size));
+	ASSERT_EQ(0, cb_write("cache", "cold"));
+	ASSERT_EQ(0, cb_write("loops", "1"));
+	ASSERT_EQ(0, cb_write("samples", "100000"));
+	ASSERT_EQ(0, cb_write("max_run_ms", "20000"));
+	ASSERT_EQ(0, pipe(arg.go));
+	ASSERT_EQ(0, pthread_create(&th, NULL, cb_run_thread, &arg));
+	ASSERT_EQ(1, write(arg.go[1], "g", 1));
+	for (end = cb_now() + 60; !addr && cb_now() < end && arg.ret == 1; )
+		addr = cb_run_mapping(size);
+	ASSERT_NE(0UL, addr) TH_LOG("no anon_inode:[copybench] mapping of %lu bytes", size);
+	EXPECT_EQ(0, madvise((void *)addr, size, MADV_DONTNEED)) TH_LOG("%s", strerror(errno));
+	pthread_join(th, NULL);
+	EXPECT_EQ(-EFAULT, arg.ret) TH_LOG("%s", cb_last_error());
+	EXPECT_NE(NULL, strstr(cb_last_error(), "came back short")) TH_LOG("%s", cb_last_error());
+	EXPECT_EQ(0UL, cb_run_mapping(size));
+}
+
+/*
  * Issue 8, bug 5, for runs: a run's buffers are charged to the writer's
  * memory cgroup. 64 MiB copies from a group of 32 MiB get ENOMEM and a
  * sentence, not an OOM kill.
