@@ -435,6 +435,20 @@ struct cb_run_arg {
 	int ret;
 };
 
+/* Knobs for a long cold to_user run of size bytes with variant, in another thread. */
+static void cb_long_user_run(struct __test_metadata *_metadata, const char *variant,
+			     unsigned long size)
+{
+	static const char * const knobs[] = {
+		"direction=to_user", "cache=cold", "loops=1", "samples=100000",
+		"max_run_ms=20000", NULL,
+	};
+
+	ASSERT_EQ(0, cb_write("variant", variant));
+	ASSERT_EQ(0, cb_writeu("size", size));
+	cb_knobs(_metadata, knobs);
+}
+
 static void *cb_run_thread(void *p)
 {
 	struct cb_run_arg *a = p;
@@ -464,13 +478,7 @@ TEST_F_TIMEOUT(limits, a_run_never_touches_a_mapping_put_in_place_of_its_buffer,
 	unsigned char *p;
 
 	ASSERT_NE(NULL, before);
-	ASSERT_EQ(0, cb_write("variant", "native"));
-	ASSERT_EQ(0, cb_write("direction", "to_user"));
-	ASSERT_EQ(0, cb_writeu("size", size));
-	ASSERT_EQ(0, cb_write("cache", "cold"));
-	ASSERT_EQ(0, cb_write("loops", "1"));
-	ASSERT_EQ(0, cb_write("samples", "100000"));
-	ASSERT_EQ(0, cb_write("max_run_ms", "20000"));
+	cb_long_user_run(_metadata, "native", size);
 	ASSERT_EQ(0, pipe(arg.go));
 	ASSERT_EQ(0, pthread_create(&th, NULL, cb_run_thread, &arg));
 	cb_read_maps(before);	/* after the thread's stack exists */
@@ -530,13 +538,7 @@ TEST_F_TIMEOUT(limits, a_run_whose_pages_are_zapped_fails_with_efault, 300)
 	pthread_t th;
 	double end;
 
-	ASSERT_EQ(0, cb_write("variant", "movsb"));
-	ASSERT_EQ(0, cb_write("direction", "to_user"));
-	ASSERT_EQ(0, cb_writeu("size", size));
-	ASSERT_EQ(0, cb_write("cache", "cold"));
-	ASSERT_EQ(0, cb_write("loops", "1"));
-	ASSERT_EQ(0, cb_write("samples", "100000"));
-	ASSERT_EQ(0, cb_write("max_run_ms", "20000"));
+	cb_long_user_run(_metadata, "movsb", size);
 	ASSERT_EQ(0, pipe(arg.go));
 	ASSERT_EQ(0, pthread_create(&th, NULL, cb_run_thread, &arg));
 	ASSERT_EQ(1, write(arg.go[1], "g", 1));

@@ -794,6 +794,26 @@ static int cb_open_data(const char *variant, unsigned long long chunk, int flags
 	return open(CB_PATH("data"), flags);
 }
 
+/*
+ * The data file at off, len bytes: the first written ones complemented (a
+ * write landed there), the rest the initial content.
+ */
+static void cb_expect_written(struct __test_metadata *_metadata, int fd, unsigned long long off,
+			      size_t len, size_t written, const char *variant, size_t dist)
+{
+	unsigned char back[16384], want;
+	size_t i;
+
+	ASSERT_GE(sizeof(back), len);
+	ASSERT_EQ((ssize_t)len, pread(fd, back, len, off));
+	for (i = 0; i < len; i++) {
+		want = i < written ? (unsigned char)~cb_data_byte(off + i) : cb_data_byte(off + i);
+		ASSERT_EQ(want, back[i])
+			TH_LOG("%s: dist %zu: file byte %zu is 0x%02x, want 0x%02x", variant, dist,
+			       i, back[i], want);
+	}
+}
+
 #define CB_GUARD	64
 #define CB_GUARD_BYTE	0xA5
 
@@ -952,7 +972,6 @@ TEST_F_TIMEOUT(data, read_and_write_across_a_prot_none_page_are_exact, 600)
 	unsigned char *map = mmap(NULL, maplen, PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	unsigned char *hole = map + 3 * pg;
-	unsigned char back[16384];
 	int v;
 
 	ASSERT_NE(MAP_FAILED, map);
@@ -994,15 +1013,8 @@ TEST_F_TIMEOUT(data, read_and_write_across_a_prot_none_page_are_exact, 600)
 					TH_LOG("%s: write %zu bytes from %zu before PROT_NONE: got %zd",
 					       self->variants[v], len, dists[d], got);
 			}
-			ASSERT_EQ((ssize_t)(len + 200), pread(fd, back, len + 200, off));
-			for (i = 0; i < len + 200; i++) {
-				unsigned char want = i < dists[d] ? (unsigned char)~cb_data_byte(off + i) :
-							cb_data_byte(off + i);
-
-				ASSERT_EQ(want, back[i])
-					TH_LOG("%s: dist %zu: file byte %zu is 0x%02x, want 0x%02x",
-					       self->variants[v], dists[d], i, back[i], want);
-			}
+			cb_expect_written(_metadata, fd, off, len + 200, dists[d], self->variants[v],
+					  dists[d]);
 			close(fd);
 			ASSERT_EQ(0, cb_writeu("data_size", self->size));	/* refill */
 		}
@@ -1256,7 +1268,7 @@ TEST_F_TIMEOUT(data, readv_and_writev_stop_exactly_at_a_prot_none_page, 600)
 	long pg = sysconf(_SC_PAGESIZE);
 	unsigned char *map = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	unsigned char *hole = map + 3 * pg, head[100], back[16384];
+	unsigned char *hole = map + 3 * pg, head[100];
 	int v;
 
 	ASSERT_NE(MAP_FAILED, map);
@@ -1290,16 +1302,8 @@ TEST_F_TIMEOUT(data, readv_and_writev_stop_exactly_at_a_prot_none_page, 600)
 			EXPECT_EQ((ssize_t)(sizeof(head) + dists[d]), got)
 				TH_LOG("%s: writev from %zu bytes before PROT_NONE: got %zd",
 				       self->variants[v], dists[d], got);
-			ASSERT_EQ((ssize_t)(len + 300), pread(fd, back, len + 300, off));
-			for (i = 0; i < len + 300; i++) {
-				bool written = i < sizeof(head) + dists[d];
-				unsigned char want = written ? (unsigned char)~cb_data_byte(off + i) :
-							       cb_data_byte(off + i);
-
-				ASSERT_EQ(want, back[i])
-					TH_LOG("%s: dist %zu: file byte %zu is 0x%02x, want 0x%02x",
-					       self->variants[v], dists[d], i, back[i], want);
-			}
+			cb_expect_written(_metadata, fd, off, len + 300, sizeof(head) + dists[d],
+					  self->variants[v], dists[d]);
 			close(fd);
 			ASSERT_EQ(0, cb_writeu("data_size", self->size));	/* refill */
 		}
