@@ -17,9 +17,13 @@
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/string_helpers.h>
 #include <linux/uaccess.h>
 
 #include "cb_internal.h"
+
+/* A written value is at most 63 bytes; escaped, each may take 4. */
+#define CB_VALUE_ESCAPED	(63 * 4 + 1)
 
 /*
  * The knobs, under cb_knob_lock. Each is the file of the same name; unit,
@@ -133,7 +137,8 @@ int cb_refuse(const char *file, int err, const char *fmt, ...)
 
 /**
  * cb_refuse_value - cb_refuse() for a refused value: the line gives the
- * value, quoted and escaped, before the rule
+ * value before the rule, quoted, in ASCII: quotes, backslashes and every
+ * byte that is not printable ASCII escaped (\n, \xff)
  * @file: the file written
  * @err: the negative errno the write returns
  * @value: the value written, stripped of surrounding white space
@@ -143,13 +148,18 @@ int cb_refuse(const char *file, int err, const char *fmt, ...)
  */
 int cb_refuse_value(const char *file, int err, const char *value, const char *fmt, ...)
 {
+	char esc[CB_VALUE_ESCAPED];
 	struct va_format vaf;
 	va_list args;
+	int n;
 
+	n = string_escape_mem(value, strlen(value), esc, sizeof(esc) - 1,
+			      ESCAPE_SPECIAL | ESCAPE_HEX | ESCAPE_NAP | ESCAPE_APPEND, "\"\\");
+	esc[min_t(int, n, sizeof(esc) - 1)] = '\0';
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
-	cb_refuse(file, err, "\"%*pE\" %pV", (int)strlen(value), value, &vaf);
+	cb_refuse(file, err, "\"%s\" %pV", esc, &vaf);
 	va_end(args);
 	return err;
 }

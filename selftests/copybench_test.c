@@ -360,6 +360,23 @@ TEST_F(iface, last_error_is_one_read_only_line)
 	EXPECT_EQ(-EINVAL, cb_write("last_error", "x"));
 }
 
+/*
+ * Whatever bytes a refused value holds, last_error stays one line of
+ * printable ASCII: quotes, backslashes, control and non-ASCII bytes come
+ * back escaped.
+ */
+TEST_F(iface, last_error_quotes_any_value_in_ascii)
+{
+	const char *line, *p;
+
+	EXPECT_EQ(-EINVAL, cb_write("size", "1\xff\xa0\"q\\\t\x01"));
+	line = cb_last_error();
+	EXPECT_NE(NULL, strstr(line, "\"1\\xff\\xa0\\\"q\\\\")) TH_LOG("%s", line);
+	for (p = line; *p; p++)
+		EXPECT_TRUE(*p >= 0x20 && *p < 0x7f) TH_LOG("byte 0x%02x at %zd", *p & 0xff,
+							    p - line);
+}
+
 /* A value longer than any valid one is refused, not truncated. */
 TEST_F(iface, overlong_write_is_rejected)
 {
