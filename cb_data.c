@@ -338,11 +338,25 @@ static ssize_t cb_data_xfer(struct kiocb *iocb, struct iov_iter *iter)
 	return ret;
 }
 
+/*
+ * Two entry points, one body: tools probe a read and a write apart
+ * (tools/copysize.bt attaches to cb_data_read* and cb_data_write*).
+ */
+static ssize_t cb_data_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	return cb_data_xfer(iocb, to);
+}
+
+static ssize_t cb_data_write_iter(struct kiocb *iocb, struct iov_iter *from)
+{
+	return cb_data_xfer(iocb, from);
+}
+
 const struct file_operations cb_data_fops = {
 	.owner		= THIS_MODULE,
 	.open		= cb_data_open,
 	.release	= cb_data_release,
-	.read_iter	= cb_data_xfer,
-	.write_iter	= cb_data_xfer,
+	.read_iter	= cb_data_read_iter,
+	.write_iter	= cb_data_write_iter,
 	.llseek		= cb_data_llseek,
 };
