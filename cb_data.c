@@ -1,30 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cb_data.c - the data file, /sys/kernel/debug/copybench/data: a read path
- * whose copy to (and from) the caller's buffer is done by a chosen variant.
- *
- * The content lives in a vmalloc()ed buffer of data_size bytes, filled with
- * cb_data_byte(p) at every position p (copybench.h), so any reader can check
- * every byte it got. Each open() takes a reference to the current buffer and
- * snapshots the knobs "variant" and "data_chunk": a later write to
- * data_size installs a new buffer for later opens while open files keep
- * theirs, and a later variant change affects later opens only.
- *
- * read()/pread() copy from the buffer to the caller, write()/pwrite() from
- * the caller to the buffer, in calls of at most data_chunk bytes that never
- * cross a multiple of data_chunk in file position. That is how the page
- * cache read path copies: filemap_read() copies folio by folio, one
- * copy_to_iter() call per folio, and most page cache folios are one page,
- * hence the default of 4096; a larger data_chunk models large folios, 0 one
- * call per read(). Between chunks the loop does what filemap_read() does:
- * stop on a fatal signal, cond_resched().
- *
- * Faults behave as with any file: a read or write whose user buffer becomes
- * inaccessible part-way returns the bytes copied before the first
- * inaccessible byte, or -EFAULT when there are none. Reads at or past the
- * end return 0; writes there fail with -ENOSPC; either is short when it
- * reaches the end. Concurrent readers and writers of one buffer are not
- * serialised (no page locks): a reader racing a writer may see a mix.
+ * cb_data.c - the data file, a read path whose copy to (and from) the caller
+ * is done by a chosen variant, and data_size, its size: the content buffer,
+ * both files' operations and their locking.
+ * Documentation/copybench.rst ("The data file") describes the behaviour.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -32,7 +11,7 @@
 #include <linux/mutex.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
+#include <linux/uio.h>
 #include <linux/vmalloc.h>
 #include <asm/timex.h>
 
@@ -50,11 +29,19 @@ struct cb_databuf {
 struct cb_data_file {
 	struct cb_databuf *db;
 	const struct cb_kvariant *variant;
-	u64 chunk;
+	u64 chunk;		/* bytes per copy call, 1..CB_DATA_CHUNK_MAX */
 };
 
-static struct cb_databuf *cb_data;	/* the current buffer, under cb_lock */
+/* cb_data_lock guards cb_data (the current content) and the inode's size. */
+static DEFINE_MUTEX(cb_data_lock);
+static struct cb_databuf *cb_data;
 static struct dentry *cb_data_dentry;
+
+/*
+ * The data inode's operations: debugfs' own (setattr only, on 6.1 and 6.12)
+ * with truncation refused, then handed to debugfs' setattr.
+ */
+static const struct inode_operations *cb_data_debugfs_iops;
 
 static void cb_databuf_release(struct kref *ref)
 {
@@ -70,17 +57,20 @@ static void cb_databuf_put(struct cb_databuf *db)
 		kref_put(&db->ref, cb_databuf_release);
 }
 
-/* A buffer of size bytes holding cb_data_byte(p) at every p. */
+/*
+ * A buffer of size bytes holding cb_data_byte(p) at every p, charged to the
+ * caller's memory cgroup; -ENOMEM (without the OOM killer), or -EINTR when a
+ * fatal signal stops the fill, which reschedules at every page.
+ */
 static struct cb_databuf *cb_databuf_new(u64 size)
 {
 	struct cb_databuf *db;
-	u32 h = 0;
 	u64 p;
 
-	db = kzalloc(sizeof(*db), GFP_KERNEL);
+	db = kzalloc(sizeof(*db), GFP_KERNEL_ACCOUNT);
 	if (!db)
 		return ERR_PTR(-ENOMEM);
-	db->buf = __vmalloc(size, GFP_KERNEL | __GFP_NOWARN);
+	db->buf = __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!db->buf) {
 		kfree(db);
 		return ERR_PTR(-ENOMEM);
@@ -88,24 +78,25 @@ static struct cb_databuf *cb_databuf_new(u64 size)
 	kref_init(&db->ref);
 	db->size = size;
 
-	/* cb_data_byte(p) is the top byte of p * 0x9E3779B1 mod 2^32. */
-	for (p = 0; p < size; p++, h += 0x9E3779B1u) {
-		db->buf[p] = h >> 24;
-		if (!((p + 1) & (PAGE_SIZE - 1)))
-			cond_resched();
+	for (p = 0; p < size; p += PAGE_SIZE) {
+		if (fatal_signal_pending(current)) {
+			cb_databuf_put(db);
+			return ERR_PTR(-EINTR);
+		}
+		cb_pattern_fill(db->buf + p, p, min_t(u64, PAGE_SIZE, size - p), 0);
+		cond_resched();
 	}
 	return db;
 }
 
-u64 cb_data_size(void)
+/**
+ * cb_data_init - make the initial content, CB_DATA_SIZE_DEFAULT bytes
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int cb_data_init(void)
 {
-	lockdep_assert_held(&cb_lock);
-	return cb_data->size;
-}
-
-int cb_data_init(u64 size)
-{
-	struct cb_databuf *db = cb_databuf_new(size);
+	struct cb_databuf *db = cb_databuf_new(CB_DATA_SIZE_DEFAULT);
 
 	if (IS_ERR(db))
 		return PTR_ERR(db);
@@ -113,25 +104,120 @@ int cb_data_init(u64 size)
 	return 0;
 }
 
+#ifdef CB_HAVE_MNT_IDMAP
+#define cb_setattr_ns	mnt_idmap
+#else
+#define cb_setattr_ns	user_namespace
+#endif
+
 /*
- * cb_data_resize - replace the content by a new buffer of size bytes in the
- * initial pattern (also when size is unchanged: writing data_size refills).
- * -EBUSY while a run is in progress, -ENOMEM; the old content stays then.
+ * The size is data_size's: truncation to another size (O_TRUNC, truncate(),
+ * ftruncate()) is refused, so that stat() and read() always agree.
  */
-int cb_data_resize(u64 size)
+static int cb_data_setattr(struct cb_setattr_ns *ns, struct dentry *dentry, struct iattr *ia)
 {
-	struct cb_databuf *db = cb_databuf_new(size);
+	loff_t size = i_size_read(d_inode(dentry));
+
+	if ((ia->ia_valid & ATTR_SIZE) && ia->ia_size != size)
+		return cb_refuse("data", -EINVAL,
+				 "truncating to %lld bytes refused: the size is data_size's, %lld (open without O_TRUNC, in a shell 1<> rather than >, and write data_size to resize)",
+				 ia->ia_size, size);
+	ia->ia_valid &= ~ATTR_SIZE;
+	if (cb_data_debugfs_iops->setattr)
+		return cb_data_debugfs_iops->setattr(ns, dentry, ia);
+	return simple_setattr(ns, dentry, ia);
+}
+
+static const struct inode_operations cb_data_iops = {
+	.setattr	= cb_data_setattr,
+};
+
+/**
+ * cb_data_created - the data file exists: give its inode the content's size
+ * and refuse truncation
+ * @dentry: the file's dentry
+ */
+void cb_data_created(struct dentry *dentry)
+{
+	struct inode *inode = d_inode(dentry);
+
+	mutex_lock(&cb_data_lock);
+	cb_data_dentry = dentry;
+	cb_data_debugfs_iops = inode->i_op;
+	inode->i_op = &cb_data_iops;
+	inode_lock(inode);
+	i_size_write(inode, cb_data->size);
+	inode_unlock(inode);
+	mutex_unlock(&cb_data_lock);
+}
+
+/**
+ * cb_data_removing - the data file is about to be removed: give its inode
+ * debugfs' operations back
+ */
+void cb_data_removing(void)
+{
+	mutex_lock(&cb_data_lock);
+	if (cb_data_dentry)
+		d_inode(cb_data_dentry)->i_op = cb_data_debugfs_iops;
+	cb_data_dentry = NULL;
+	mutex_unlock(&cb_data_lock);
+}
+
+/**
+ * cb_data_exit - free the content; idempotent, after cb_data_removing()
+ */
+void cb_data_exit(void)
+{
+	cb_databuf_put(cb_data);
+	cb_data = NULL;
+}
+
+/* data_size: a new buffer, allocated and filled before it replaces the old. */
+static ssize_t cb_data_size_read(struct file *file, char __user *ubuf, size_t count,
+				 loff_t *ppos)
+{
+	char buf[32];
+	int len;
+
+	mutex_lock(&cb_data_lock);
+	len = scnprintf(buf, sizeof(buf), "%llu\n", cb_data->size);
+	mutex_unlock(&cb_data_lock);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t cb_data_size_write(struct file *file, const char __user *ubuf, size_t count,
+				  loff_t *ppos)
+{
+	struct cb_databuf *db;
 	struct inode *inode;
+	char buf[32];
+	u64 size, old;
+	char *s;
+	int ret;
 
-	if (IS_ERR(db))
-		return PTR_ERR(db);
+	s = cb_user_string("data_size", ubuf, count, buf, sizeof(buf));
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	ret = cb_parse_u64("data_size", s, CB_DATA_SIZE_MIN, CB_DATA_SIZE_MAX, &size);
+	if (ret)
+		return ret;
 
-	mutex_lock(&cb_lock);
-	if (cb_running) {
-		mutex_unlock(&cb_lock);
-		cb_databuf_put(db);
-		return -EBUSY;
+	db = cb_databuf_new(size);
+	if (IS_ERR(db)) {
+		mutex_lock(&cb_data_lock);
+		old = cb_data->size;
+		mutex_unlock(&cb_data_lock);
+		if (PTR_ERR(db) == -EINTR)
+			return cb_refuse_value("data_size", -EINTR, s,
+					       "not taken: a fatal signal stopped the fill; data_size stays %llu",
+					       old);
+		return cb_refuse_value("data_size", -ENOMEM, s,
+				       "bytes cannot be allocated (the writer's memory cgroup limit, or low memory); data_size stays %llu",
+				       old);
 	}
+
+	mutex_lock(&cb_data_lock);
 	swap(cb_data, db);
 	if (cb_data_dentry) {
 		inode = d_inode(cb_data_dentry);
@@ -139,23 +225,32 @@ int cb_data_resize(u64 size)
 		i_size_write(inode, size);
 		inode_unlock(inode);
 	}
-	mutex_unlock(&cb_lock);
+	mutex_unlock(&cb_data_lock);
 	cb_databuf_put(db);
-	return 0;
+	return count;
 }
+
+const struct file_operations cb_data_size_fops = {
+	.owner	= THIS_MODULE,
+	.read	= cb_data_size_read,
+	.write	= cb_data_size_write,
+	.llseek	= default_llseek,
+};
 
 static int cb_data_open(struct inode *inode, struct file *file)
 {
-	struct cb_data_file *f = kmalloc(sizeof(*f), GFP_KERNEL);
+	struct cb_data_file *f = kmalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	struct cb_knobs k;
 
 	if (!f)
 		return -ENOMEM;
-	mutex_lock(&cb_lock);
+	cb_knobs_get(&k);
+	f->variant = k.variant;
+	f->chunk = k.data_chunk ?: CB_DATA_CHUNK_MAX;
+	mutex_lock(&cb_data_lock);
 	f->db = cb_data;
 	kref_get(&f->db->ref);
-	f->variant = cb_knobs.variant;
-	f->chunk = cb_knobs.data_chunk;
-	mutex_unlock(&cb_lock);
+	mutex_unlock(&cb_data_lock);
 	file->private_data = f;
 	return 0;
 }
@@ -178,109 +273,90 @@ static loff_t cb_data_llseek(struct file *file, loff_t offset, int whence)
 }
 
 /*
- * cb_data_xfer - the body of read() (dir CB_DIR_to_user) and write()
- * (CB_DIR_from_user): copy up to count bytes between the user buffer and
- * the content at *ppos, chunk by chunk. Returns the bytes copied, 0 at the
- * end for a read, or -EFAULT, -ENOSPC, -EINTR when nothing was copied.
+ * cb_data_xfer - the body of read_iter() and write_iter(): copy between the
+ * content at the kiocb's position and the iter, in the iter's direction, one
+ * variant call per chunk (at most f->chunk bytes, never across a multiple of
+ * it in file position), with a fatal-signal check and cond_resched() before
+ * each. Returns the bytes copied, 0 at the end for a read; or -EFAULT,
+ * -ENOSPC, -EINTR, -EOPNOTSUPP when nothing was.
  */
-static ssize_t cb_data_xfer(struct cb_data_file *f, char __user *ubuf, size_t count,
-			    loff_t *ppos, enum cb_direction dir)
+static ssize_t cb_data_xfer(struct kiocb *iocb, struct iov_iter *iter)
 {
+	struct cb_data_file *f = iocb->ki_filp->private_data;
+	bool read = iov_iter_rw(iter) == ITER_DEST;
 	const struct cb_kvariant *v = f->variant;
-	u8 *buf = f->db->buf;
-	u64 size = f->db->size;
-	loff_t pos = *ppos;
-	unsigned long left = 0;
-	size_t done = 0, n;
+	u64 size = f->db->size, chunk = f->chunk;
+	loff_t pos = iocb->ki_pos;
+	size_t count = iov_iter_count(iter), done = 0, n;
+	ssize_t got, ret = -EFAULT;
 	u64 t0 = 0;
-	ssize_t ret;
 
+	if (!read && (iocb->ki_flags & IOCB_APPEND))
+		pos = size;
 	if (pos < 0)
 		return -EINVAL;
 	if (!count)
 		return 0;
 	if (pos >= size)
-		return dir == CB_DIR_to_user ? 0 : -ENOSPC;
+		return read ? 0 : -ENOSPC;
 	count = min_t(u64, count, size - pos);
-	if (!access_ok(ubuf, count))
-		return -EFAULT;
 
-	if (dir == CB_DIR_to_user ? trace_copybench_data_read_enabled() :
-				    trace_copybench_data_write_enabled())
+	if (read ? trace_copybench_data_read_enabled() : trace_copybench_data_write_enabled())
 		t0 = rdtsc_ordered();
 
 	while (done < count) {
 		u64 at = pos + done;
 
-		n = count - done;
-		if (f->chunk)
-			n = min_t(u64, n, f->chunk - at % f->chunk);
-		if (dir == CB_DIR_to_user)
-			left = cb_kvariant_copy(v, dir, (void __force *)ubuf + done,
-						buf + at, n);
-		else
-			left = cb_kvariant_copy(v, dir, buf + at,
-						(const void __force *)ubuf + done, n);
-		done += n - left;
-		if (left || done == count)
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
 			break;
-		if (fatal_signal_pending(current))
+		}
+		n = min_t(u64, count - done, chunk - at % chunk);
+		got = cb_kvariant_copy_iter(v, f->db->buf + at, n, iter);
+		if (got < 0) {
+			ret = got;
+			break;
+		}
+		done += got;
+		if (got < n)
 			break;
 		cond_resched();
 	}
-
-	/* Only a fault stops the loop before a first byte is copied. */
-	ret = done ? done : -EFAULT;
+	if (done)
+		ret = done;
 
 	if (t0) {
 		u64 cycles = rdtsc_ordered() - t0;
 
-		if (dir == CB_DIR_to_user)
+		if (read)
 			trace_copybench_data_read(v->name, pos, count, ret, f->chunk, cycles);
 		else
 			trace_copybench_data_write(v->name, pos, count, ret, f->chunk, cycles);
 	}
 	if (done)
-		*ppos = pos + done;
+		iocb->ki_pos = pos + done;
 	return ret;
 }
 
-static ssize_t cb_data_read(struct file *file, char __user *ubuf, size_t count, loff_t *ppos)
+/*
+ * Two entry points, one body: tools probe a read and a write apart
+ * (tools/copysize.bt attaches to cb_data_read* and cb_data_write*).
+ */
+static ssize_t cb_data_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	return cb_data_xfer(file->private_data, ubuf, count, ppos, CB_DIR_to_user);
+	return cb_data_xfer(iocb, to);
 }
 
-static ssize_t cb_data_write(struct file *file, const char __user *ubuf, size_t count,
-			     loff_t *ppos)
+static ssize_t cb_data_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	return cb_data_xfer(file->private_data, (char __user *)ubuf, count, ppos,
-			    CB_DIR_from_user);
+	return cb_data_xfer(iocb, from);
 }
 
-static const struct file_operations cb_data_fops = {
+const struct file_operations cb_data_fops = {
 	.owner		= THIS_MODULE,
 	.open		= cb_data_open,
 	.release	= cb_data_release,
-	.read		= cb_data_read,
-	.write		= cb_data_write,
+	.read_iter	= cb_data_read_iter,
+	.write_iter	= cb_data_write_iter,
 	.llseek		= cb_data_llseek,
 };
-
-void cb_data_create_file(struct dentry *dir)
-{
-	mutex_lock(&cb_lock);
-	cb_data_dentry = debugfs_create_file_unsafe("data", 0600, dir, NULL, &cb_data_fops);
-	if (IS_ERR(cb_data_dentry))
-		cb_data_dentry = NULL;
-	else
-		i_size_write(d_inode(cb_data_dentry), cb_data->size);
-	mutex_unlock(&cb_lock);
-}
-
-/* Idempotent; the caller has removed the debugfs files. */
-void cb_data_exit(void)
-{
-	cb_data_dentry = NULL;
-	cb_databuf_put(cb_data);
-	cb_data = NULL;
-}

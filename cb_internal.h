@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cb_internal.h - what the parts of copybench.ko share with each other.
+ * cb_internal.h - what the parts of copybench.ko share with each other: the
+ * enums made from the lists of copybench.h, the variant table's entry, the
+ * knobs, and the functions each part offers the others. State stays
+ * file-static in the part that owns it.
  */
 #ifndef CB_INTERNAL_H
 #define CB_INTERNAL_H
 
+#include <linux/compiler.h>
+#include <linux/fs.h>
 #include <linux/types.h>
 
 #include "copybench.h"
 
-struct dentry;
+struct iov_iter;
 
 /* Direction of a copy: what the timed run and the variant table deal in. */
 enum cb_direction {
@@ -26,34 +31,70 @@ enum cb_cache {
 	CB_CACHE_COUNT
 };
 
+/* The debugfs files, in the order of the CB_FILE list. */
+enum cb_file_id {
+#define CB_FILE(name, mode)	CB_F_##name,
+#include "copybench.h"
+#undef CB_FILE
+	CB_F_COUNT
+};
+
 extern const char * const cb_direction_names[CB_DIR_COUNT];
 extern const char * const cb_cache_names[CB_CACHE_COUNT];
 
 /*
- * A copy routine: copies len bytes, returns the bytes NOT copied (0 on
- * success, exact on a fault). For user directions the user side has
- * already passed access_ok().
+ * The content of copybench.h's cb_data_byte(), n bytes of it from position
+ * pos, each XORed with xor (0xff gives the complement): written by
+ * cb_pattern_fill(), checked by cb_pattern_mismatch(), which returns the
+ * index of the first byte that differs, or n.
  */
-typedef unsigned long (*cb_copy_fn)(void *dst, const void *src, unsigned long len);
+static inline void cb_pattern_fill(u8 *buf, u64 pos, size_t n, u8 xor)
+{
+	u32 h = (u32)pos * 0x9E3779B1u;
+	size_t i;
+
+	for (i = 0; i < n; i++, h += 0x9E3779B1u)
+		buf[i] = (h >> 24) ^ xor;
+}
+
+static inline size_t cb_pattern_mismatch(const u8 *buf, u64 pos, size_t n, u8 xor)
+{
+	u32 h = (u32)pos * 0x9E3779B1u;
+	size_t i;
+
+	for (i = 0; i < n; i++, h += 0x9E3779B1u)
+		if (buf[i] != (u8)((h >> 24) ^ xor))
+			break;
+	return i;
+}
 
 /*
- * struct cb_kvariant - one entry of the module's variant table.
+ * struct cb_kvariant - one entry of the module's variant table: a name and
+ * one routine per direction, typed by where each pointer lives. A NULL
+ * routine is a direction the variant does not have.
  * @name:	user-visible name ("native" or a copy_variants_list.h name)
  * @desc:	one line for the "variants" file
  * @needs:	CB_NEED_* bits
- * @copy:	one routine per direction
+ * @mem:	kernel to kernel; returns the bytes not copied (always 0)
+ * @to_user:	kernel to user, after access_ok(); returns the bytes not copied
+ * @from_user:	user to kernel, after access_ok(); returns the bytes not copied
+ * @to_iter:	kernel to an iov_iter; returns the bytes copied
+ * @from_iter:	an iov_iter to kernel; returns the bytes copied
  */
 struct cb_kvariant {
 	const char *name;
 	const char *desc;
 	unsigned int needs;
-	cb_copy_fn copy[CB_DIR_COUNT];
+	unsigned long (*mem)(void *dst, const void *src, unsigned long len);
+	unsigned long (*to_user)(void __user *dst, const void *src, unsigned long len);
+	unsigned long (*from_user)(void *dst, const void __user *src, unsigned long len);
+	size_t (*to_iter)(const void *src, size_t len, struct iov_iter *to);
+	size_t (*from_iter)(void *dst, size_t len, struct iov_iter *from);
 };
 
 /*
- * struct cb_knobs - everything a run or an open of "data" depends on. One
- * instance (cb_knobs in copybench.c) is the debugfs state; a run and every
- * open work on a copy taken under cb_lock.
+ * struct cb_knobs - everything a run or an open of "data" depends on. The
+ * debugfs state lives in copybench.c; runs and opens work on a copy.
  */
 struct cb_knobs {
 	const struct cb_kvariant *variant;
@@ -67,62 +108,58 @@ struct cb_knobs {
 	int cpu;		/* -1 = the writer's CPU */
 	bool baseline;		/* subtract the empty-copy cost */
 	u32 max_run_ms;
-	u64 data_chunk;		/* bytes per copy call in data reads/writes */
+	u64 data_chunk;		/* bytes per copy call of the data file, 0 = max */
 };
 
-/*
- * struct cb_results - the outcome of one run; cycles are per copy, in
- * hundredths of a TSC cycle (fixed point, two decimals).
- */
-struct cb_results {
-	struct cb_knobs knobs;
-	int run_cpu;
-	u32 loops;
-	u32 samples;
-	bool truncated;
-	u64 min_c100, median_c100, mean_c100, stddev_c100, max_c100;
-	u64 baseline_c100;
-	u64 tsc_khz;
-	u64 run_ms;
-	bool verified;
-};
+/* copybench.c: the knobs, last_error, and the parsing every file shares. */
+void cb_knobs_get(struct cb_knobs *k);
+int cb_knobs_freeze(struct cb_knobs *k);
+void cb_knobs_thaw(void);
+__printf(3, 4) int cb_refuse(const char *file, int err, const char *fmt, ...);
+__printf(4, 5) int cb_refuse_value(const char *file, int err, const char *value,
+				   const char *fmt, ...);
+char *cb_user_string(const char *file, const char __user *ubuf, size_t count,
+		     char *buf, size_t len);
+int cb_parse_u64(const char *file, const char *s, u64 min, u64 max, u64 *val);
 
-/*
- * copybench.c: cb_lock guards the knobs, cb_running (a run is in progress),
- * the results and the data buffer pointer.
- */
-extern struct mutex cb_lock;
-extern bool cb_running;
-extern struct cb_knobs cb_knobs;
-
-/* cb_variants.c */
+/* cb_variants.c: the variant table. */
 unsigned int cb_kvariant_count(void);
 const struct cb_kvariant *cb_kvariant_at(unsigned int i);
 const struct cb_kvariant *cb_kvariant_find(const char *name);
 bool cb_kvariant_usable(const struct cb_kvariant *v);
-unsigned long cb_kvariant_copy(const struct cb_kvariant *v, enum cb_direction dir,
-			       void *dst, const void *src, unsigned long len);
-void cb_variants_init(void);
-/* copy_variants.S: nonzero makes movs_alt take rep movsb (ERMS). */
-extern u8 cb_cpu_erms;
+bool cb_kvariant_has(const struct cb_kvariant *v, enum cb_direction dir);
+int cb_kvariant_dirs(const struct cb_kvariant *v, char *buf, size_t len);
+int cb_kvariant_names(char *buf, size_t len, bool usable_only);
+const char *cb_kvariant_lacks(const struct cb_kvariant *v);
+ssize_t cb_kvariant_copy_iter(const struct cb_kvariant *v, void *kbuf, size_t len,
+			      struct iov_iter *iter);
+extern const struct file_operations cb_variants_fops;
 
-/* copy_variants.S: two entry points per variant of copy_variants_list.h. */
+/*
+ * copy_variants.S: the entry points of each variant of copy_variants_list.h,
+ * typed per direction (the two user directions are one routine).
+ */
 #define CB_VARIANT(name, needs, desc)						\
 	unsigned long cb_##name##_memcpy(void *dst, const void *src,		\
 					 unsigned long len);			\
-	unsigned long cb_##name##_user(void *dst, const void *src,		\
-				       unsigned long len);
+	unsigned long cb_##name##_to_user(void __user *dst, const void *src,	\
+					  unsigned long len);			\
+	unsigned long cb_##name##_from_user(void *dst, const void __user *src,	\
+					    unsigned long len);
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 
-/* cb_run.c */
-int cb_run(const struct cb_knobs *knobs, struct cb_results *res);
+/* cb_run.c: the run and results files. */
+extern const struct file_operations cb_run_fops;
+extern const struct file_operations cb_results_fops;
+void cb_run_exit(void);
 
-/* cb_data.c */
-int cb_data_init(u64 size);
-void cb_data_create_file(struct dentry *dir);
+/* cb_data.c: the data and data_size files. */
+extern const struct file_operations cb_data_fops;
+extern const struct file_operations cb_data_size_fops;
+int cb_data_init(void);
+void cb_data_created(struct dentry *dentry);
+void cb_data_removing(void);
 void cb_data_exit(void);
-int cb_data_resize(u64 size);
-u64 cb_data_size(void);
 
 #endif /* CB_INTERNAL_H */

@@ -1,501 +1,483 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cb_run.c - one timed run: what a write of "1" to the "run" file does.
- *
- * Measured the way kernel/rcu/refscale.c measures:
- *  - on one CPU: the writing task is moved to the chosen CPU (or kept on
- *    the one it is on) for the run and given its CPU mask back afterwards;
- *    it has to be the writer, because to_user and from_user copy into or
- *    out of a buffer mapped in the writer's address space (vm_mmap(), as
- *    lib/test_user_copy.c does), so that only the copy is timed, not a
- *    system call;
- *  - warmed up: the loops calibration and one untimed sample come first;
- *  - preemption and page faults disabled inside a sample only, with
- *    cond_resched() and a signal check between samples, and the whole run
- *    bounded by max_run_ms;
- *  - the copy is an indirect call the compiler cannot see through
- *    (OPTIMIZER_HIDE_VAR on the pointer), and "baseline" times the same
- *    loop around an empty copy, so the loop's own cost can be subtracted;
- *  - the copied bytes are checked after the timing (as mm/gup_test.c
- *    takes "an un-benchmark-timed moment to verify").
- *
- * Buffers: each side is size + offset bytes rounded up to pages, starting
- * on a page boundary. Kernel sides are physically contiguous pages (the
- * direct map, as a page cache folio is) up to the page allocator's largest
- * order, vmalloc() beyond. User sides are anonymous private mappings whose
- * pages are pinned (pin_user_pages_fast()) for the run: they are faulted in
- * before the timing and cannot move during it, and the kernel can write,
- * check and flush them through the direct map.
- *
- * cache=cold flushes every line of both buffers (clflush_cache_range())
- * before every copy, outside the timed window; each copy is then timed by
- * itself and a sample is the sum over its loops.
+ * cb_run.c - the "run" and "results" files: the course of a run in the
+ * writer (its checks, its buffers, the measuring thread it waits for, the
+ * check of the copied bytes) and the last run's results, which this file
+ * owns. The timed part is cb_measure.c; Documentation/copybench.rst, "How a
+ * run measures", tells the whole story.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
+#include <linux/cgroup.h>
 #include <linux/cpumask.h>
-#include <linux/gfp.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
-#include <linux/mman.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
-#include <linux/uaccess.h>
-#include <linux/vmalloc.h>
-#include <asm/cacheflush.h>
-#include <asm/set_memory.h>
-#include <asm/timex.h>
+#include <linux/stringify.h>
+#include <linux/topology.h>
 #include <asm/tsc.h>
 
-#include "cb_internal.h"
+#include "cb_run.h"
 #include "cb_trace.h"
 
-/* Baseline samples: enough for a stable median, few enough to be cheap. */
-#define CB_BASELINE_SAMPLES	31U
+/* The last successful run's results (NULL before the first), under cb_results_lock. */
+static DEFINE_MUTEX(cb_results_lock);
+static struct cb_results *cb_results;
 
-/* One side of a copy. */
-struct cb_buf {
-	bool user;
-	u8 *base;		/* page aligned; a user address when user */
-	unsigned long len;	/* bytes mapped, a multiple of PAGE_SIZE */
-	struct page **pages;	/* user: the pinned pages */
-	unsigned long npages;	/* user: how many are pinned */
-};
-
-struct cb_ctx {
-	const struct cb_knobs *k;
-	struct cb_buf src, dst;
-	u64 deadline_ns;	/* ktime_get_ns() bound of the run */
-	u64 *c100;		/* per-sample cycles per copy, x100 */
-};
-
-/* The empty copy of the baseline loop. */
-static noinline unsigned long cb_empty_copy(void *dst, const void *src, unsigned long len)
+static bool cb_dir_src_user(enum cb_direction dir)
 {
-	barrier();
+	return dir == CB_DIR_from_user || dir == CB_DIR_from_iter;
+}
+
+static bool cb_dir_dst_user(enum cb_direction dir)
+{
+	return dir == CB_DIR_to_user || dir == CB_DIR_to_iter;
+}
+
+static u64 cb_run_ms(const struct cb_run *c)
+{
+	return div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC);
+}
+
+/* What can be refused before anything is allocated; picks the CPU. */
+static int cb_run_check(struct cb_run *c)
+{
+	const struct cb_knobs *k = &c->k;
+	char dirs[128];
+	int cpu;
+
+	if (!cb_kvariant_has(c->v, k->direction)) {
+		cb_kvariant_dirs(c->v, dirs, sizeof(dirs));
+		return cb_refuse("run", -EOPNOTSUPP,
+				 "variant %s has no direction %s (its directions: %s); write native to variant, or another direction",
+				 c->v->name, cb_direction_names[k->direction], dirs);
+	}
+	if ((cb_dir_src_user(k->direction) || cb_dir_dst_user(k->direction)) && !current->mm)
+		return cb_refuse("run", -EINVAL,
+				 "direction %s copies to or from the writer's address space, and the writer has none",
+				 cb_direction_names[k->direction]);
+	cpu = k->cpu >= 0 ? k->cpu : raw_smp_processor_id();
+	if (!cpu_online(cpu))
+		return cb_refuse("run", -ENODEV, "cpu %d is offline (online: %*pbl)", cpu,
+				 cpumask_pr_args(cpu_online_mask));
+	if (!cpumask_test_cpu(cpu, current->cpus_ptr))
+		return cb_refuse("run", -EINVAL,
+				 "cpu %d is not among the writer's allowed CPUs %*pbl (its cpuset and affinity); write -1 or one of them to cpu",
+				 cpu, cpumask_pr_args(current->cpus_ptr));
+	c->cpu = cpu;
 	return 0;
 }
 
-static int cb_buf_alloc(struct cb_buf *b, bool user, u64 bytes)
-{
-	unsigned long addr;
-	long pinned;
-
-	b->user = user;
-	b->len = PAGE_ALIGN(max_t(u64, bytes, 1));
-	if (!user) {
-		b->base = alloc_pages_exact(b->len, GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY);
-		if (!b->base)
-			b->base = vmalloc(b->len);
-		return b->base ? 0 : -ENOMEM;
-	}
-
-	b->pages = kvmalloc_array(b->len >> PAGE_SHIFT, sizeof(*b->pages), GFP_KERNEL);
-	if (!b->pages)
-		return -ENOMEM;
-	addr = vm_mmap(NULL, 0, b->len, PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE, 0);
-	if (IS_ERR_VALUE(addr))
-		return (int)addr;
-	b->base = (u8 *)addr;
-	pinned = pin_user_pages_fast(addr, b->len >> PAGE_SHIFT, FOLL_WRITE, b->pages);
-	if (pinned < 0)
-		return pinned;
-	b->npages = pinned;
-	return pinned == b->len >> PAGE_SHIFT ? 0 : -EFAULT;
-}
-
-static void cb_buf_free(struct cb_buf *b)
-{
-	if (b->user) {
-		if (b->npages)
-			unpin_user_pages(b->pages, b->npages);
-		if (b->base)
-			vm_munmap((unsigned long)b->base, b->len);
-		kvfree(b->pages);
-	} else if (b->base) {
-		if (is_vmalloc_addr(b->base))
-			vfree(b->base);
-		else
-			free_pages_exact(b->base, b->len);
-	}
-	memset(b, 0, sizeof(*b));
-}
-
-/* The kernel address of byte i of b, valid up to the end of its page. */
-static u8 *cb_buf_kaddr(const struct cb_buf *b, unsigned long i)
-{
-	if (!b->user)
-		return b->base + i;
-	return (u8 *)page_address(b->pages[i >> PAGE_SHIFT]) + (i & ~PAGE_MASK);
-}
-
-/* Flush [off, off + len) of b from every cache level. */
-static void cb_buf_flush(const struct cb_buf *b, unsigned long off, unsigned long len)
-{
-	unsigned long n;
-
-	if (!len)
-		return;
-	if (!b->user) {
-		clflush_cache_range(b->base + off, len);
-		return;
-	}
-	while (len) {
-		n = min(len, PAGE_SIZE - (off & ~PAGE_MASK));
-		clflush_cache_range(cb_buf_kaddr(b, off), n);
-		off += n;
-		len -= n;
-	}
-}
-
-/*
- * Patterns: source byte i is cb_data_byte(i); destination byte j starts as
- * the complement of the source byte that is to land on it, so a byte the
- * copy misses, or one it writes outside its range, never matches.
- */
-static u8 cb_src_byte(const struct cb_knobs *k, unsigned long i)
-{
-	return cb_data_byte(i);
-}
-
-static u8 cb_dst_fill(const struct cb_knobs *k, unsigned long j)
-{
-	return ~cb_data_byte(j - k->dst_offset + k->src_offset);
-}
-
-static u8 cb_dst_want(const struct cb_knobs *k, unsigned long j)
-{
-	if (j >= k->dst_offset && j - k->dst_offset < k->size)
-		return cb_data_byte(j - k->dst_offset + k->src_offset);
-	return cb_dst_fill(k, j);
-}
-
-static void cb_buf_fill(const struct cb_knobs *k, const struct cb_buf *b,
-			u8 (*byte)(const struct cb_knobs *k, unsigned long i))
-{
-	unsigned long i;
-
-	for (i = 0; i < b->len; i++) {
-		*cb_buf_kaddr(b, i) = byte(k, i);
-		if (!((i + 1) & (PAGE_SIZE - 1)))
-			cond_resched();
-	}
-}
-
-/* Every byte of b as byte() says, guards included; logs the first miss. */
-static bool cb_buf_check(const struct cb_knobs *k, const struct cb_buf *b, const char *what,
-			 u8 (*byte)(const struct cb_knobs *k, unsigned long i))
-{
-	unsigned long i;
-	u8 got;
-
-	for (i = 0; i < b->len; i++) {
-		got = *cb_buf_kaddr(b, i);
-		if (got != byte(k, i)) {
-			pr_warn("%s %s size %llu src_offset %u dst_offset %u: %s byte %lu is 0x%02x, want 0x%02x\n",
-				k->variant->name, cb_direction_names[k->direction], k->size,
-				k->src_offset, k->dst_offset, what, i, got, byte(k, i));
-			return false;
-		}
-		if (!((i + 1) & (PAGE_SIZE - 1)))
-			cond_resched();
-	}
-	return true;
-}
-
-/*
- * cb_sample - time loops copies with fn; returns the TSC cycles they took.
- * Hot: one window around all of them. Cold (flush): both buffers flushed
- * before each copy, outside the window, each copy in a window of its own.
- * Sets *err to -EFAULT if any copy came back short.
- */
-static noinline u64 cb_sample(struct cb_ctx *c, cb_copy_fn fn, u32 loops, bool flush, int *err)
-{
-	const struct cb_knobs *k = c->k;
-	void *dst = c->dst.base + k->dst_offset;
-	const void *src = c->src.base + k->src_offset;
-	unsigned long len = k->size, left = 0;
-	u64 t0, cycles = 0;
-	u32 i;
-
-	OPTIMIZER_HIDE_VAR(fn);
-	if (!flush) {
-		preempt_disable();
-		pagefault_disable();
-		t0 = rdtsc_ordered();
-		for (i = 0; i < loops; i++)
-			left |= fn(dst, src, len);
-		cycles = rdtsc_ordered() - t0;
-		pagefault_enable();
-		preempt_enable();
-	} else {
-		for (i = 0; i < loops; i++) {
-			preempt_disable();
-			cb_buf_flush(&c->src, k->src_offset, len);
-			cb_buf_flush(&c->dst, k->dst_offset, len);
-			pagefault_disable();
-			t0 = rdtsc_ordered();
-			left |= fn(dst, src, len);
-			cycles += rdtsc_ordered() - t0;
-			pagefault_enable();
-			preempt_enable();
-		}
-	}
-	if (left)
-		*err = -EFAULT;
-	return cycles;
-}
-
-/* Between samples: let others run, stop on a signal or at the deadline. */
-static int cb_between(struct cb_ctx *c)
+/* Between steps of the preparation: a signal or the deadline ends it. */
+static int cb_prep_check(struct cb_run *c, const char *doing)
 {
 	cond_resched();
 	if (signal_pending(current))
 		return -EINTR;
 	if (ktime_get_ns() > c->deadline_ns)
-		return -ETIME;
+		return cb_refuse("run", -ETIME,
+				 "max_run_ms %u was reached after %llu ms, while %s; raise max_run_ms",
+				 c->k.max_run_ms, cb_run_ms(c), doing);
 	return 0;
 }
 
 /*
- * cb_pick_loops - the knob, or with loops=0 the smallest power of two whose
- * sample takes CB_LOOPS_AUTO_NS. Also the warm-up; -E2BIG when a sample of
- * the chosen loops would keep preemption off longer than CB_SAMPLE_MS_MAX.
+ * Source byte i is cb_data_byte(i); destination byte j starts as the
+ * complement of the source byte that is to land on it, so a byte the copy
+ * misses, or one it writes outside its range, never matches. Page by page.
  */
-static int cb_pick_loops(struct cb_ctx *c, cb_copy_fn fn, bool flush, u32 *loops)
+static int cb_fill(struct cb_run *c)
 {
-	u64 target = div_u64((u64)tsc_khz * CB_LOOPS_AUTO_NS, 1000000);
-	u64 one, limit = (u64)tsc_khz * CB_SAMPLE_MS_MAX;
-	u32 n = 1;
-	int err = 0, ret;
-
-	one = cb_sample(c, fn, 1, flush, &err);
-	if (err)
-		return err;
-	if (c->k->loops) {
-		*loops = c->k->loops;
-		if (!flush && *loops > 1 && one * *loops > limit)
-			return -E2BIG;
-		return 0;
-	}
-	while (n < CB_LOOPS_MAX && cb_sample(c, fn, n, flush, &err) < target) {
-		if (err)
-			return err;
-		ret = cb_between(c);
-		if (ret == -ETIME)
-			break;		/* out of time: the run goes on with n */
-		if (ret)
-			return ret;
-		n = min(n * 2, CB_LOOPS_MAX);
-	}
-	*loops = n;
-	return err;
-}
-
-static int cb_cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of n sorted values, the mean of the middle two for even n. */
-static u64 cb_median(const u64 *v, u32 n)
-{
-	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/*
- * Population standard deviation of n values around mean, in u64: the
- * deviations are scaled down until their squares cannot overflow.
- */
-static u64 cb_stddev(const u64 *v, u32 n, u64 mean)
-{
-	u64 d, maxd = 0, var = 0;
-	unsigned int shift = 0;
-	u32 i;
-
-	for (i = 0; i < n; i++) {
-		d = v[i] > mean ? v[i] - mean : mean - v[i];
-		maxd = max(maxd, d);
-	}
-	while ((maxd >> shift) >= (1ULL << 31))
-		shift++;
-	for (i = 0; i < n; i++) {
-		d = (v[i] > mean ? v[i] - mean : mean - v[i]) >> shift;
-		var += div_u64(d * d, n);
-	}
-	return (u64)int_sqrt64(var) << shift;
-}
-
-/* n samples of fn into c->c100 (sorted); *done is how many were taken. */
-static int cb_samples(struct cb_ctx *c, cb_copy_fn fn, u32 loops, u32 n, bool flush, u32 *done)
-{
-	int err = 0, ret;
-	u64 cycles;
-	u32 s;
-
-	for (s = 0; s < n; s++) {
-		if (s) {
-			ret = cb_between(c);
-			if (ret == -ETIME)
-				break;
-			if (ret)
-				return ret;
-		}
-		cycles = cb_sample(c, fn, loops, flush, &err);
-		if (err)
-			return err;
-		c->c100[s] = div_u64(cycles * 100, loops);
-	}
-	*done = s;
-	sort(c->c100, s, sizeof(*c->c100), cb_cmp_u64, NULL);
-	return 0;
-}
-
-static u64 cb_net(u64 v, u64 base)
-{
-	return v > base ? v - base : 0;
-}
-
-static int cb_measure(struct cb_ctx *c, struct cb_results *r)
-{
-	const struct cb_knobs *k = c->k;
-	cb_copy_fn fn = k->variant->copy[k->direction];
-	bool cold = k->cache == CB_CACHE_cold;
-	u64 sum = 0, base = 0;
-	u32 i, n, loops;
-	int err = 0, ret;
-
-	ret = cb_pick_loops(c, fn, cold, &loops);
-	if (ret)
-		return ret;
-	/* One untimed sample more, now at the final loops. */
-	cb_sample(c, fn, loops, cold, &err);
-	if (err)
-		return err;
-
-	ret = cb_samples(c, cb_empty_copy, loops, min(k->samples, CB_BASELINE_SAMPLES),
-			 false, &n);
-	if (ret)
-		return ret;
-	r->baseline_c100 = cb_median(c->c100, n);
-
-	ret = cb_between(c);
-	if (ret && ret != -ETIME)
-		return ret;
-	ret = cb_samples(c, fn, loops, k->samples, cold, &n);
-	if (ret)
-		return ret;
-
-	for (i = 0; i < n; i++)
-		sum += c->c100[i];
-	r->loops = loops;
-	r->samples = n;
-	r->truncated = n < k->samples;
-	r->min_c100 = c->c100[0];
-	r->max_c100 = c->c100[n - 1];
-	r->median_c100 = cb_median(c->c100, n);
-	r->mean_c100 = div_u64(sum, n);
-	r->stddev_c100 = cb_stddev(c->c100, n, r->mean_c100);
-	if (k->baseline) {
-		base = r->baseline_c100;
-		r->min_c100 = cb_net(r->min_c100, base);
-		r->max_c100 = cb_net(r->max_c100, base);
-		r->median_c100 = cb_net(r->median_c100, base);
-		r->mean_c100 = cb_net(r->mean_c100, base);
-	}
-	return 0;
-}
-
-/* Runs with current confined to cpu, its own mask given back after. */
-static int cb_run_pinned(struct cb_ctx *c, struct cb_results *r)
-{
-	const struct cb_knobs *k = c->k;
-	cpumask_var_t saved;
-	int cpu, ret;
-
-	if (!alloc_cpumask_var(&saved, GFP_KERNEL))
-		return -ENOMEM;
-	cpumask_copy(saved, current->cpus_ptr);
-	cpu = k->cpu >= 0 ? k->cpu : raw_smp_processor_id();
-	if (!cpu_online(cpu)) {
-		ret = -ENODEV;
-		goto free_mask;
-	}
-	ret = set_cpus_allowed_ptr(current, cpumask_of(cpu));
-	if (ret)
-		goto free_mask;
-
-	r->run_cpu = raw_smp_processor_id();
-	if (r->run_cpu != cpu)
-		ret = -EAGAIN;
-	else
-		ret = cb_measure(c, r);
-
-	set_cpus_allowed_ptr(current, saved);
-free_mask:
-	free_cpumask_var(saved);
-	return ret;
-}
-
-/*
- * cb_run - one run with knobs k; fills res and returns 0, or a negative
- * errno: -EINTR on a signal, -E2BIG when one sample would be too long,
- * -ENOMEM, -EFAULT if a copy faulted, -EINVAL for a user direction
- * without a user address space or a CPU outside the task's cpuset,
- * -ENODEV when the chosen CPU went offline.
- */
-int cb_run(const struct cb_knobs *k, struct cb_results *res)
-{
-	bool src_user = k->direction == CB_DIR_from_user;
-	bool dst_user = k->direction == CB_DIR_to_user;
-	struct cb_ctx c = { .k = k };
-	u64 start = ktime_get_ns();
-	u32 nc = max(k->samples, CB_BASELINE_SAMPLES);
+	u64 shift = (u64)c->k.src_offset - c->k.dst_offset;
+	unsigned long at, n;
 	int ret;
 
-	memset(res, 0, sizeof(*res));
-	res->knobs = *k;
-	res->tsc_khz = tsc_khz;
-	res->run_cpu = -1;
-	c.deadline_ns = start + (u64)k->max_run_ms * NSEC_PER_MSEC;
-
-	if ((src_user || dst_user) && !current->mm) {
-		ret = -EINVAL;
-		goto out;
+	for (at = 0; at < c->src.len; at += n) {
+		n = min(c->src.len - at, PAGE_SIZE);
+		cb_pattern_fill(c->src.kbase + at, at, n, 0);
+		ret = cb_prep_check(c, "filling the buffers");
+		if (ret)
+			return ret;
 	}
-	c.c100 = kvmalloc_array(nc, sizeof(*c.c100), GFP_KERNEL);
-	if (!c.c100) {
-		ret = -ENOMEM;
-		goto out;
+	for (at = 0; at < c->dst.len; at += n) {
+		n = min(c->dst.len - at, PAGE_SIZE);
+		cb_pattern_fill(c->dst.kbase + at, at + shift, n, 0xff);
+		ret = cb_prep_check(c, "filling the buffers");
+		if (ret)
+			return ret;
 	}
-	ret = cb_buf_alloc(&c.src, src_user, k->size + k->src_offset);
-	if (ret)
-		goto free_bufs;
-	ret = cb_buf_alloc(&c.dst, dst_user, k->size + k->dst_offset);
-	if (ret)
-		goto free_bufs;
-	cb_buf_fill(k, &c.src, cb_src_byte);
-	cb_buf_fill(k, &c.dst, cb_dst_fill);
+	return 0;
+}
 
-	ret = cb_run_pinned(&c, res);
-	if (!ret)
-		res->verified = cb_buf_check(k, &c.dst, "destination", cb_dst_want) &&
-				cb_buf_check(k, &c.src, "source", cb_src_byte);
-	res->run_ms = div_u64(ktime_get_ns() - start, NSEC_PER_MSEC);
+static int cb_run_alloc(struct cb_run *c, struct cb_buf *b, u64 bytes, bool user,
+			const char *what)
+{
+	int ret = cb_buf_alloc(b, bytes, user);
 
-free_bufs:
-	cb_buf_free(&c.dst);
-	cb_buf_free(&c.src);
-	kvfree(c.c100);
-out:
-	trace_copybench_run(k->variant->name, cb_direction_names[k->direction],
-			    cb_cache_names[k->cache], k->size, k->src_offset, k->dst_offset,
-			    res->loops, res->samples, res->min_c100 / 100,
-			    res->median_c100 / 100, res->baseline_c100 / 100, ret);
+	if (ret)
+		return cb_refuse("run", ret,
+				 "the %llu-byte %s buffer cannot be allocated (the writer's memory cgroup limit, or low memory)",
+				 (u64)b->len, what);
+	return cb_prep_check(c, "allocating the buffers");
+}
+
+/* Buffers, filled, the user side mapped in the writer; the copy's pointers. */
+static int cb_run_prepare(struct cb_run *c)
+{
+	const struct cb_knobs *k = &c->k;
+	bool src_user = cb_dir_src_user(k->direction);
+	bool dst_user = cb_dir_dst_user(k->direction);
+	int ret;
+
+	c->c100 = kvmalloc_array(k->samples, sizeof(*c->c100), GFP_KERNEL_ACCOUNT);
+	if (!c->c100)
+		return cb_refuse("run", -ENOMEM, "no memory for %u samples", k->samples);
+	ret = cb_run_alloc(c, &c->src, k->size + k->src_offset, src_user, "source") ?:
+	      cb_run_alloc(c, &c->dst, k->size + k->dst_offset, dst_user, "destination") ?:
+	      cb_fill(c);
+	if (ret)
+		return ret;
+	if (src_user)
+		ret = cb_buf_map(&c->src, false);
+	if (dst_user && !ret)
+		ret = cb_buf_map(&c->dst, true);
+	if (ret)
+		return cb_refuse("run", ret, "the user buffer cannot be mapped in the writer (%pe)",
+				 ERR_PTR(ret));
+	if (src_user || dst_user) {
+		c->mm = current->mm;
+		mmget(c->mm);
+	}
+	c->ksrc = c->src.kbase + k->src_offset;
+	c->kdst = c->dst.kbase + k->dst_offset;
+	c->usrc = src_user ? c->src.ubase + k->src_offset : NULL;
+	c->udst = dst_user ? c->dst.ubase + k->dst_offset : NULL;
+	c->len = k->size;
+	return 0;
+}
+
+/*
+ * The measuring thread: joins the writer's cgroups (its CPU time and cpuset
+ * are the writer's), runs on the run's CPU only, and is reaped before the
+ * write returns. The writer waits interruptibly; on a signal it waits on
+ * for at most one copy, the thread having seen the signal too.
+ */
+static int cb_run_thread(struct cb_run *c)
+{
+	struct task_struct *t;
+	int ret;
+
+	init_completion(&c->done);
+	t = kthread_create_on_node(cb_measure_thread, c, cpu_to_node(c->cpu), "copybench/%d",
+				   c->cpu);
+	if (IS_ERR(t))
+		return PTR_ERR(t) == -EINTR ? -EINTR :
+		       cb_refuse("run", PTR_ERR(t), "the run's thread cannot be created (%pe)", t);
+	get_task_struct(t);
+	ret = cgroup_attach_task_all(current, t);
+	if (ret) {
+		cb_refuse("run", ret, "the run's thread cannot join the writer's cgroups (%pe)",
+			  ERR_PTR(ret));
+	} else {
+		ret = set_cpus_allowed_ptr(t, cpumask_of(c->cpu));
+		if (ret)
+			ret = cb_refuse("run", -ENODEV, "cpu %d is offline (online: %*pbl)",
+					c->cpu, cpumask_pr_args(cpu_online_mask));
+	}
+	if (!ret) {
+		wake_up_process(t);
+		if (wait_for_completion_interruptible(&c->done))
+			wait_for_completion(&c->done);
+		ret = c->ret;
+		if (ret && ret != -EINTR)
+			cb_refuse("run", ret, "%s", c->why[0] ? c->why : "the measurement failed");
+	}
+	kthread_stop(t);
+	put_task_struct(t);
 	return ret;
+}
+
+/*
+ * Bytes [from, to) of b hold the pattern from pos (XOR xor)? On a miss,
+ * -EIO and last_error names the byte.
+ */
+static int cb_verify_range(struct cb_run *c, const struct cb_buf *b, const char *what,
+			   unsigned long from, unsigned long to, u64 pos, u8 xor)
+{
+	unsigned long at, n, i;
+
+	for (at = from; at < to; at += n) {
+		n = min(to - at, PAGE_SIZE);
+		i = cb_pattern_mismatch(b->kbase + at, pos + (at - from), n, xor);
+		if (i < n) {
+			u8 want = cb_data_byte(pos + (at - from) + i) ^ xor;
+
+			return cb_refuse("run", -EIO,
+					 "the copied bytes are wrong: %s byte %lu is 0x%02x, want 0x%02x (variant %s %s, size %llu, offsets %u/%u; or another thread of the writer wrote to the buffer it sees at 0x%lx)",
+					 what, at + i, b->kbase[at + i], want, c->v->name,
+					 cb_direction_names[c->k.direction], c->k.size,
+					 c->k.src_offset, c->k.dst_offset,
+					 (unsigned long)b->ubase);
+		}
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * After the timing (as mm/gup_test.c takes "an un-benchmark-timed moment to
+ * verify"): the destination holds the source's bytes with its guard bytes
+ * untouched, and the source is unchanged.
+ */
+static int cb_run_verify(struct cb_run *c)
+{
+	const struct cb_knobs *k = &c->k;
+	u64 shift = (u64)k->src_offset - k->dst_offset;
+	unsigned long end = k->dst_offset + k->size;
+
+	return cb_verify_range(c, &c->dst, "destination", 0, k->dst_offset, shift, 0xff) ?:
+	       cb_verify_range(c, &c->dst, "destination", k->dst_offset, end, k->src_offset, 0) ?:
+	       cb_verify_range(c, &c->dst, "destination", end, c->dst.len, end + shift, 0xff) ?:
+	       cb_verify_range(c, &c->src, "source", 0, c->src.len, 0, 0);
+}
+
+/* The values derived from the statistics, once; then the results replace the last. */
+static int cb_run_publish(struct cb_run *c)
+{
+	struct cb_results *r = &c->r;
+	u64 size = c->k.size;
+
+	r->knobs = c->k;
+	r->run_cpu = c->cpu;
+	r->tsc_khz = tsc_khz;
+	r->verified = true;
+	/* cycles * 10^6 / kHz = ns; median_c100 < 2^44 keeps this in u64 */
+	if (r->tsc_khz)
+		r->ns_median100 = div64_u64(r->median_c100 * 1000000ULL, r->tsc_khz);
+	if (r->median_c100)
+		r->bpc1000 = div64_u64(size * 100000ULL, r->median_c100);
+	/* bytes / ns * 1000 = MB/s (10^6 bytes per second) */
+	if (r->ns_median100)
+		r->mb_per_s = div64_u64(size * 100000ULL, r->ns_median100);
+	r->run_ms = cb_run_ms(c);
+
+	r = kmemdup(r, sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return cb_refuse("run", -ENOMEM, "no memory for the results");
+	mutex_lock(&cb_results_lock);
+	swap(cb_results, r);
+	mutex_unlock(&cb_results_lock);
+	kfree(r);
+	return 0;
+}
+
+static int cb_run(struct cb_run *c)
+{
+	int ret;
+
+	c->start_ns = ktime_get_ns();
+	c->deadline_ns = c->start_ns + (u64)c->k.max_run_ms * NSEC_PER_MSEC;
+	c->v = c->k.variant;
+	c->writer = current;
+
+	ret = cb_run_check(c) ?: cb_run_prepare(c) ?: cb_run_thread(c) ?: cb_run_verify(c) ?:
+	      cb_run_publish(c);
+	if (ret == -EINTR)
+		cb_refuse("run", -EINTR, "a signal ended the run after %llu ms; the previous results stay",
+			  cb_run_ms(c));
+
+	cb_buf_free(&c->dst);
+	cb_buf_free(&c->src);
+	if (c->mm)
+		mmput(c->mm);
+	kvfree(c->c100);
+	return ret;
+}
+
+/* run: write "1" to run with the current knobs; returns when done. */
+static ssize_t cb_run_write(struct file *file, const char __user *ubuf, size_t count,
+			    loff_t *ppos)
+{
+	struct cb_run *c;
+	char buf[16];
+	char *s;
+	int ret;
+
+	s = cb_user_string("run", ubuf, count, buf, sizeof(buf));
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	if (strcmp(s, "1"))
+		return cb_refuse_value("run", -EINVAL, s,
+				       "is not 1 (write 1 to start a run with the current knobs)");
+
+	c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	if (!c)
+		return -ENOMEM;
+	ret = cb_knobs_freeze(&c->k);
+	if (!ret) {
+		ret = cb_run(c);
+		cb_knobs_thaw();
+		trace_copybench_run(c->k.variant->name, cb_direction_names[c->k.direction],
+				    cb_cache_names[c->k.cache], c->k.size, c->k.src_offset,
+				    c->k.dst_offset, c->r.loops, c->r.samples,
+				    c->r.min_c100 / 100, c->r.median_c100 / 100,
+				    c->r.baseline_c100 / 100, ret);
+	}
+	kfree(c);
+	return ret ? ret : count;
+}
+
+const struct file_operations cb_run_fops = {
+	.owner	= THIS_MODULE,
+	.write	= cb_run_write,
+	.llseek	= default_llseek,
+};
+
+/* Fixed point: hundredths printed with two decimals. */
+static void cb_show_c100(struct seq_file *m, const char *key, u64 c100)
+{
+	seq_printf(m, "%s %llu.%02llu\n", key, c100 / 100, c100 % 100);
+}
+
+enum cb_result_key {
+#define CB_RESULT_KEY(key, unit)	CB_RK_##key,
+#include "copybench.h"
+#undef CB_RESULT_KEY
+	CB_RK_COUNT
+};
+
+/* In enum order: both come from the list in copybench.h. */
+static const char * const cb_result_names[CB_RK_COUNT] = {
+#define CB_RESULT_KEY(key, unit)	__stringify(key),
+#include "copybench.h"
+#undef CB_RESULT_KEY
+};
+
+/* One key's line; -Wswitch warns of a key of the list without a case. */
+static void cb_results_show_key(struct seq_file *m, enum cb_result_key key,
+				const struct cb_results *r)
+{
+	const char *name = cb_result_names[key];
+
+	switch (key) {
+	case CB_RK_variant:
+		seq_printf(m, "%s %s\n", name, r->knobs.variant->name);
+		break;
+	case CB_RK_direction:
+		seq_printf(m, "%s %s\n", name, cb_direction_names[r->knobs.direction]);
+		break;
+	case CB_RK_size:
+		seq_printf(m, "%s %llu\n", name, r->knobs.size);
+		break;
+	case CB_RK_src_offset:
+		seq_printf(m, "%s %u\n", name, r->knobs.src_offset);
+		break;
+	case CB_RK_dst_offset:
+		seq_printf(m, "%s %u\n", name, r->knobs.dst_offset);
+		break;
+	case CB_RK_cache:
+		seq_printf(m, "%s %s\n", name, cb_cache_names[r->knobs.cache]);
+		break;
+	case CB_RK_cpu:
+		seq_printf(m, "%s %d\n", name, r->knobs.cpu);
+		break;
+	case CB_RK_baseline:
+		seq_printf(m, "%s %d\n", name, r->knobs.baseline);
+		break;
+	case CB_RK_max_run_ms:
+		seq_printf(m, "%s %u\n", name, r->knobs.max_run_ms);
+		break;
+	case CB_RK_run_cpu:
+		seq_printf(m, "%s %d\n", name, r->run_cpu);
+		break;
+	case CB_RK_loops:
+		seq_printf(m, "%s %u\n", name, r->loops);
+		break;
+	case CB_RK_samples:
+		seq_printf(m, "%s %u\n", name, r->samples);
+		break;
+	case CB_RK_truncated:
+		seq_printf(m, "%s %d\n", name, r->truncated);
+		break;
+	case CB_RK_cycles_min:
+		cb_show_c100(m, name, r->min_c100);
+		break;
+	case CB_RK_cycles_median:
+		cb_show_c100(m, name, r->median_c100);
+		break;
+	case CB_RK_cycles_mean:
+		cb_show_c100(m, name, r->mean_c100);
+		break;
+	case CB_RK_cycles_stddev:
+		cb_show_c100(m, name, r->stddev_c100);
+		break;
+	case CB_RK_cycles_max:
+		cb_show_c100(m, name, r->max_c100);
+		break;
+	case CB_RK_baseline_cycles:
+		cb_show_c100(m, name, r->baseline_c100);
+		break;
+	case CB_RK_ns_median:
+		cb_show_c100(m, name, r->ns_median100);
+		break;
+	case CB_RK_bytes_per_cycle:
+		seq_printf(m, "%s %llu.%03llu\n", name, r->bpc1000 / 1000, r->bpc1000 % 1000);
+		break;
+	case CB_RK_mb_per_s:
+		seq_printf(m, "%s %llu\n", name, r->mb_per_s);
+		break;
+	case CB_RK_tsc_khz:
+		seq_printf(m, "%s %llu\n", name, r->tsc_khz);
+		break;
+	case CB_RK_run_ms:
+		seq_printf(m, "%s %llu\n", name, r->run_ms);
+		break;
+	case CB_RK_verified:
+		seq_printf(m, "%s %d\n", name, r->verified);
+		break;
+	case CB_RK_COUNT:
+		break;
+	}
+}
+
+static int cb_results_show(struct seq_file *m, void *unused)
+{
+	enum cb_result_key key;
+
+	mutex_lock(&cb_results_lock);
+	if (cb_results)
+		for (key = 0; key < CB_RK_COUNT; key++)
+			cb_results_show_key(m, key, cb_results);
+	mutex_unlock(&cb_results_lock);
+	return 0;
+}
+
+static int cb_results_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, cb_results_show, NULL);
+}
+
+const struct file_operations cb_results_fops = {
+	.owner		= THIS_MODULE,
+	.open		= cb_results_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/**
+ * cb_run_exit - free the last results; at module exit, after the files are gone
+ */
+void cb_run_exit(void)
+{
+	kfree(cb_results);
+	cb_results = NULL;
 }

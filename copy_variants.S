@@ -11,9 +11,15 @@
  *
  *   cb_<name>_memcpy	kernel to kernel: no STAC/CLAC, no fixups.
  *   cb_<name>_user	STAC on entry, CLAC on every exit, an exception table
- *			entry after every instruction that touches memory, so
+ *			entry for every instruction that touches memory, so
  *			the source, the destination or both may be user
- *			addresses.
+ *			addresses. The kernel build also names it
+ *			cb_<name>_to_user and cb_<name>_from_user, the typed
+ *			entries of cb_internal.h.
+ *
+ * Each block's exception table lines follow the block, after the jump or
+ * return that ends it, as in arch/x86/lib/copy_user_64.S; the numeric label
+ * of each guarded instruction is its fault anchor.
  *
  * Input:
  *   rdi destination
@@ -52,17 +58,29 @@
 #include "lib/cb_asm_user.h"
 #endif
 
+#ifdef __KERNEL__
+#include <asm/alternative.h>
+#include <asm/cpufeatures.h>
+
 /*
- * cb_cpu_erms: nonzero when the CPU has ERMS (enhanced rep movsb/stosb).
- * movs_alt reads it at run time, the way rep_movs_alternative is patched by
- * ALTERNATIVE at boot. Set by cb_variants_init() in the module (from
- * boot_cpu_has(X86_FEATURE_ERMS)) and by a constructor in
- * lib/copy_variants_user.c (from CPUID) in userspace. 0 until then, which is
- * always correct, only slower on ERMS CPUs.
+ * CB_JMP_UNLESS_ERMS target: jump to target unless the CPU has ERMS
+ * (enhanced rep movsb/stosb). The kernel patches the jump out at module load
+ * on ERMS CPUs, as it patches rep_movs_alternative; the userspace build tests
+ * cb_cpu_erms instead (lib/cb_asm_user.h).
+ */
+.macro CB_JMP_UNLESS_ERMS target
+	ALTERNATIVE "jmp \target", "", X86_FEATURE_ERMS
+.endm
+#else
+/*
+ * cb_cpu_erms: nonzero when the CPU has ERMS; set from CPUID by a
+ * constructor in lib/copy_variants_user.c. 0 until then, which is always
+ * correct, only slower on ERMS CPUs.
  */
 	.pushsection .data
 SYM_DATA(cb_cpu_erms, .byte 0)
 	.popsection
+#endif
 
 /*
  * CB_UACCESS_BEGIN/CB_UACCESS_END: STAC/CLAC in the _user instance only, so
@@ -89,8 +107,8 @@ SYM_DATA(cb_cpu_erms, .byte 0)
 
 /*
  * CB_EXTABLE user, insn, fixup: _ASM_EXTABLE_UA(insn, fixup) in the _user
- * instance, nothing in the memcpy instance. Written right after the
- * instruction it guards, whose numeric label is its fault anchor.
+ * instance, nothing in the memcpy instance. Written after the block that
+ * holds insn, whose numeric label is its fault anchor.
  */
 .macro CB_EXTABLE user, insn, fixup
 .if \user
@@ -108,13 +126,14 @@ SYM_DATA(cb_cpu_erms, .byte 0)
 .macro CB_BYTE_LOOP user, label, fault, count=%rcx
 \label:
 10:	movb	(%rsi), %al
-	CB_EXTABLE \user, 10b, \fault
 11:	movb	%al, (%rdi)
-	CB_EXTABLE \user, 11b, \fault
 	incq	%rsi
 	incq	%rdi
 	dec	\count
 	jnz	\label
+
+	CB_EXTABLE \user, 10b, \fault
+	CB_EXTABLE \user, 11b, \fault
 .endm
 
 /*
@@ -175,41 +194,42 @@ SYM_DATA(cb_cpu_erms, .byte 0)
 	.p2align 4
 .L\tag\()_block_\user:
 20:	movq	0*8(%rsi), %r8
-	CB_EXTABLE \user, 20b, .L\tag\()_block_fault
 21:	movq	1*8(%rsi), %r9
-	CB_EXTABLE \user, 21b, .L\tag\()_block_fault
 22:	movq	2*8(%rsi), %r10
-	CB_EXTABLE \user, 22b, .L\tag\()_block_fault
 23:	movq	3*8(%rsi), %r11
-	CB_EXTABLE \user, 23b, .L\tag\()_block_fault
 24:	\store	%r8, 0*8(%rdi)
-	CB_EXTABLE \user, 24b, .L\tag\()_block_fault
 25:	\store	%r9, 1*8(%rdi)
-	CB_EXTABLE \user, 25b, .L\tag\()_block_fault
 26:	\store	%r10, 2*8(%rdi)
-	CB_EXTABLE \user, 26b, .L\tag\()_block_fault
 27:	\store	%r11, 3*8(%rdi)
-	CB_EXTABLE \user, 27b, .L\tag\()_block_fault
 30:	movq	4*8(%rsi), %r8
-	CB_EXTABLE \user, 30b, .L\tag\()_block_fault
 31:	movq	5*8(%rsi), %r9
-	CB_EXTABLE \user, 31b, .L\tag\()_block_fault
 32:	movq	6*8(%rsi), %r10
-	CB_EXTABLE \user, 32b, .L\tag\()_block_fault
 33:	movq	7*8(%rsi), %r11
-	CB_EXTABLE \user, 33b, .L\tag\()_block_fault
 34:	\store	%r8, 4*8(%rdi)
-	CB_EXTABLE \user, 34b, .L\tag\()_block_fault
 35:	\store	%r9, 5*8(%rdi)
-	CB_EXTABLE \user, 35b, .L\tag\()_block_fault
 36:	\store	%r10, 6*8(%rdi)
-	CB_EXTABLE \user, 36b, .L\tag\()_block_fault
 37:	\store	%r11, 7*8(%rdi)
-	CB_EXTABLE \user, 37b, .L\tag\()_block_fault
 	leaq	64(%rsi), %rsi
 	leaq	64(%rdi), %rdi
 	decq	%rcx
 	jnz	.L\tag\()_block_\user
+
+	CB_EXTABLE \user, 20b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 21b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 22b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 23b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 24b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 25b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 26b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 27b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 30b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 31b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 32b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 33b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 34b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 35b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 36b, .L\tag\()_block_fault
+	CB_EXTABLE \user, 37b, .L\tag\()_block_fault
 .L\tag\()_under64_\user:
 .endm
 
@@ -227,13 +247,14 @@ SYM_DATA(cb_cpu_erms, .byte 0)
 	jz	.L\tag\()_under8_\user
 .L\tag\()_word_loop_\user:
 40:	movq	(%rsi), %r8
-	CB_EXTABLE \user, 40b, .L\tag\()_word_fault
 41:	\store	%r8, (%rdi)
-	CB_EXTABLE \user, 41b, .L\tag\()_word_fault
 	leaq	8(%rsi), %rsi
 	leaq	8(%rdi), %rdi
 	decl	%ecx
 	jnz	.L\tag\()_word_loop_\user
+
+	CB_EXTABLE \user, 40b, .L\tag\()_word_fault
+	CB_EXTABLE \user, 41b, .L\tag\()_word_fault
 .L\tag\()_under8_\user:
 .endm
 
@@ -252,6 +273,10 @@ SYM_FUNC_END(cb_\name\()_memcpy)
 SYM_FUNC_START(cb_\name\()_user)
 	CB_BODY_\name 1
 SYM_FUNC_END(cb_\name\()_user)
+#ifdef __KERNEL__
+SYM_FUNC_ALIAS(cb_\name\()_to_user, cb_\name\()_user)
+SYM_FUNC_ALIAS(cb_\name\()_from_user, cb_\name\()_user)
+#endif
 .endm
 
 /*
@@ -290,8 +315,9 @@ SYM_FUNC_END(cb_\name\()_user)
 	CB_UACCESS_BEGIN \user
 	movq	%rdx, %rcx
 10:	rep movsb
-	CB_EXTABLE \user, 10b, .Lmovsb_retry
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 10b, .Lmovsb_retry
 
 .if \user
 	CB_BYTE_RETRY movsb
@@ -319,12 +345,13 @@ SYM_FUNC_END(cb_\name\()_user)
 	shrq	$3, %rcx
 	andl	$7, %edx
 20:	rep movsq
-	CB_EXTABLE \user, 20b, .Lmovsq_words_fault
 	movl	%edx, %ecx
 .Lmovsq_bytes_\user:
 21:	rep movsb
-	CB_EXTABLE \user, 21b, .Lmovsq_retry
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 20b, .Lmovsq_words_fault
+	CB_EXTABLE \user, 21b, .Lmovsq_retry
 
 .if \user
 .Lmovsq_align_fault:
@@ -391,8 +418,10 @@ SYM_FUNC_END(cb_\name\()_user)
  * loop for the tail. Upstream takes the count in rcx and returns it there;
  * here it follows this file's convention.
  *
- * NOTE! Upstream patches the ERMS choice in with ALTERNATIVE at boot; here it
- * is one load and a well-predicted branch on copies of 64 bytes and more.
+ * NOTE! The ERMS choice is ALTERNATIVE-patched in the kernel build, as
+ * upstream's is (there the jump to the rep movsq path is patched out, so the
+ * fault anchor stays on one instruction); the userspace build tests
+ * cb_cpu_erms, one load and a well-predicted branch.
  * Clobbers: rax, rcx, rdx, rsi, rdi.
  */
 .macro CB_BODY_movs_alt user
@@ -411,9 +440,7 @@ SYM_FUNC_END(cb_\name\()_user)
 	 */
 .Lmovs_alt_bytes_\user:
 10:	movb	(%rsi), %al
-	CB_EXTABLE \user, 10b, .Lmovs_alt_retry_done
 11:	movb	%al, (%rdi)
-	CB_EXTABLE \user, 11b, .Lmovs_alt_retry_done
 	incq	%rdi
 	incq	%rsi
 	decq	%rcx
@@ -421,13 +448,14 @@ SYM_FUNC_END(cb_\name\()_user)
 .Lmovs_alt_done_\user:
 	CB_RETURN_OK \user
 
+	CB_EXTABLE \user, 10b, .Lmovs_alt_retry_done
+	CB_EXTABLE \user, 11b, .Lmovs_alt_retry_done
+
 	/* Words: 8 to 63 bytes. */
 	.p2align 4
 .Lmovs_alt_word_\user:
 20:	movq	(%rsi), %rax
-	CB_EXTABLE \user, 20b, .Lmovs_alt_retry
 21:	movq	%rax, (%rdi)
-	CB_EXTABLE \user, 21b, .Lmovs_alt_retry
 	addq	$8, %rsi
 	addq	$8, %rdi
 	subl	$8, %ecx
@@ -436,20 +464,21 @@ SYM_FUNC_END(cb_\name\()_user)
 	jae	.Lmovs_alt_word_\user
 	jmp	.Lmovs_alt_bytes_\user
 
+	CB_EXTABLE \user, 20b, .Lmovs_alt_retry
+	CB_EXTABLE \user, 21b, .Lmovs_alt_retry
+
 	/* 64 bytes and more: rep movsb with ERMS. */
 .Lmovs_alt_large_\user:
-	cmpb	$0, cb_cpu_erms(%rip)
-	jz	.Lmovs_alt_movsq_\user
+	CB_JMP_UNLESS_ERMS .Lmovs_alt_movsq_\user
 30:	rep movsb
-	CB_EXTABLE \user, 30b, .Lmovs_alt_retry
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 30b, .Lmovs_alt_retry
 
 	/* Without ERMS: one unaligned word, then rep movsq and the tail. */
 .Lmovs_alt_movsq_\user:
 40:	movq	(%rsi), %rax
-	CB_EXTABLE \user, 40b, .Lmovs_alt_retry
 41:	movq	%rax, (%rdi)
-	CB_EXTABLE \user, 41b, .Lmovs_alt_retry
 	leaq	8(%rdi), %rax
 	andq	$-8, %rax
 	subq	%rdi, %rax
@@ -460,11 +489,14 @@ SYM_FUNC_END(cb_\name\()_user)
 	shrq	$3, %rcx
 	andl	$7, %eax
 42:	rep movsq
-	CB_EXTABLE \user, 42b, .Lmovs_alt_movsq_fault
 	movl	%eax, %ecx
 	testl	%ecx, %ecx
 	jnz	.Lmovs_alt_bytes_\user
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 40b, .Lmovs_alt_retry
+	CB_EXTABLE \user, 41b, .Lmovs_alt_retry
+	CB_EXTABLE \user, 42b, .Lmovs_alt_movsq_fault
 
 .if \user
 .Lmovs_alt_movsq_fault:
@@ -515,26 +547,27 @@ SYM_FUNC_END(cb_\name\()_user)
 .Lorig_forward_loop_\user:
 	subq	$0x20, %rdx
 10:	movq	0*8(%rsi), %r8
-	CB_EXTABLE \user, 10b, .Lorig_fwd_load_fault
 11:	movq	1*8(%rsi), %r9
-	CB_EXTABLE \user, 11b, .Lorig_fwd_load_fault
 12:	movq	2*8(%rsi), %r10
-	CB_EXTABLE \user, 12b, .Lorig_fwd_load_fault
 13:	movq	3*8(%rsi), %r11
-	CB_EXTABLE \user, 13b, .Lorig_fwd_load_fault
 	leaq	4*8(%rsi), %rsi
 14:	movq	%r8, 0*8(%rdi)
-	CB_EXTABLE \user, 14b, .Lorig_fwd_store_fault
 15:	movq	%r9, 1*8(%rdi)
-	CB_EXTABLE \user, 15b, .Lorig_fwd_store_fault
 16:	movq	%r10, 2*8(%rdi)
-	CB_EXTABLE \user, 16b, .Lorig_fwd_store_fault
 17:	movq	%r11, 3*8(%rdi)
-	CB_EXTABLE \user, 17b, .Lorig_fwd_store_fault
 	leaq	4*8(%rdi), %rdi
 	jae	.Lorig_forward_loop_\user
 	addl	$0x20, %edx
 	jmp	.Lorig_short_\user
+
+	CB_EXTABLE \user, 10b, .Lorig_fwd_load_fault
+	CB_EXTABLE \user, 11b, .Lorig_fwd_load_fault
+	CB_EXTABLE \user, 12b, .Lorig_fwd_load_fault
+	CB_EXTABLE \user, 13b, .Lorig_fwd_load_fault
+	CB_EXTABLE \user, 14b, .Lorig_fwd_store_fault
+	CB_EXTABLE \user, 15b, .Lorig_fwd_store_fault
+	CB_EXTABLE \user, 16b, .Lorig_fwd_store_fault
+	CB_EXTABLE \user, 17b, .Lorig_fwd_store_fault
 
 	/* Backward: 32-byte blocks from the end, then the head. */
 .Lorig_backward_\user:
@@ -543,9 +576,7 @@ SYM_FUNC_END(cb_\name\()_user)
 	xorl	%r8d, %r8d
 .Lorig_probe:
 20:	movb	(%rsi,%r8), %al
-	_ASM_EXTABLE_UA(20b, .Lorig_forward_\user)
 21:	movb	%al, (%rdi,%r8)
-	_ASM_EXTABLE_UA(21b, .Lorig_forward_\user)
 	leaq	4096(%rsi,%r8), %r9
 	andq	$-4096, %r9
 	subq	%rsi, %r9
@@ -557,6 +588,10 @@ SYM_FUNC_END(cb_\name\()_user)
 	movq	%r9, %r8
 	cmpq	%rdx, %r8
 	jb	.Lorig_probe
+
+	_ASM_EXTABLE_UA(20b, .Lorig_forward_\user)
+	_ASM_EXTABLE_UA(21b, .Lorig_forward_\user)
+
 	/* For the band code and a fault: destination start and length. */
 	movq	%rdi, %rax
 	movq	%rdx, %rcx
@@ -568,22 +603,14 @@ SYM_FUNC_END(cb_\name\()_user)
 .Lorig_backward_loop_\user:
 	subq	$0x20, %rdx
 30:	movq	-1*8(%rsi), %r8
-	CB_EXTABLE \user, 30b, .Lorig_bwd_load_fault
 31:	movq	-2*8(%rsi), %r9
-	CB_EXTABLE \user, 31b, .Lorig_bwd_load_fault
 32:	movq	-3*8(%rsi), %r10
-	CB_EXTABLE \user, 32b, .Lorig_bwd_load_fault
 33:	movq	-4*8(%rsi), %r11
-	CB_EXTABLE \user, 33b, .Lorig_bwd_load_fault
 	leaq	-4*8(%rsi), %rsi
 34:	movq	%r8, -1*8(%rdi)
-	CB_EXTABLE \user, 34b, .Lorig_bwd_store_fault
 35:	movq	%r9, -2*8(%rdi)
-	CB_EXTABLE \user, 35b, .Lorig_bwd_store_fault
 36:	movq	%r10, -3*8(%rdi)
-	CB_EXTABLE \user, 36b, .Lorig_bwd_store_fault
 37:	movq	%r11, -4*8(%rdi)
-	CB_EXTABLE \user, 37b, .Lorig_bwd_store_fault
 	leaq	-4*8(%rdi), %rdi
 	jae	.Lorig_backward_loop_\user
 	/* The head: 0-31 bytes at the start (rcx is still the length). */
@@ -591,6 +618,15 @@ SYM_FUNC_END(cb_\name\()_user)
 	subq	%rdx, %rsi
 	subq	%rdx, %rdi
 	jmp	.Lorig_band_\user
+
+	CB_EXTABLE \user, 30b, .Lorig_bwd_load_fault
+	CB_EXTABLE \user, 31b, .Lorig_bwd_load_fault
+	CB_EXTABLE \user, 32b, .Lorig_bwd_load_fault
+	CB_EXTABLE \user, 33b, .Lorig_bwd_load_fault
+	CB_EXTABLE \user, 34b, .Lorig_bwd_store_fault
+	CB_EXTABLE \user, 35b, .Lorig_bwd_store_fault
+	CB_EXTABLE \user, 36b, .Lorig_bwd_store_fault
+	CB_EXTABLE \user, 37b, .Lorig_bwd_store_fault
 
 	/*
 	 * Under 32 bytes, and the forward loop's tail: all loads of a band
@@ -605,71 +641,75 @@ SYM_FUNC_END(cb_\name\()_user)
 	jb	.Lorig_less_16_\user
 	/* 16 to 31 bytes. */
 40:	movq	0*8(%rsi), %r8
-	CB_EXTABLE \user, 40b, .Lorig_retry
 41:	movq	1*8(%rsi), %r9
-	CB_EXTABLE \user, 41b, .Lorig_retry
 42:	movq	-2*8(%rsi,%rdx), %r10
-	CB_EXTABLE \user, 42b, .Lorig_retry
 43:	movq	-1*8(%rsi,%rdx), %r11
-	CB_EXTABLE \user, 43b, .Lorig_retry
 44:	movq	%r8, 0*8(%rdi)
-	CB_EXTABLE \user, 44b, .Lorig_retry
 45:	movq	%r9, 1*8(%rdi)
-	CB_EXTABLE \user, 45b, .Lorig_retry
 46:	movq	%r10, -2*8(%rdi,%rdx)
-	CB_EXTABLE \user, 46b, .Lorig_retry
 47:	movq	%r11, -1*8(%rdi,%rdx)
-	CB_EXTABLE \user, 47b, .Lorig_retry
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 40b, .Lorig_retry
+	CB_EXTABLE \user, 41b, .Lorig_retry
+	CB_EXTABLE \user, 42b, .Lorig_retry
+	CB_EXTABLE \user, 43b, .Lorig_retry
+	CB_EXTABLE \user, 44b, .Lorig_retry
+	CB_EXTABLE \user, 45b, .Lorig_retry
+	CB_EXTABLE \user, 46b, .Lorig_retry
+	CB_EXTABLE \user, 47b, .Lorig_retry
 
 .Lorig_less_16_\user:
 	cmpl	$8, %edx
 	jb	.Lorig_less_8_\user
 	/* 8 to 15 bytes. */
 50:	movq	0*8(%rsi), %r8
-	CB_EXTABLE \user, 50b, .Lorig_retry
 51:	movq	-1*8(%rsi,%rdx), %r9
-	CB_EXTABLE \user, 51b, .Lorig_retry
 52:	movq	%r8, 0*8(%rdi)
-	CB_EXTABLE \user, 52b, .Lorig_retry
 53:	movq	%r9, -1*8(%rdi,%rdx)
-	CB_EXTABLE \user, 53b, .Lorig_retry
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 50b, .Lorig_retry
+	CB_EXTABLE \user, 51b, .Lorig_retry
+	CB_EXTABLE \user, 52b, .Lorig_retry
+	CB_EXTABLE \user, 53b, .Lorig_retry
 
 .Lorig_less_8_\user:
 	cmpl	$4, %edx
 	jb	.Lorig_less_4_\user
 	/* 4 to 7 bytes. */
 60:	movl	(%rsi), %r8d
-	CB_EXTABLE \user, 60b, .Lorig_retry
 61:	movl	-4(%rsi,%rdx), %r9d
-	CB_EXTABLE \user, 61b, .Lorig_retry
 62:	movl	%r8d, (%rdi)
-	CB_EXTABLE \user, 62b, .Lorig_retry
 63:	movl	%r9d, -4(%rdi,%rdx)
-	CB_EXTABLE \user, 63b, .Lorig_retry
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 60b, .Lorig_retry
+	CB_EXTABLE \user, 61b, .Lorig_retry
+	CB_EXTABLE \user, 62b, .Lorig_retry
+	CB_EXTABLE \user, 63b, .Lorig_retry
 
 	/* 0 to 3 bytes: the first byte is stored last. */
 .Lorig_less_4_\user:
 	subl	$1, %edx
 	jb	.Lorig_done_\user
 70:	movzbl	(%rsi), %r8d
-	CB_EXTABLE \user, 70b, .Lorig_retry
 	jz	.Lorig_store_1byte_\user
 71:	movzbq	1(%rsi), %r9
-	CB_EXTABLE \user, 71b, .Lorig_retry
 72:	movzbq	(%rsi,%rdx), %r10
-	CB_EXTABLE \user, 72b, .Lorig_retry
 73:	movb	%r9b, 1(%rdi)
-	CB_EXTABLE \user, 73b, .Lorig_retry
 74:	movb	%r10b, (%rdi,%rdx)
-	CB_EXTABLE \user, 74b, .Lorig_retry
 .Lorig_store_1byte_\user:
 75:	movb	%r8b, (%rdi)
-	CB_EXTABLE \user, 75b, .Lorig_retry
 .Lorig_done_\user:
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 70b, .Lorig_retry
+	CB_EXTABLE \user, 71b, .Lorig_retry
+	CB_EXTABLE \user, 72b, .Lorig_retry
+	CB_EXTABLE \user, 73b, .Lorig_retry
+	CB_EXTABLE \user, 74b, .Lorig_retry
+	CB_EXTABLE \user, 75b, .Lorig_retry
 
 .if \user
 	/* Forward loop: rdx is len - offset - 64; retry the whole block. */
@@ -716,12 +756,13 @@ SYM_FUNC_END(cb_\name\()_user)
 	andl	$15, %ecx
 	jz	.Llaight_ends_\user
 10:	movq	0*8(%rsi), %r8
-	CB_EXTABLE \user, 10b, .Llaight_start_fault
 11:	movq	1*8(%rsi), %r9
-	CB_EXTABLE \user, 11b, .Llaight_start_fault
 12:	movq	%r8, 0*8(%rdi)
-	CB_EXTABLE \user, 12b, .Llaight_start_fault
 13:	movq	%r9, 1*8(%rdi)
+
+	CB_EXTABLE \user, 10b, .Llaight_start_fault
+	CB_EXTABLE \user, 11b, .Llaight_start_fault
+	CB_EXTABLE \user, 12b, .Llaight_start_fault
 	CB_EXTABLE \user, 13b, .Llaight_start_fault
 
 	/* Point at the ends; the index runs from -(len - len % 16) to 0. */
@@ -733,16 +774,17 @@ SYM_FUNC_END(cb_\name\()_user)
 	.p2align 4
 .Llaight_loop_\user:
 20:	movq	(%rsi,%rdx), %r8
-	CB_EXTABLE \user, 20b, .Llaight_index_fault
 21:	movq	8(%rsi,%rdx), %r9
-	CB_EXTABLE \user, 21b, .Llaight_index_fault
 22:	movq	%r8, (%rdi,%rdx)
-	CB_EXTABLE \user, 22b, .Llaight_index_fault
 23:	movq	%r9, 8(%rdi,%rdx)
-	CB_EXTABLE \user, 23b, .Llaight_index_fault
 	addq	$16, %rdx
 	jnz	.Llaight_loop_\user
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 20b, .Llaight_index_fault
+	CB_EXTABLE \user, 21b, .Llaight_index_fault
+	CB_EXTABLE \user, 22b, .Llaight_index_fault
+	CB_EXTABLE \user, 23b, .Llaight_index_fault
 
 	/* Under 16 bytes. */
 .Llaight_short_\user:
@@ -752,14 +794,15 @@ SYM_FUNC_END(cb_\name\()_user)
 	jb	.Llaight_bytes_\user
 	/* 8 to 15: two overlapping words. */
 30:	movq	(%rsi), %r8
-	CB_EXTABLE \user, 30b, .Llaight_start_fault
 31:	movq	-8(%rsi,%rdx), %r9
-	CB_EXTABLE \user, 31b, .Llaight_start_fault
 32:	movq	%r8, (%rdi)
-	CB_EXTABLE \user, 32b, .Llaight_start_fault
 33:	movq	%r9, -8(%rdi,%rdx)
-	CB_EXTABLE \user, 33b, .Llaight_start_fault
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 30b, .Llaight_start_fault
+	CB_EXTABLE \user, 31b, .Llaight_start_fault
+	CB_EXTABLE \user, 32b, .Llaight_start_fault
+	CB_EXTABLE \user, 33b, .Llaight_start_fault
 
 	/* 1 to 7: bytes, on the same negative index. */
 .Llaight_bytes_\user:
@@ -768,13 +811,14 @@ SYM_FUNC_END(cb_\name\()_user)
 	negq	%rdx
 .Llaight_byte_loop_\user:
 40:	movb	(%rsi,%rdx), %al
-	CB_EXTABLE \user, 40b, .Llaight_index_fault
 41:	movb	%al, (%rdi,%rdx)
-	CB_EXTABLE \user, 41b, .Llaight_index_fault
 	incq	%rdx
 	jnz	.Llaight_byte_loop_\user
 .Llaight_done_\user:
 	CB_RETURN_OK \user
+
+	CB_EXTABLE \user, 40b, .Llaight_index_fault
+	CB_EXTABLE \user, 41b, .Llaight_index_fault
 
 .if \user
 	/* Before the pointers move: retry everything. */
@@ -829,13 +873,14 @@ SYM_FUNC_END(cb_\name\()_user)
 	shrl	$2, %ecx
 	jz	.Lnocache_1b_entry_\user
 50:	movl	(%rsi), %r8d
-	CB_EXTABLE \user, 50b, .Lnocache_4b_fault
 51:	movnti	%r8d, (%rdi)
-	CB_EXTABLE \user, 51b, .Lnocache_4b_fault
 	leaq	4(%rsi), %rsi
 	leaq	4(%rdi), %rdi
 	testl	%edx, %edx
 	jz	.Lnocache_finish_\user
+
+	CB_EXTABLE \user, 50b, .Lnocache_4b_fault
+	CB_EXTABLE \user, 51b, .Lnocache_4b_fault
 .Lnocache_1b_entry_\user:
 	movl	%edx, %ecx
 	CB_BYTE_LOOP \user, .Lnocache_1b_loop_\user, .Lnocache_fault, %ecx

@@ -44,8 +44,16 @@
 #define CB_DATA_SIZE_MIN	(4UL << 10)
 #define CB_DATA_SIZE_MAX	(1UL << 30)
 #define CB_DATA_SIZE_DEFAULT	(1UL << 20)
-#define CB_DATA_CHUNK_MAX	CB_DATA_SIZE_MAX	/* bytes per copy call */
-#define CB_DATA_CHUNK_DEFAULT	4096UL		/* 0: one call per read() */
+/*
+ * Bytes per copy call of the data file: at most one PMD-sized folio, the
+ * largest a page cache read copies in one call on x86-64; every call is
+ * followed by a rescheduling point.
+ */
+#define CB_DATA_CHUNK_MAX	(2UL << 20)
+#define CB_DATA_CHUNK_DEFAULT	4096UL		/* 0: CB_DATA_CHUNK_MAX */
+
+/* The last_error file: one line of at most this many bytes, newline included. */
+#define CB_LAST_ERROR_MAX	512
 
 /*
  * CPU features a variant may need to run at all ("needs" in
@@ -72,8 +80,9 @@ static inline __u8 cb_data_byte(__u64 pos)
 #endif /* COPYBENCH_H */
 
 /*
- * CB_FILE(name, mode): the files of CB_DEBUGFS_DIR. Knobs are read-write
- * (0600); the others are the interface's verbs and outputs.
+ * CB_FILE(name, mode): the files of CB_DEBUGFS_DIR, which the module creates
+ * from this list. Read-write (0600) files are knobs, except "data", the read
+ * path; the others are the interface's verbs and outputs.
  */
 #ifdef CB_FILE
 CB_FILE(variants,	0400)
@@ -90,16 +99,24 @@ CB_FILE(baseline,	0600)
 CB_FILE(max_run_ms,	0600)
 CB_FILE(run,		0200)
 CB_FILE(results,	0400)
+CB_FILE(last_error,	0400)
 CB_FILE(data_size,	0600)
 CB_FILE(data_chunk,	0600)
 CB_FILE(data,		0600)
 #endif
 
-/* CB_DIRECTION(name): the values of the "direction" knob, in enum order. */
+/*
+ * CB_DIRECTION(name): the values of the "direction" knob, in enum order.
+ * to_iter and from_iter are the kernel's copy_to_iter()/copy_from_iter() over
+ * a user-backed iov_iter: "native" only (the "variants" file lists the
+ * directions of each variant).
+ */
 #ifdef CB_DIRECTION
 CB_DIRECTION(memcpy)
 CB_DIRECTION(to_user)
 CB_DIRECTION(from_user)
+CB_DIRECTION(to_iter)
+CB_DIRECTION(from_iter)
 #endif
 
 /* CB_CACHE(name): the values of the "cache" knob, in enum order. */

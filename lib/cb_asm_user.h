@@ -42,6 +42,16 @@
 	.long (to) - .;					\
 	.popsection
 
+/*
+ * CB_JMP_UNLESS_ERMS target: jump to target unless the CPU has ERMS. The
+ * kernel build patches a jump out with ALTERNATIVE; here cb_cpu_erms, which
+ * lib/copy_variants_user.c sets from CPUID, is tested at every call.
+ */
+.macro CB_JMP_UNLESS_ERMS target
+	cmpb	$0, cb_cpu_erms(%rip)
+	jz	\target
+.endm
+
 /* No executable stack for the objects linked with this. */
 	.section .note.GNU-stack, "", @progbits
 

@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cb_measure.c - the timed part of a run, on a kernel thread on the run's
+ * CPU (kernel/rcu/refscale.c's way): the cost of one copy, the loops, a
+ * warm-up, then the timed samples with the baseline samples between them,
+ * and their statistics. A deadline timer and the writer's signals stop it
+ * within one copy; Documentation/copybench.rst, "How a run measures".
+ */
+#include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sort.h>
+#include <linux/uaccess.h>
+#include <linux/uio.h>
+#include <asm/timex.h>
+#include <asm/tsc.h>
+
+#include "cb_run.h"
+
+/* The first probe copy of a large size: far below any bound, even emulated. */
+#define CB_PROBE_BYTES		(256UL << 10)
+/* Cache flushes of cold runs go in pieces this big, each a rescheduling point. */
+#define CB_FLUSH_PIECE		(256UL << 10)
+
+static __printf(3, 4) int cb_fail(struct cb_run *c, int err, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(c->why, sizeof(c->why), fmt, args);
+	va_end(args);
+	return err;
+}
+
+static u64 cb_cycles_to_ms(u64 cycles)
+{
+	return tsc_khz ? div_u64(cycles, tsc_khz) : 0;
+}
+
+static u64 cb_cycles_to_us(u64 cycles)
+{
+	return tsc_khz ? div_u64(cycles * 1000, tsc_khz) : 0;
+}
+
+static enum hrtimer_restart cb_deadline(struct hrtimer *timer)
+{
+	struct cb_run *c = container_of(timer, struct cb_run, timer);
+
+	WRITE_ONCE(c->stop, 1);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Checked before every copy, inside the timed window too: two loads of hot
+ * lines and two well-predicted branches, which the baseline loop pays as
+ * well. The writer's own flag, so that a signal stops the run even when the
+ * writer cannot run on this CPU.
+ */
+static __always_inline bool cb_stopping(const struct cb_run *c)
+{
+	return READ_ONCE(c->stop) || task_sigpending(c->writer);
+}
+
+/*
+ * Between samples (preemptible): why the run cannot go on, or 0. A signal
+ * and the deadline come first; then the CPU: offline, outside the writer's
+ * allowed CPUs (a cpuset or affinity change), or this thread moved off it.
+ */
+static int cb_check(struct cb_run *c)
+{
+	int cpu = c->cpu;
+
+	if (task_sigpending(c->writer))
+		return -EINTR;
+	if (READ_ONCE(c->stop))
+		return -ETIME;
+	if (!cpu_online(cpu) || !cpu_active(cpu))
+		return cb_fail(c, -ENODEV, "cpu %d went offline during the run", cpu);
+	if (!cpumask_test_cpu(cpu, c->writer->cpus_ptr))
+		return cb_fail(c, -EINVAL,
+			       "cpu %d left the writer's allowed CPUs (now %*pbl) during the run: a cpuset or affinity change",
+			       cpu, cpumask_pr_args(c->writer->cpus_ptr));
+	if (raw_smp_processor_id() != cpu)
+		return cb_fail(c, -EAGAIN,
+			       "the run's thread was moved off cpu %d (a cgroup or affinity change); run again",
+			       cpu);
+	return 0;
+}
+
+static int cb_between(struct cb_run *c)
+{
+	cond_resched();
+	return cb_check(c);
+}
+
+/* The empty copies of the baseline: one per direction, typed alike. */
+static noinline unsigned long cb_empty_mem(void *dst, const void *src, unsigned long len)
+{
+	barrier();
+	return 0;
+}
+
+static noinline unsigned long cb_empty_to_user(void __user *dst, const void *src,
+					       unsigned long len)
+{
+	barrier();
+	return 0;
+}
+
+static noinline unsigned long cb_empty_from_user(void *dst, const void __user *src,
+						 unsigned long len)
+{
+	barrier();
+	return 0;
+}
+
+static noinline size_t cb_empty_to_iter(const void *src, size_t len, struct iov_iter *to)
+{
+	barrier();
+	return len;
+}
+
+static noinline size_t cb_empty_from_iter(void *dst, size_t len, struct iov_iter *from)
+{
+	barrier();
+	return len;
+}
+
+static const struct cb_kvariant cb_empty = {
+	.name		= "empty",
+	.mem		= cb_empty_mem,
+	.to_user	= cb_empty_to_user,
+	.from_user	= cb_empty_from_user,
+	.to_iter	= cb_empty_to_iter,
+	.from_iter	= cb_empty_from_iter,
+};
+
+/*
+ * One copy of the run's direction with variant v: what a sample repeats.
+ * Returns the bytes not copied. The iter directions build the iov_iter as
+ * read() and write() do (new_sync_read()), for every copy.
+ */
+typedef unsigned long (*cb_once_fn)(const struct cb_run *c, const struct cb_kvariant *v);
+
+static unsigned long cb_once_mem(const struct cb_run *c, const struct cb_kvariant *v)
+{
+	return v->mem(c->kdst, c->ksrc, c->len);
+}
+
+static unsigned long cb_once_to_user(const struct cb_run *c, const struct cb_kvariant *v)
+{
+	return v->to_user(c->udst, c->ksrc, c->len);
+}
+
+static unsigned long cb_once_from_user(const struct cb_run *c, const struct cb_kvariant *v)
+{
+	return v->from_user(c->kdst, c->usrc, c->len);
+}
+
+static unsigned long cb_once_to_iter(const struct cb_run *c, const struct cb_kvariant *v)
+{
+	struct iov_iter iter;
+
+	iov_iter_ubuf(&iter, ITER_DEST, c->udst, c->len);
+	return c->len - v->to_iter(c->ksrc, c->len, &iter);
+}
+
+static unsigned long cb_once_from_iter(const struct cb_run *c, const struct cb_kvariant *v)
+{
+	struct iov_iter iter;
+
+	iov_iter_ubuf(&iter, ITER_SOURCE, (void __user *)c->usrc, c->len);
+	return c->len - v->from_iter(c->kdst, c->len, &iter);
+}
+
+static cb_once_fn cb_once_for(enum cb_direction dir)
+{
+	switch (dir) {
+	case CB_DIR_memcpy:
+		return cb_once_mem;
+	case CB_DIR_to_user:
+		return cb_once_to_user;
+	case CB_DIR_from_user:
+		return cb_once_from_user;
+	case CB_DIR_to_iter:
+		return cb_once_to_iter;
+	case CB_DIR_from_iter:
+		return cb_once_from_iter;
+	case CB_DIR_COUNT:
+		break;
+	}
+	return NULL;
+}
+
+/*
+ * A timed window: the user mapping locked and checked (cb_buf_lock()),
+ * preemption and page faults off, on the run's CPU.
+ */
+static int cb_window_begin(struct cb_run *c)
+{
+	int ret = cb_buf_lock(c);
+
+	if (ret)
+		return ret;
+	preempt_disable();
+	if (smp_processor_id() != c->cpu) {
+		preempt_enable();
+		cb_buf_unlock(c);
+		return cb_check(c) ?: -EAGAIN;
+	}
+	pagefault_disable();
+	return 0;
+}
+
+static void cb_window_end(struct cb_run *c)
+{
+	pagefault_enable();
+	preempt_enable();
+	cb_buf_unlock(c);
+}
+
+/* Cold: both sides of the copy out of every cache, piece by piece. */
+static int cb_flush(struct cb_run *c)
+{
+	unsigned long at, n;
+
+	for (at = 0; at < c->len; at += n) {
+		n = min(c->len - at, CB_FLUSH_PIECE);
+		cb_buf_flush(&c->src, c->k.src_offset + at, n);
+		cb_buf_flush(&c->dst, c->k.dst_offset + at, n);
+		if (cb_stopping(c))
+			return cb_check(c);
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * cb_sample - time loops copies with variant v. Without windows (hot), one
+ * timed window around all of them; with windows (cold), one window per
+ * copy, each after both buffers are flushed when flush is set (the cold
+ * baseline keeps the windows and skips the flush). Stops within one copy
+ * when cb_stopping().
+ * Returns 0 with the cycles in *cycles, or a negative errno.
+ */
+static noinline int cb_sample(struct cb_run *c, const struct cb_kvariant *v, u32 loops,
+			      bool windows, bool flush, u64 *cycles)
+{
+	cb_once_fn once = cb_once_for(c->k.direction);
+	unsigned long left = 0;
+	u64 t0, sum = 0;
+	u32 i = 0;
+	int ret;
+
+	OPTIMIZER_HIDE_VAR(once);
+	if (!windows) {
+		ret = cb_window_begin(c);
+		if (ret)
+			return ret;
+		t0 = rdtsc_ordered();
+		for (; i < loops && !cb_stopping(c); i++)
+			left |= once(c, v);
+		sum = rdtsc_ordered() - t0;
+		cb_window_end(c);
+	} else {
+		for (; i < loops && !cb_stopping(c); i++) {
+			ret = flush ? cb_flush(c) : 0;
+			if (!ret)
+				ret = cb_window_begin(c);
+			if (ret)
+				return ret;
+			t0 = rdtsc_ordered();
+			left |= once(c, v);
+			sum += rdtsc_ordered() - t0;
+			cb_window_end(c);
+		}
+	}
+	if (i < loops)
+		return cb_check(c) ?: -EINTR;
+	if (left)
+		return cb_fail(c, -EFAULT,
+			       "a %s copy of %lu bytes came back short (the user buffer's pages were zapped, by madvise()?)",
+			       cb_direction_names[c->k.direction], c->len);
+	*cycles = sum;
+	return 0;
+}
+
+/* One copy of len bytes (len <= c->len), timed alone, hot or cold. */
+static int cb_time_one(struct cb_run *c, unsigned long len, bool cold, u64 *cycles)
+{
+	unsigned long full = c->len;
+	int ret;
+
+	c->len = len;
+	ret = cb_sample(c, c->v, 1, cold, cold, cycles);
+	c->len = full;
+	return ret;
+}
+
+/*
+ * The cost of one copy, without ever running one predicted to keep
+ * preemption off beyond CB_SAMPLE_MS_MAX: sizes from CB_PROBE_BYTES up. The
+ * full size is timed at once when twice its linear prediction fits the
+ * bound; else the size doubles while the prediction of the next step, with
+ * a quarter more for a change of cache level, fits; else -E2BIG.
+ */
+static int cb_calibrate_one(struct cb_run *c, bool cold)
+{
+	u64 limit = (u64)tsc_khz * CB_SAMPLE_MS_MAX, t, pred;
+	unsigned long len = c->len, s = min(len, CB_PROBE_BYTES), next;
+	int ret;
+
+	for (;;) {
+		ret = cb_time_one(c, s, cold, &t);
+		if (ret)
+			return ret;
+		if (s == len)
+			break;
+		pred = mul_u64_u64_div_u64(t, len, s);
+		if (pred * 2 <= limit) {
+			s = len;
+			continue;
+		}
+		next = min(s * 2, len);
+		if (mul_u64_u64_div_u64(t, next, s) / 4 * 5 > limit)
+			return cb_fail(c, -E2BIG,
+				       "one copy of %lu bytes would keep preemption off for about %llu ms (from a copy of %lu bytes), above the bound of %u ms; lower size",
+				       len, cb_cycles_to_ms(pred), s, CB_SAMPLE_MS_MAX);
+		s = next;
+		ret = cb_between(c);
+		if (ret)
+			return ret;
+	}
+	if (t > limit)
+		return cb_fail(c, -E2BIG,
+			       "one copy of %lu bytes kept preemption off for %llu ms, above the bound of %u ms; lower size",
+			       len, cb_cycles_to_ms(t), CB_SAMPLE_MS_MAX);
+	c->one_cycles = t;
+	return 0;
+}
+
+/*
+ * The loops knob, refused (-E2BIG) when a hot sample of that many copies
+ * would keep preemption off beyond CB_SAMPLE_MS_MAX; or with loops=0 the
+ * smallest power of two whose sample takes CB_LOOPS_AUTO_NS (as far as the
+ * bound allows), found by timing samples: the first warm-up.
+ */
+static int cb_pick_loops(struct cb_run *c, bool cold, u32 *loops)
+{
+	u64 limit = (u64)tsc_khz * CB_SAMPLE_MS_MAX, one = max(c->one_cycles, 1ULL), t;
+	u64 target = div_u64((u64)tsc_khz * CB_LOOPS_AUTO_NS, 1000000);
+	u32 n = c->k.loops;
+	int ret;
+
+	if (n) {
+		if (!cold && n > 1 && one * n > limit)
+			return cb_fail(c, -E2BIG,
+				       "one sample of %u loops would keep preemption off for about %llu ms, above the bound of %u ms (one copy takes about %llu us); set loops to at most %llu, or 0 for automatic",
+				       n, cb_cycles_to_ms(one * n), CB_SAMPLE_MS_MAX,
+				       cb_cycles_to_us(one), div64_u64(limit, one));
+		*loops = n;
+		return 0;
+	}
+	for (n = 1;; n *= 2) {
+		ret = cb_sample(c, c->v, n, cold, cold, &t);
+		if (ret)
+			return ret;
+		if (t >= target || n >= CB_LOOPS_MAX / 2 || (!cold && one * n * 2 > limit))
+			break;
+		ret = cb_between(c);
+		if (ret)
+			return ret;
+	}
+	*loops = n;
+	return 0;
+}
+
+static int cb_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of n sorted values, the mean of the middle two for even n. */
+static u64 cb_median(const u64 *v, u32 n)
+{
+	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * Population standard deviation of n values around mean, in u64: the
+ * deviations are scaled down until their squares cannot overflow.
+ */
+static u64 cb_stddev(const u64 *v, u32 n, u64 mean)
+{
+	u64 d, maxd = 0, var = 0;
+	unsigned int shift = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		d = v[i] > mean ? v[i] - mean : mean - v[i];
+		maxd = max(maxd, d);
+	}
+	while ((maxd >> shift) >= (1ULL << 31))
+		shift++;
+	for (i = 0; i < n; i++) {
+		d = (v[i] > mean ? v[i] - mean : mean - v[i]) >> shift;
+		var += div_u64(d * d, n);
+	}
+	return (u64)int_sqrt64(var) << shift;
+}
+
+static u64 cb_net(u64 v, u64 base)
+{
+	return v > base ? v - base : 0;
+}
+
+/* The statistics of n timed samples and nb baseline samples, into c->r. */
+static void cb_stats(struct cb_run *c, u32 loops, u32 n, u32 nb)
+{
+	struct cb_results *r = &c->r;
+	u64 sum = 0, base = 0;
+	u32 i;
+
+	sort(c->c100, n, sizeof(*c->c100), cb_cmp_u64, NULL);
+	sort(c->b100, nb, sizeof(*c->b100), cb_cmp_u64, NULL);
+	for (i = 0; i < n; i++)
+		sum += c->c100[i];
+	r->loops = loops;
+	r->samples = n;
+	r->truncated = n < c->k.samples;
+	r->baseline_c100 = cb_median(c->b100, nb);
+	r->min_c100 = c->c100[0];
+	r->max_c100 = c->c100[n - 1];
+	r->median_c100 = cb_median(c->c100, n);
+	r->mean_c100 = div_u64(sum, n);
+	r->stddev_c100 = cb_stddev(c->c100, n, r->mean_c100);
+	if (c->k.baseline) {
+		base = r->baseline_c100;
+		r->min_c100 = cb_net(r->min_c100, base);
+		r->max_c100 = cb_net(r->max_c100, base);
+		r->median_c100 = cb_net(r->median_c100, base);
+		r->mean_c100 = cb_net(r->mean_c100, base);
+	}
+}
+
+/*
+ * The measurement: one copy's cost, the loops, one untimed sample more
+ * (warm-up), then for each timed sample first a baseline sample (the first
+ * CB_BASELINE_SAMPLES times). The deadline ends it: with the samples taken
+ * (truncated) when there is one, else -ETIME.
+ */
+static int cb_measure(struct cb_run *c)
+{
+	bool cold = c->k.cache == CB_CACHE_cold;
+	u32 loops = 0, n = 0, nb = 0;
+	u64 t;
+	int ret;
+
+	ret = cb_calibrate_one(c, cold) ?: cb_between(c) ?:
+	      cb_pick_loops(c, cold, &loops) ?: cb_between(c) ?:
+	      cb_sample(c, c->v, loops, cold, cold, &t);
+	while (!ret && n < c->k.samples) {
+		if (nb < CB_BASELINE_SAMPLES) {
+			ret = cb_between(c) ?: cb_sample(c, &cb_empty, loops, cold, false, &t);
+			if (ret)
+				break;
+			c->b100[nb++] = div_u64(t * 100, loops);
+		}
+		ret = cb_between(c) ?: cb_sample(c, c->v, loops, cold, cold, &t);
+		if (ret)
+			break;
+		c->c100[n++] = div_u64(t * 100, loops);
+	}
+	if (ret == -ETIME && n)
+		ret = 0;
+	else if (ret == -ETIME)
+		return cb_fail(c, -ETIME,
+			       "max_run_ms %u was reached after %llu ms, before the first timed sample (one copy takes about %llu us, loops %u); raise max_run_ms",
+			       c->k.max_run_ms,
+			       div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC),
+			       cb_cycles_to_us(c->one_cycles), loops);
+	if (ret)
+		return ret;
+	cb_stats(c, loops, n, nb);
+	return 0;
+}
+
+/**
+ * cb_measure_thread - the body of the run's kernel thread: in the writer's
+ * address space when a side is user memory, with the deadline timer armed
+ * on this CPU; leaves its result in @c->ret and completes @c->done
+ * @arg: the run
+ *
+ * Return: 0; kthread_stop() reaps the thread.
+ */
+int cb_measure_thread(void *arg)
+{
+	struct cb_run *c = arg;
+
+	if (c->mm)
+		kthread_use_mm(c->mm);
+	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
+	c->timer.function = cb_deadline;
+	hrtimer_start(&c->timer, ns_to_ktime(c->deadline_ns), HRTIMER_MODE_ABS_PINNED);
+	c->ret = cb_check(c) ?: cb_measure(c);
+	hrtimer_cancel(&c->timer);
+	if (c->mm)
+		kthread_unuse_mm(c->mm);
+	complete(&c->done);
+	return 0;
+}
