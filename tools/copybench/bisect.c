@@ -14,6 +14,8 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -333,10 +335,33 @@ static const struct cb_cmp_point *cb_find_point(const struct cb_cmp *c, const ch
 }
 
 /*
+ * |log ratio| of a point's verdict, the distance from its side; infinite
+ * when the verdict has no ratio.
+ */
+static double cb_step_distance(const struct cb_cmp_point *p)
+{
+	return p->v.ratio > 0 && isfinite(p->v.ratio) ? fabs(log(p->v.ratio)) : INFINITY;
+}
+
+/*
+ * Decided against one side, and as that side (or inconclusive against it
+ * but nearer to it than to the other).
+ */
+static bool cb_step_like(const struct cb_cmp_point *near, const struct cb_cmp_point *far)
+{
+	return near->out == CB_OUT_UNCHANGED ||
+	       (near->out == CB_OUT_INCONCLUSIVE &&
+		cb_step_distance(near) < cb_step_distance(far));
+}
+
+/*
  * With BAD: the points that regressed from GOOD to BAD decide. Each is
- * good-like (as GOOD, better than BAD), bad-like (worse than GOOD, not
- * better than BAD) or neither; one neither is a skip, else one bad-like
- * is bad, else good.
+ * good-like (improved against BAD, and as GOOD or better), bad-like
+ * (regressed against GOOD, and as BAD or worse) or neither; "as" also
+ * takes an inconclusive verdict whose ratio is nearer to that side than
+ * to the other (a class whose controls scattered leaves a step measured on
+ * a busy machine inconclusive against the side it matches). One neither
+ * is a skip, else one bad-like is bad, else good.
  */
 static void cb_step_good_bad(const struct cb_cmp *gb, const struct cb_cmp *g,
 			     const struct cb_cmp *b, struct cb_step *s)
@@ -357,11 +382,11 @@ static void cb_step_good_bad(const struct cb_cmp *gb, const struct cb_cmp *g,
 			continue;
 		pg = cb_find_point(g, d->name);
 		pb = cb_find_point(b, d->name);
-		if (pg && pb && (pg->out == CB_OUT_UNCHANGED || pg->out == CB_OUT_IMPROVED) &&
-		    pb->out == CB_OUT_IMPROVED) {
+		if (pg && pb && pb->out == CB_OUT_IMPROVED &&
+		    (pg->out == CB_OUT_IMPROVED || cb_step_like(pg, pb))) {
 			good++;
 		} else if (pg && pb && pg->out == CB_OUT_REGRESSED &&
-			   (pb->out == CB_OUT_UNCHANGED || pb->out == CB_OUT_REGRESSED)) {
+			   (pb->out == CB_OUT_REGRESSED || cb_step_like(pb, pg))) {
 			bad++;
 		} else {
 			neither++;
