@@ -8,6 +8,8 @@
 #                           the module for another kernel
 #   make check              every test, native and in a VM per kernel
 #   make bench              the readers matrix on the best source available
+#   make debug-kernel       build (once, cached outside the tree) the debug
+#                           kernel make check also tests on (tools/debug-kernel)
 #   make setup              install the Debian packages the project needs
 #   make clean
 #
@@ -37,7 +39,7 @@ CB_TOP		:= $(PWD_TOP)
 CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
-.PHONY: all module module-clean lib selftests ksft-headers check bench setup clean
+.PHONY: all module module-clean lib selftests ksft-headers check bench setup clean debug-kernel
 
 all: module lib selftests
 
@@ -102,6 +104,12 @@ bench:
 
 setup:
 	$(PWD_TOP)/tools/setup
+
+# Debian's linux-source-6.12 with tools/debug-kernel.config (KASAN, lockdep,
+# kmemleak, UBSAN, fault injection); prints the built tree, for
+# "tools/vm-run --kernel-tree" and "make module KDIR=".
+debug-kernel:
+	$(PWD_TOP)/tools/debug-kernel
 
 clean: module-clean
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests clean \
