@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stress_lib.h - what the stress, fuzz, race, lifetime, fault-injection and
+ * bounds tests of copybench.ko share (selftests/stress_*.c): access to the
+ * debugfs files, the module's file list from copybench.h, loading and
+ * unloading, a seeded generator, the kernel log since a mark, child
+ * processes with a deadline, and the data file's content.
+ *
+ * Documentation/testing.rst says what each test proves.
+ */
+#ifndef STRESS_LIB_H
+#define STRESS_LIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "copybench.h"
+
+/* The files of CB_DEBUGFS_DIR, from the CB_FILE list of copybench.h. */
+struct cb_file {
+	const char *name;
+	unsigned int mode;
+};
+extern const struct cb_file cb_files[];
+extern const unsigned int cb_nfiles;
+
+/* The names of the "direction" and "cache" knobs (CB_DIRECTION, CB_CACHE). */
+extern const char * const cb_direction_list[];
+extern const unsigned int cb_ndirections;
+extern const char * const cb_cache_list[];
+extern const unsigned int cb_ncaches;
+
+/* A knob: a read-write file of CB_FILE other than "data" and "data_size". */
+bool cb_is_knob(const struct cb_file *f);
+
+/* Why the tests cannot run here, or NULL (root, debugfs, module, lockdown). */
+const char *cb_unavailable(void);
+
+/*
+ * Write len bytes at buf to a file of CB_DEBUGFS_DIR in one write(); 0 or
+ * -errno (-EIO for a short write).
+ */
+int cb_write_buf(const char *name, const void *buf, size_t len);
+int cb_write(const char *name, const char *s);
+int cb_writeu(const char *name, unsigned long long v);
+/* The whole file into buf, NUL-terminated; its length or -errno. */
+ssize_t cb_read(const char *name, char *buf, size_t len);
+/* The file's first line without its newline, into buf; buf or "(unreadable)". */
+const char *cb_value(const char *name, char *buf, size_t len);
+/* A numeric file's value; -1 when unreadable or not a number. */
+long long cb_value_ll(const char *name);
+
+/* Every knob's value and data_size, to put back after a test. */
+struct cb_state {
+	char val[32][128];
+};
+void cb_state_save(struct cb_state *s);
+void cb_state_restore(const struct cb_state *s);
+
+/*
+ * The "variants" file: one entry per line, "NAME usable|unusable DESC" or,
+ * with the per-direction column, "NAME usable|unusable DIRS DESC" where
+ * DIRS is a comma-separated list of directions. dirs is a bit mask over
+ * cb_direction_list; without the column every direction is allowed.
+ */
+struct cb_variant {
+	char name[32];
+	bool usable;
+	unsigned int dirs;
+};
+int cb_variants(struct cb_variant *v, int max);
+
+/* The content of the data file until written: cb_data_byte(). */
+long cb_first_bad(const unsigned char *buf, size_t n, unsigned long long off);
+
+/* Load COPYBENCH_KO / unload (O_NONBLOCK); 0 or -errno. */
+int cb_load(const char *ko);
+int cb_unload(void);
+
+/* A seeded generator (splitmix64): the same seed gives the same stream. */
+struct cb_rng {
+	uint64_t s;
+};
+uint64_t cb_rand(struct cb_rng *r);
+/* Uniform in [0, n); n > 0. */
+uint64_t cb_below(struct cb_rng *r, uint64_t n);
+/* The seed to use: $name when set (decimal), else from the clock and pid. */
+uint64_t cb_seed(const char *name);
+
+/* CLOCK_MONOTONIC in ms. */
+long long cb_now_ms(void);
+
+/*
+ * The kernel log: cb_kmsg_mark() writes a unique line to /dev/kmsg;
+ * cb_kmsg_bad() reads the log after that line and returns how many lines
+ * look like a kernel report (WARN, BUG, KASAN, UBSAN, lockdep, stalls,
+ * leaks, Oops, "Call Trace"), the first one copied to first.
+ */
+void cb_kmsg_mark(char *mark, size_t len, const char *what);
+int cb_kmsg_bad(const char *mark, char *first, size_t len);
+
+/*
+ * A page-aligned region of len bytes followed by an inaccessible guard
+ * page: a buffer that ends at the guard faults exactly there.
+ */
+struct cb_guarded {
+	unsigned char *mem;
+	size_t len;
+};
+int cb_guarded_map(struct cb_guarded *g, size_t len);
+void cb_guarded_unmap(struct cb_guarded *g);
+
+/*
+ * Run fn(arg) in a child process; cb_child_wait() waits for it up to
+ * deadline_ms (absolute, cb_now_ms() time) and returns its exit status,
+ * 128 + signal when killed, or -1 (still running) at the deadline.
+ */
+pid_t cb_child(int (*fn)(void *), void *arg);
+int cb_child_wait(pid_t pid, long long deadline_ms);
+
+/*
+ * Wait until a run is in progress: a knob write answers EBUSY. Polls with
+ * sched_yield() (no sleep) until then, until pid has exited, or until
+ * deadline_ms; true when a run was seen.
+ */
+bool cb_wait_running(pid_t pid, long long deadline_ms);
+
+#endif /* STRESS_LIB_H */
