@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stress_lifetime.c - loading and unloading copybench.ko while it is used:
+ * rmmod is refused while any of its files is open (every file of the
+ * CB_FILE list, one at a time) and the open file keeps working; 50
+ * unload/load cycles while another process reads and checks the data file
+ * in a loop; an unload attempted during a run is refused, and once the
+ * running process is killed the module unloads. Needs COPYBENCH_KO (the
+ * module file) and leaves the module loaded.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "stress_lib.h"
+
+#define LIFE_CYCLES	50
+#define LIFE_UNLOAD_MS	60000	/* one unload may wait this long for a reader */
+
+FIXTURE(life) {
+	const char *ko;
+	char mark[128];
+};
+
+FIXTURE_SETUP(life)
+{
+	const char *why = cb_unavailable();
+
+	if (why)
+		SKIP(return, "%s", why);
+	self->ko = getenv("COPYBENCH_KO");
+	if (!self->ko || access(self->ko, R_OK))
+		SKIP(return, "COPYBENCH_KO (the module file) not set or unreadable");
+	cb_kmsg_mark(self->mark, sizeof(self->mark), "lifetime");
+}
+
+FIXTURE_TEARDOWN(life)
+{
+	char first[512];
+	int bad;
+
+	if (access(CB_DEBUGFS_DIR, F_OK))
+		cb_load(self->ko);
+	bad = cb_kmsg_bad(self->mark, first, sizeof(first));
+	EXPECT_EQ(0, bad) TH_LOG("%d kernel log lines like \"%s\"", bad, first);
+}
+
+/* "in use": what delete_module() answers while a file is open. */
+static bool life_in_use(int ret)
+{
+	return ret == -EBUSY || ret == -EAGAIN;
+}
+
+/* Unload, retrying while a reader holds a file, for up to LIFE_UNLOAD_MS. */
+static int life_unload(void)
+{
+	long long end = cb_now_ms() + LIFE_UNLOAD_MS;
+	int ret;
+
+	while (life_in_use(ret = cb_unload()) && cb_now_ms() < end)
+		sched_yield();
+	return ret;
+}
+
+/* Each file, held open by itself: rmmod refused, the file still works. */
+TEST_F(life, rmmod_is_refused_while_any_file_is_open)
+{
+	char path[256], buf[4096];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < cb_nfiles; i++) {
+		const struct cb_file *f = &cb_files[i];
+		bool readable = f->mode & 0400;
+		int fd;
+
+		snprintf(path, sizeof(path), CB_DEBUGFS_DIR "/%s", f->name);
+		fd = open(path, readable ? O_RDONLY : O_WRONLY);
+		ASSERT_LE(0, fd) TH_LOG("open %s: %s", f->name, strerror(errno));
+		ret = cb_unload();
+		EXPECT_TRUE(life_in_use(ret))
+			TH_LOG("rmmod with %s open: %d (%s)", f->name, ret, strerror(-ret));
+		ASSERT_EQ(0, access(CB_DEBUGFS_DIR, F_OK))
+			TH_LOG("the module went while %s was open", f->name);
+		if (readable) {
+			EXPECT_LE(0, read(fd, buf, sizeof(buf)))
+				TH_LOG("read %s after the refused rmmod: %s", f->name,
+				       strerror(errno));
+		} else {
+			EXPECT_EQ(-EINVAL, write(fd, "x", 1) < 0 ? -errno : 0)
+				TH_LOG("write to %s after the refused rmmod", f->name);
+		}
+		close(fd);
+	}
+	ret = cb_unload();
+	ASSERT_EQ(0, ret) TH_LOG("rmmod with nothing open: %s", strerror(-ret));
+	ASSERT_EQ(0, cb_load(self->ko));
+}
+
+/* The reader of the cycles test: reads and checks until killed. */
+static int life_reader(void *arg)
+{
+	unsigned char buf[65536];
+	unsigned long reads = 0;
+	int *pipefd = arg;
+	struct cb_rng rng = { getpid() };
+
+	close(pipefd[0]);
+	for (;;) {
+		int fd = open(CB_DEBUGFS_DIR "/data", O_RDONLY | O_CLOEXEC);
+		unsigned long long pos;
+		ssize_t n;
+
+		if (fd < 0) {
+			/* Unloaded meanwhile: try again. */
+			if (errno != ENOENT && errno != ENODEV)
+				return 10;
+			sched_yield();
+			continue;
+		}
+		pos = cb_below(&rng, 1 << 20);
+		n = pread(fd, buf, sizeof(buf), pos);
+		close(fd);
+		if (n < 0)
+			return 11;
+		if (cb_first_bad(buf, n, pos) >= 0)
+			return 12;
+		/* Tell the parent that reads happen. */
+		if (!reads++ && write(pipefd[1], "r", 1) != 1)
+			return 13;
+	}
+}
+
+/*
+ * LIFE_CYCLES unloads and loads while another process opens, reads and
+ * checks the data file in a loop: every load works, the reader never sees
+ * a wrong byte nor an error other than "not there".
+ */
+TEST_F_TIMEOUT(life, unload_and_load_50_times_with_a_reader_looping, 1800)
+{
+	int pipefd[2], i, ret, status;
+	char c;
+	pid_t reader;
+
+	ASSERT_EQ(0, pipe(pipefd));
+	reader = cb_child(life_reader, pipefd);
+	ASSERT_LT(0, reader);
+	close(pipefd[1]);
+	ASSERT_EQ(1, read(pipefd[0], &c, 1)) TH_LOG("the reader never read");
+	close(pipefd[0]);
+
+	for (i = 0; i < LIFE_CYCLES; i++) {
+		ret = life_unload();
+		if (ret)
+			break;
+		ret = cb_load(self->ko);
+		if (ret)
+			break;
+		if (waitpid(reader, &status, WNOHANG) == reader)
+			break;
+	}
+	kill(reader, SIGKILL);
+	ASSERT_EQ(reader, waitpid(reader, &status, 0));
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		TH_LOG("the reader stopped by itself (status %d: 10 open, 11 read, 12 wrong byte)",
+		       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	EXPECT_EQ(LIFE_CYCLES, i) TH_LOG("cycle %d: %s", i, strerror(-ret));
+}
+
+/* The runner of the next test: one long run. */
+static int life_runner(void *arg)
+{
+	return cb_write("run", "1") ? 1 : 0;
+}
+
+/*
+ * While a run is going, rmmod is refused and the module keeps answering;
+ * SIGKILL ends the run, and then the module unloads.
+ */
+TEST_F_TIMEOUT(life, rmmod_during_a_run_is_refused_and_works_after, 600)
+{
+	long long t0;
+	pid_t pid;
+	int ret;
+
+	ASSERT_EQ(0, cb_write("variant", "native"));
+	ASSERT_EQ(0, cb_write("direction", "memcpy"));
+	ASSERT_EQ(0, cb_write("cache", "hot"));
+	ASSERT_EQ(0, cb_write("size", "4096"));
+	ASSERT_EQ(0, cb_write("loops", "1"));
+	ASSERT_EQ(0, cb_write("samples", "100000"));
+	ASSERT_EQ(0, cb_write("max_run_ms", "20000"));
+
+	pid = cb_child(life_runner, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_TRUE(cb_wait_running(pid, cb_now_ms() + 60000))
+		TH_LOG("the run never started");
+	ret = cb_unload();
+	EXPECT_TRUE(life_in_use(ret)) TH_LOG("rmmod during a run: %d", ret);
+	EXPECT_EQ(0, access(CB_DEBUGFS_DIR "/results", R_OK));
+
+	t0 = cb_now_ms();
+	kill(pid, SIGKILL);
+	ret = cb_child_wait(pid, t0 + 30000);
+	EXPECT_EQ(128 + SIGKILL, ret) TH_LOG("the killed runner: %d after %lld ms", ret,
+					      cb_now_ms() - t0);
+	if (ret < 0) {
+		/* Still in the kernel: cannot unload; leave it. */
+		kill(pid, SIGKILL);
+		return;
+	}
+	ret = life_unload();
+	ASSERT_EQ(0, ret) TH_LOG("rmmod after the run: %s", strerror(-ret));
+	ASSERT_EQ(0, cb_load(self->ko));
+}
+
+TEST_HARNESS_MAIN
