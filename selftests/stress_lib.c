@@ -277,18 +277,17 @@ long long cb_now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-void cb_kmsg_mark(char *mark, size_t len, const char *what)
+int cb_kmsg_open(void)
 {
-	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
-	snprintf(mark, len, "copybench-stress-%s-%d-%lld", what, getpid(), cb_now_ms());
-	if (fd >= 0) {
-		if (write(fd, mark, strlen(mark)) < 0)
-			mark[0] = '\0';
+	if (fd < 0)
+		return -errno;
+	if (lseek(fd, 0, SEEK_END) < 0) {
 		close(fd);
-	} else {
-		mark[0] = '\0';
+		return -errno;
 	}
+	return fd;
 }
 
 /* What a kernel report's lines look like (vm-run's list, plus Call Trace). */
@@ -299,17 +298,17 @@ static const char * const cb_bad_words[] = {
 	"list_del corruption",
 };
 
-int cb_kmsg_bad(const char *mark, char *first, size_t len)
+const char *cb_kmsg_report(int fd)
 {
-	char rec[8192];
-	bool seen = !*mark;
-	int fd, bad = 0;
+	static char out[600];
+	char rec[8192], first[512] = "";
+	int bad = 0;
 	ssize_t n;
 
-	first[0] = '\0';
-	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
+	if (fd < 0) {
+		snprintf(out, sizeof(out), "the kernel log is unreadable: %s", strerror(-fd));
+		return out;
+	}
 	for (;;) {
 		unsigned int i;
 		char *msg;
@@ -322,22 +321,20 @@ int cb_kmsg_bad(const char *mark, char *first, size_t len)
 		rec[n] = '\0';
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
-		if (!seen) {
-			seen = strstr(msg, mark) != NULL;
-			continue;
-		}
 		for (i = 0; i < sizeof(cb_bad_words) / sizeof(cb_bad_words[0]); i++)
 			if (strstr(msg, cb_bad_words[i]))
 				break;
 		if (i == sizeof(cb_bad_words) / sizeof(cb_bad_words[0]))
 			continue;
 		if (!bad++) {
-			snprintf(first, len, "%s", msg);
+			snprintf(first, sizeof(first), "%.500s", msg);
 			first[strcspn(first, "\n")] = '\0';
 		}
 	}
-	close(fd);
-	return bad;
+	if (!bad)
+		return "";
+	snprintf(out, sizeof(out), "%d kernel log lines like: %s", bad, first);
+	return out;
 }
 
 int cb_guarded_map(struct cb_guarded *g, size_t len)

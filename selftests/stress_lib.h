@@ -3,7 +3,7 @@
  * stress_lib.h - what the stress, fuzz, race, lifetime, fault-injection and
  * bounds tests of copybench.ko share (selftests/stress_*.c): access to the
  * debugfs files, the module's file list from copybench.h, loading and
- * unloading, a seeded generator, the kernel log since a mark, child
+ * unloading, a seeded generator, the kernel log since a point, child
  * processes with a deadline, and the data file's content.
  *
  * Documentation/testing.rst says what each test proves.
@@ -93,13 +93,13 @@ uint64_t cb_seed(const char *name);
 long long cb_now_ms(void);
 
 /*
- * The kernel log: cb_kmsg_mark() writes a unique line to /dev/kmsg;
- * cb_kmsg_bad() reads the log after that line and returns how many lines
- * look like a kernel report (WARN, BUG, KASAN, UBSAN, lockdep, stalls,
- * leaks, Oops, "Call Trace"), the first one copied to first.
+ * The kernel log: cb_kmsg_open() opens /dev/kmsg at its end (an fd, or
+ * -errno); cb_kmsg_report() reads what was logged since and returns ""
+ * when nothing looks like a kernel report (WARN, BUG, KASAN, UBSAN,
+ * lockdep, stalls, leaks, Oops, "Call Trace"), else "N lines like: ...".
  */
-void cb_kmsg_mark(char *mark, size_t len, const char *what);
-int cb_kmsg_bad(const char *mark, char *first, size_t len);
+int cb_kmsg_open(void);
+const char *cb_kmsg_report(int fd);
 
 /*
  * A page-aligned region of len bytes followed by an inaccessible guard
