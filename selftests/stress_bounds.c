@@ -33,20 +33,24 @@
 
 static long long bd_slack(void)
 {
-	const char *s = getenv("CB_BOUND_SLACK_MS");
-
-	return s && *s ? atoll(s) : 5000;
+	return cb_env_ll("CB_BOUND_SLACK_MS", 5000);
 }
 
-/* The knobs of a run, written in this order; NULL ends. */
-static int bd_knobs(const char * const *kv)
+/* A knob and its value. */
+struct bd_kv {
+	const char *knob, *value;
+};
+
+/* The knobs of a run, written in this order; a NULL knob ends. */
+static int bd_knobs(const struct bd_kv *kv)
 {
 	int ret = 0;
 
-	for (; kv[0] && !ret; kv += 2) {
-		ret = cb_write(kv[0], kv[1]);
+	for (; kv->knob && !ret; kv++) {
+		ret = cb_write(kv->knob, kv->value);
 		if (ret)
-			fprintf(stderr, "# writing %s %s: %s\n", kv[0], kv[1], strerror(-ret));
+			fprintf(stderr, "# writing %s %s: %s\n", kv->knob, kv->value,
+				strerror(-ret));
 	}
 	return ret;
 }
@@ -66,7 +70,7 @@ static double bd_result(const char *key)
 		return -1;
 	snprintf(pat, sizeof(pat), "\n%s ", key);
 	p = strstr(buf, pat);
-	return p ? atof(p + strlen(pat)) : -1;
+	return p ? strtod(p + strlen(pat), NULL) : -1;
 }
 
 /*
@@ -75,10 +79,9 @@ static double bd_result(const char *key)
  */
 static long long bd_copy_ms(const char *variant, const char *direction)
 {
-	const char *kv[] = {
-		"variant", variant, "direction", direction, "cache", "hot",
-		"size", "67108864", "loops", "1", "samples", "1", "max_run_ms", "600000",
-		NULL,
+	struct bd_kv kv[] = {
+		{ "variant", "direction" }, { "cache", "hot" }, { "size", "67108864" },
+		{ "loops", "1" }, { "samples", "1" }, { "max_run_ms", "600000" }, { NULL },
 	};
 	double cycles, khz;
 
@@ -116,7 +119,7 @@ FIXTURE_TEARDOWN(bounds)
  * it does not, it is killed and waited for (up to ten minutes: the VM must
  * stay usable). Returns the child's status, -1 for "did not end".
  */
-static int bd_bounded_run(struct __test_metadata *_metadata, const char * const *kv,
+static int bd_bounded_run(struct __test_metadata *_metadata, const struct bd_kv *kv,
 			  long long limit_ms, long long *took)
 {
 	long long t0;
@@ -145,7 +148,7 @@ static int bd_bounded_run(struct __test_metadata *_metadata, const char * const 
  * SIGKILL a run with the knobs kv once it is going: the writer must be gone
  * within limit_ms. Returns how long it took, -1 when it did not end then.
  */
-static long long bd_kill_latency(struct __test_metadata *_metadata, const char * const *kv,
+static long long bd_kill_latency(struct __test_metadata *_metadata, const struct bd_kv *kv,
 				 long long limit_ms)
 {
 	long long t0, took;
@@ -182,9 +185,10 @@ static long long bd_kill_latency(struct __test_metadata *_metadata, const char *
  */
 TEST_F_TIMEOUT(bounds, cold_run_ends_within_max_run_ms, 1200)
 {
-	const char *kv[] = {
-		"variant", "bytes", "direction", "memcpy", "cache", "cold", "size", "67108864",
-		"loops", "150", "samples", "1", "max_run_ms", "1000", NULL,
+	struct bd_kv kv[] = {
+		{ "variant", "bytes" }, { "direction", "memcpy" }, { "cache", "cold" },
+		{ "size", "67108864" }, { "loops", "150" }, { "samples", "1" },
+		{ "max_run_ms", "1000" }, { NULL },
 	};
 	long long copy = bd_copy_ms("bytes", "memcpy"), took, limit;
 	int st;
@@ -202,9 +206,10 @@ TEST_F_TIMEOUT(bounds, cold_run_ends_within_max_run_ms, 1200)
 /* The same run, SIGKILLed while it goes: gone within one copy (and the slack). */
 TEST_F_TIMEOUT(bounds, cold_run_dies_promptly_on_sigkill, 1200)
 {
-	const char *kv[] = {
-		"variant", "bytes", "direction", "memcpy", "cache", "cold", "size", "67108864",
-		"loops", "150", "samples", "100000", "max_run_ms", "600000", NULL,
+	struct bd_kv kv[] = {
+		{ "variant", "bytes" }, { "direction", "memcpy" }, { "cache", "cold" },
+		{ "size", "67108864" }, { "loops", "150" }, { "samples", "100000" },
+		{ "max_run_ms", "600000" }, { NULL },
 	};
 	long long copy = bd_copy_ms("bytes", "memcpy"), took, limit;
 
@@ -252,14 +257,15 @@ FIXTURE_TEARDOWN(bounds_largest)
  */
 TEST_F_TIMEOUT(bounds_largest, largest_counts_are_bounded_and_killable, 1800)
 {
-	const char *probe[] = {
-		"variant", "bytes", "direction", "memcpy", "cache", variant->cache,
-		"size", "67108864", "loops", "150", "samples", "1", "max_run_ms", "1000", NULL,
+	struct bd_kv probe[] = {
+		{ "variant", "bytes" }, { "direction", "memcpy" }, { "cache", variant->cache },
+		{ "size", "67108864" }, { "loops", "150" }, { "samples", "1" },
+		{ "max_run_ms", "1000" }, { NULL },
 	};
-	const char *kv[] = {
-		"variant", "native", "direction", "memcpy", "cache", variant->cache,
-		"size", "67108864", "loops", "1000000", "samples", "100000",
-		"max_run_ms", "2000", NULL,
+	struct bd_kv kv[] = {
+		{ "variant", "native" }, { "direction", "memcpy" },
+		{ "cache", variant->cache }, { "size", "67108864" }, { "loops", "1000000" },
+		{ "samples", "100000" }, { "max_run_ms", "2000" }, { NULL },
 	};
 	long long copy = bd_copy_ms("bytes", "memcpy"), took, limit;
 	int st;
@@ -281,7 +287,7 @@ TEST_F_TIMEOUT(bounds_largest, largest_counts_are_bounded_and_killable, 1800)
 	if (st == E2BIG)
 		return;	/* refused up front: nothing to kill */
 
-	kv[sizeof(kv) / sizeof(kv[0]) - 2] = "600000";
+	kv[ARRAY_SIZE(kv) - 2].value = "600000";	/* max_run_ms: kill it first */
 	limit = 2 * copy + bd_slack();
 	took = bd_kill_latency(_metadata, kv, limit);
 	ksft_print_msg("%s, largest counts: SIGKILLed run gone after %lld ms (bound %lld ms)\n",
@@ -423,9 +429,10 @@ TEST_F_TIMEOUT(bounds, longest_data_operations_die_promptly, 1800)
 /* data_size is not refused while a run is going (a run does not use it). */
 TEST_F_TIMEOUT(bounds, data_size_write_during_a_run_is_accepted, 600)
 {
-	const char *kv[] = {
-		"variant", "native", "direction", "memcpy", "cache", "hot", "size", "4096",
-		"loops", "1", "samples", "100000", "max_run_ms", "30000", NULL,
+	struct bd_kv kv[] = {
+		{ "variant", "native" }, { "direction", "memcpy" }, { "cache", "hot" },
+		{ "size", "4096" }, { "loops", "1" }, { "samples", "100000" },
+		{ "max_run_ms", "30000" }, { NULL },
 	};
 	pid_t pid;
 	int ret;
@@ -460,7 +467,7 @@ TEST_F(bounds, refusals_are_explained_in_last_error)
 
 	ASSERT_EQ(0, access(CB_DEBUGFS_DIR "/last_error", R_OK))
 		TH_LOG("no last_error file");
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		ASSERT_NE(0, cb_write(bad[i].knob, bad[i].value));
 		cb_read("last_error", msg, sizeof(msg));
 		EXPECT_NE(NULL, strstr(msg, bad[i].knob))
@@ -503,10 +510,10 @@ TEST_F(bounds, variants_file_lists_directions)
 	ASSERT_LT(0, cb_read("variants", buf, sizeof(buf)));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char name[32], state[16], dirs[128];
-		int used = 0, nd;
+		int used = 0, nd, fields;
 
-		ASSERT_EQ(3, sscanf(line, "%31s %15s %127s %n", name, state, dirs, &used))
-			TH_LOG("line \"%s\"", line);
+		fields = sscanf(line, "%31s %15s %127s %n", name, state, dirs, &used);
+		ASSERT_EQ(3, fields) TH_LOG("line \"%s\"", line);
 		ASSERT_TRUE(!strcmp(state, "usable") || !strcmp(state, "unusable"))
 			TH_LOG("line \"%s\"", line);
 		nd = bd_directions(dirs);

@@ -44,8 +44,8 @@ static const char * const fi_knobs[] = {
 	"probability", "interval", "times", "space", "verbose", "task-filter",
 	"require-start", "require-end", "ignore-gfp-wait", "stacktrace-depth",
 };
-#define FI_NATTRS	(sizeof(fi_attrs) / sizeof(fi_attrs[0]))
-#define FI_NKNOBS	(sizeof(fi_knobs) / sizeof(fi_knobs[0]))
+#define FI_NATTRS	ARRAY_SIZE(fi_attrs)
+#define FI_NKNOBS	ARRAY_SIZE(fi_knobs)
 
 static int fi_write(const char *attr, const char *knob, const char *val)
 {
@@ -91,7 +91,7 @@ static int fi_nth(int n)
 		r = read(fd, s, sizeof(s) - 1);
 		if (r > 0) {
 			s[r] = '\0';
-			r = atoi(s);
+			r = strtol(s, NULL, 10);
 		}
 	}
 	close(fd);
@@ -301,7 +301,7 @@ TEST_F_TIMEOUT(fault, every_allocation_failure_is_a_clean_enomem, 2400)
 	char why[512];
 	unsigned int i;
 
-	for (i = 0; i < sizeof(fi_ops) / sizeof(fi_ops[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(fi_ops); i++) {
 		const struct fi_op *o = &fi_ops[i];
 		int n, failures = 0, ret = 0;
 
@@ -355,7 +355,7 @@ TEST_F_TIMEOUT(fault, random_failures_leave_a_consistent_module, 2400)
 	}
 	ksft_print_msg("seed %llu (CB_FAULT_SEED)\n", (unsigned long long)rng.s);
 	for (i = 0; i < FI_RANDOM_OPS; i++) {
-		const struct fi_op *o = &fi_ops[cb_below(&rng, sizeof(fi_ops) / sizeof(fi_ops[0]))];
+		const struct fi_op *o = &fi_ops[cb_below(&rng, ARRAY_SIZE(fi_ops))];
 		struct fi_state before;
 		const char *wrong;
 		int ret;
@@ -419,7 +419,7 @@ static long long cg_read_ll(const char *dir, const char *file)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	fi_read(path, buf, sizeof(buf));
-	return buf[0] ? atoll(buf) : -1;
+	return buf[0] ? strtoll(buf, NULL, 10) : -1;
 }
 
 FIXTURE_SETUP(memcg)

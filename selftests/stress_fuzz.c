@@ -36,6 +36,7 @@
 #define FZ_IO_MAX		(3 * 65536)	/* bytes per data read or write */
 #define FZ_LOG			16		/* operations shown on a failure */
 #define FZ_VALUE_MAX		160		/* bytes of one written value */
+#define FZ_UNKNOWN		1		/* the model cannot tell */
 
 /* How a knob's value is checked. */
 enum fz_kind { FZ_NUM, FZ_CPU, FZ_DIRECTION, FZ_CACHE, FZ_VARIANT, FZ_OTHER };
@@ -142,7 +143,7 @@ static const struct fz_rule *fz_rule(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(fz_rules) / sizeof(fz_rules[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(fz_rules); i++)
 		if (!strcmp(fz_rules[i].name, name))
 			return &fz_rules[i];
 	return NULL;
@@ -178,8 +179,9 @@ static void fz_read_online(struct fz *f)
 
 /*
  * What the module must answer to a write of raw[0..len): 0 with the value
- * it reads back in out, or the errno of a refusal. Returns -1 when the
- * model cannot tell (a knob without a rule): then only the invariants hold.
+ * it reads back in out, or the -errno of a refusal. Returns FZ_UNKNOWN when
+ * the model cannot tell (a knob without a rule): then only the invariants
+ * hold.
  */
 static int fz_expect_str(struct fz *f, const struct fz_rule *r, const char *raw, size_t len,
 			 char *out, size_t outlen)
@@ -191,10 +193,10 @@ static int fz_expect_str(struct fz *f, const struct fz_rule *r, const char *raw,
 	size_t a = 0, b = len, i;
 
 	if (!r)
-		return -1;
+		return FZ_UNKNOWN;
 	/* Longer than any value can be: refused. */
 	if (len >= 64)
-		return EINVAL;
+		return -EINVAL;
 	while (a < b && isspace((unsigned char)raw[a]))
 		a++;
 	while (b > a && isspace((unsigned char)raw[b - 1]))
@@ -202,7 +204,7 @@ static int fz_expect_str(struct fz *f, const struct fz_rule *r, const char *raw,
 	memcpy(s, raw + a, b - a);
 	s[b - a] = '\0';
 	if (!*s)
-		return EINVAL;
+		return -EINVAL;
 
 	switch (r->kind) {
 	case FZ_DIRECTION:
@@ -216,17 +218,17 @@ static int fz_expect_str(struct fz *f, const struct fz_rule *r, const char *raw,
 				return 0;
 			}
 		}
-		return EINVAL;
+		return -EINVAL;
 	case FZ_VARIANT:
 		for (i = 0; i < (size_t)f->nvariants; i++) {
 			if (strcmp(s, f->variants[i].name))
 				continue;
 			if (!f->variants[i].usable)
-				return EOPNOTSUPP;
+				return -EOPNOTSUPP;
 			snprintf(out, outlen, "%s", f->variants[i].name);
 			return 0;
 		}
-		return EINVAL;
+		return -EINVAL;
 	case FZ_NUM:
 	case FZ_CPU:
 		p = s;
@@ -235,12 +237,12 @@ static int fz_expect_str(struct fz *f, const struct fz_rule *r, const char *raw,
 			p++;
 		}
 		if (!*p)
-			return EINVAL;
+			return -EINVAL;
 		for (; *p; p++) {
 			if (!isdigit((unsigned char)*p))
-				return EINVAL;
+				return -EINVAL;
 			if (v > (~0ULL - (*p - '0')) / 10)
-				return EINVAL;
+				return -EINVAL;
 			v = v * 10 + (*p - '0');
 		}
 		if (r->kind == FZ_CPU) {
@@ -249,18 +251,18 @@ static int fz_expect_str(struct fz *f, const struct fz_rule *r, const char *raw,
 				return 0;
 			}
 			if ((neg && v) || v >= 4096 || !f->online[v])
-				return EINVAL;
+				return -EINVAL;
 			snprintf(out, outlen, "%llu", v);
 			return 0;
 		}
 		if (v < r->min || v > r->max)
-			return EINVAL;
+			return -EINVAL;
 		snprintf(out, outlen, "%llu", v);
 		return 0;
 	case FZ_OTHER:
 		break;
 	}
-	return -1;
+	return FZ_UNKNOWN;
 }
 
 /*
@@ -282,6 +284,27 @@ static int fz_expect(struct fz *f, const struct fz_rule *r, const char *raw, siz
 	return exp;
 }
 
+/*
+ * The values that are not C strings: an embedded NUL after a valid-looking
+ * value (pick < 95), or overlong: digits (pick < 98) or random bytes.
+ */
+static void fz_odd_value(struct fz *f, uint64_t pick, unsigned long long lo, char *s,
+			 size_t *len)
+{
+	size_t i, n;
+
+	if (pick < 95) {
+		n = snprintf(s, FZ_VALUE_MAX, "%llu", lo);
+		memcpy(s + n, "\0junk", 5);
+		*len = n + 5;
+		return;
+	}
+	n = 64 + cb_below(&f->rng, FZ_VALUE_MAX - 64);
+	for (i = 0; i < n; i++)
+		s[i] = pick < 98 ? '1' : (char)(1 + cb_below(&f->rng, 255));
+	*len = n;
+}
+
 /* A value for a knob: valid, edge, or garbage; its length in *len. */
 static void fz_value(struct fz *f, const struct fz_rule *r, char *s, size_t *len)
 {
@@ -294,7 +317,6 @@ static void fz_value(struct fz *f, const struct fz_rule *r, char *s, size_t *len
 	};
 	unsigned long long lo = r ? r->min : 0, hi = r ? r->max : 100;
 	uint64_t pick = cb_below(&f->rng, 100);
-	unsigned int i;
 
 	if (r && (r->kind == FZ_DIRECTION || r->kind == FZ_CACHE || r->kind == FZ_VARIANT) &&
 	    pick < 60) {
@@ -325,22 +347,9 @@ static void fz_value(struct fz *f, const struct fz_rule *r, char *s, size_t *len
 
 		snprintf(s, FZ_VALUE_MAX, "%lld", (long long)(base + delta[cb_below(&f->rng, 3)]));
 	} else if (pick < 90) {
-		snprintf(s, FZ_VALUE_MAX, "%s", garbage[cb_below(&f->rng, sizeof(garbage) /
-									sizeof(garbage[0]))]);
-	} else if (pick < 95) {
-		/* An embedded NUL after a valid-looking value. */
-		size_t n = snprintf(s, FZ_VALUE_MAX, "%llu", lo);
-
-		memcpy(s + n, "\0junk", 5);
-		*len = n + 5;
-		return;
+		snprintf(s, FZ_VALUE_MAX, "%s", garbage[cb_below(&f->rng, ARRAY_SIZE(garbage))]);
 	} else {
-		/* Overlong: digits or random bytes. */
-		size_t n = 64 + cb_below(&f->rng, FZ_VALUE_MAX - 64);
-
-		for (i = 0; i < n; i++)
-			s[i] = pick < 98 ? '1' : (char)(1 + cb_below(&f->rng, 255));
-		*len = n;
+		fz_odd_value(f, pick, lo, s, len);
 		return;
 	}
 	*len = strlen(s);
@@ -375,12 +384,12 @@ static int fz_write_from(struct fz *f, const char *name, const char *raw, size_t
 }
 
 /*
- * What a write from a faulting pointer must give: EFAULT, or for an
- * overlong value either EFAULT or EINVAL (-1: not checked).
+ * What a write from a faulting pointer must give: -EFAULT, or for an
+ * overlong value either -EFAULT or -EINVAL (not checked).
  */
 static int fz_fault_expect(size_t len)
 {
-	return len >= 64 ? -1 : EFAULT;
+	return len >= 64 ? FZ_UNKNOWN : -EFAULT;
 }
 
 static bool fz_knob_op(struct fz *f)
@@ -413,15 +422,15 @@ static bool fz_knob_op(struct fz *f)
 		if (exp == 0)
 			return fz_fail(f, "%s: valid value refused with %d (%s)", name, ret,
 				       strerror(-ret));
-		if (exp > 0 && ret != -exp)
-			return fz_fail(f, "%s: refused with %d (%s), want -%d (%s)", name, ret,
-				       strerror(-ret), exp, strerror(exp));
+		if (exp < 0 && ret != exp)
+			return fz_fail(f, "%s: refused with %d (%s), want %d (%s)", name, ret,
+				       strerror(-ret), exp, strerror(-exp));
 		return true;
 	}
 	f->accepted++;
-	if (exp > 0)
-		return fz_fail(f, "%s: invalid value accepted (want -%d %s); reads back \"%s\"",
-			       name, exp, strerror(exp), after);
+	if (exp < 0)
+		return fz_fail(f, "%s: invalid value accepted (want %d %s); reads back \"%s\"",
+			       name, exp, strerror(-exp), after);
 	if (exp == 0 && strcmp(want, after))
 		return fz_fail(f, "%s: accepted value reads back \"%s\", want \"%s\"", name,
 			       after, want);
@@ -493,11 +502,11 @@ static bool fz_data_size_op(struct fz *f)
 			return true;
 		if (exp == 0)
 			return fz_fail(f, "data_size: valid value refused: %s", strerror(-ret));
-		if (exp > 0 && ret != -exp)
-			return fz_fail(f, "data_size: refused with %d, want -%d", ret, exp);
+		if (exp < 0 && ret != exp)
+			return fz_fail(f, "data_size: refused with %d, want %d", ret, exp);
 		return true;
 	}
-	if (exp > 0)
+	if (exp < 0)
 		return fz_fail(f, "data_size: invalid value accepted, now %s", after);
 	if (exp == 0 && strcmp(want, after))
 		return fz_fail(f, "data_size reads back %s, want %s", after, want);
@@ -517,10 +526,18 @@ static bool fz_data_op(struct fz *f, bool write)
 	size_t i;
 
 	switch (cb_below(&f->rng, 6)) {
-	case 0: pos = 0; break;
-	case 1: pos = size - 1 - cb_below(&f->rng, 8); break;
-	case 2: pos = size + cb_below(&f->rng, 3); break;
-	default: pos = cb_below(&f->rng, size); break;
+	case 0:
+		pos = 0;
+		break;
+	case 1:
+		pos = size - 1 - cb_below(&f->rng, 8);
+		break;
+	case 2:
+		pos = size + cb_below(&f->rng, 3);
+		break;
+	default:
+		pos = cb_below(&f->rng, size);
+		break;
 	}
 	len = cb_below(&f->rng, 4) ? cb_below(&f->rng, 9000) : cb_below(&f->rng, FZ_IO_MAX);
 	if (cb_below(&f->rng, 8)) {
@@ -597,7 +614,7 @@ static bool fz_run_op(struct fz *f)
 	int ret;
 
 	if (cb_below(&f->rng, 5) == 0) {
-		const char *verb = bad[cb_below(&f->rng, sizeof(bad) / sizeof(bad[0]))];
+		const char *verb = bad[cb_below(&f->rng, ARRAY_SIZE(bad))];
 
 		cb_read("results", res_before, sizeof(res_before));
 		ret = cb_write("run", verb);
@@ -714,8 +731,7 @@ FIXTURE_TEARDOWN(fuzz)
 TEST_F_TIMEOUT(fuzz, knobs_data_and_runs_keep_their_contract, 3000)
 {
 	struct fz *f = &self->f;
-	const char *s = getenv("CB_FUZZ_OPS");
-	int ops = s && *s ? atoi(s) : 5000;
+	int ops = cb_env_ll("CB_FUZZ_OPS", 5000);
 	bool ok = true;
 	int ret;
 

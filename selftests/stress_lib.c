@@ -24,26 +24,28 @@
 
 #define CB_DEBUGFS_MAGIC	0x64626720
 
+#define CB_STR(x)	#x
+
 const struct cb_file cb_files[] = {
-#define CB_FILE(name, mode)	{ #name, mode },
+#define CB_FILE(name, mode)	{ CB_STR(name), mode },
 #include "copybench.h"
 #undef CB_FILE
 };
-const unsigned int cb_nfiles = sizeof(cb_files) / sizeof(cb_files[0]);
+const unsigned int cb_nfiles = ARRAY_SIZE(cb_files);
 
 const char * const cb_direction_list[] = {
-#define CB_DIRECTION(name)	#name,
+#define CB_DIRECTION(name)	CB_STR(name),
 #include "copybench.h"
 #undef CB_DIRECTION
 };
-const unsigned int cb_ndirections = sizeof(cb_direction_list) / sizeof(cb_direction_list[0]);
+const unsigned int cb_ndirections = ARRAY_SIZE(cb_direction_list);
 
 const char * const cb_cache_list[] = {
-#define CB_CACHE(name)	#name,
+#define CB_CACHE(name)	CB_STR(name),
 #include "copybench.h"
 #undef CB_CACHE
 };
-const unsigned int cb_ncaches = sizeof(cb_cache_list) / sizeof(cb_cache_list[0]);
+const unsigned int cb_ncaches = ARRAY_SIZE(cb_cache_list);
 
 bool cb_is_knob(const struct cb_file *f)
 {
@@ -269,6 +271,23 @@ uint64_t cb_seed(const char *name)
 	return ((uint64_t)ts.tv_sec * 1000003u) ^ ts.tv_nsec ^ ((uint64_t)getpid() << 32);
 }
 
+long long cb_env_ll(const char *name, long long dflt)
+{
+	const char *s = getenv(name);
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return dflt;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end) {
+		fprintf(stderr, "# %s=%s is not a decimal number; using %lld\n", name, s, dflt);
+		return dflt;
+	}
+	return v;
+}
+
 long long cb_now_ms(void)
 {
 	struct timespec ts;
@@ -321,10 +340,10 @@ const char *cb_kmsg_report(int fd)
 		rec[n] = '\0';
 		msg = strchr(rec, ';');
 		msg = msg ? msg + 1 : rec;
-		for (i = 0; i < sizeof(cb_bad_words) / sizeof(cb_bad_words[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(cb_bad_words); i++)
 			if (strstr(msg, cb_bad_words[i]))
 				break;
-		if (i == sizeof(cb_bad_words) / sizeof(cb_bad_words[0]))
+		if (i == ARRAY_SIZE(cb_bad_words))
 			continue;
 		if (!bad++) {
 			snprintf(first, sizeof(first), "%.500s", msg);

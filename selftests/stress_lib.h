@@ -18,6 +18,10 @@
 
 #include "copybench.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* The files of CB_DEBUGFS_DIR, from the CB_FILE list of copybench.h. */
 struct cb_file {
 	const char *name;
@@ -88,6 +92,8 @@ uint64_t cb_rand(struct cb_rng *r);
 uint64_t cb_below(struct cb_rng *r, uint64_t n);
 /* The seed to use: $name when set (decimal), else from the clock and pid. */
 uint64_t cb_seed(const char *name);
+/* $name as a decimal number, or dflt when unset or not one (said on stderr). */
+long long cb_env_ll(const char *name, long long dflt);
 
 /* CLOCK_MONOTONIC in ms. */
 long long cb_now_ms(void);

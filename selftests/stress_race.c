@@ -33,7 +33,7 @@
 
 /* The data sizes the resizer writes; every read must end at one of them. */
 static const unsigned long race_sizes[] = { 4096, 65536 + 123, 300000, 1 << 20 };
-#define RACE_NSIZES	(sizeof(race_sizes) / sizeof(race_sizes[0]))
+#define RACE_NSIZES	ARRAY_SIZE(race_sizes)
 
 struct race {
 	atomic_int stop;		/* readers done: the others stop */
@@ -261,11 +261,10 @@ TEST_F_TIMEOUT(race, resize_read_write_knobs_and_runs_at_once, 1800)
 {
 	static struct race r;
 	pthread_t readers[RACE_READERS], others[4];
-	const char *s = getenv("CB_RACE_PASSES");
 	int i;
 
 	memset(&r, 0, sizeof(r));
-	r.passes = s && *s ? atoi(s) : 60;
+	r.passes = cb_env_ll("CB_RACE_PASSES", 60);
 	r.seed = cb_seed("CB_RACE_SEED");
 	r.nvariants = cb_variants(r.variants, 32);
 	ASSERT_LT(0, r.nvariants);
