@@ -26,7 +26,7 @@
 
 #include "kselftest_harness.h"
 
-#include "stress_lib.h"
+#include "cb_test_lib.h"
 
 #define BD_BIG		(64ULL << 20)	/* CB_SIZE_MAX */
 #define BD_DATA		(256ULL << 20)	/* data path tests */
@@ -80,8 +80,9 @@ static double bd_result(const char *key)
 static long long bd_copy_ms(const char *variant, const char *direction)
 {
 	struct bd_kv kv[] = {
-		{ "variant", "direction" }, { "cache", "hot" }, { "size", "67108864" },
-		{ "loops", "1" }, { "samples", "1" }, { "max_run_ms", "600000" }, { NULL },
+		{ "variant", variant }, { "direction", direction }, { "cache", "hot" },
+		{ "size", "67108864" }, { "loops", "1" }, { "samples", "1" },
+		{ "max_run_ms", "600000" }, { NULL },
 	};
 	double cycles, khz;
 
@@ -115,21 +116,38 @@ FIXTURE_TEARDOWN(bounds)
 }
 
 /*
- * A run with the knobs kv: it must end (0 or E2BIG) within limit_ms. When
- * it does not, it is killed and waited for (up to ten minutes: the VM must
- * stay usable). Returns the child's status, -1 for "did not end".
+ * The issue's reproducer: a cold run of 64 MiB byte copies, 150 per
+ * sample, one sample, bounded by max_run_ms 1000.
  */
-static int bd_bounded_run(struct __test_metadata *_metadata, const struct bd_kv *kv,
-			  long long limit_ms, long long *took)
+static const struct bd_kv bd_repro[] = {
+	{ "variant", "bytes" }, { "direction", "memcpy" }, { "cache", "cold" },
+	{ "size", "67108864" }, { "loops", "150" }, { "samples", "1" },
+	{ "max_run_ms", "1000" }, { NULL },
+};
+
+/* The largest counts, with the size of the reproducer. */
+static const struct bd_kv bd_largest[] = {
+	{ "variant", "native" }, { "loops", "1000000" }, { "samples", "100000" },
+	{ "max_run_ms", "2000" }, { NULL },
+};
+
+/* A run that only a signal ends (within the test's patience). */
+static const struct bd_kv bd_long[] = {
+	{ "samples", "100000" }, { "max_run_ms", "600000" }, { NULL },
+};
+
+/*
+ * A run with the current knobs: it must end (0 or E2BIG) within limit_ms.
+ * When it does not, it is killed and waited for (up to ten minutes: the VM
+ * must stay usable). Returns the child's status, -1 for "did not end".
+ */
+static int bd_bounded_run(struct __test_metadata *_metadata, long long limit_ms,
+			  long long *took)
 {
-	long long t0;
-	pid_t pid;
+	long long t0 = cb_now_ms();
+	pid_t pid = cb_child(bd_runner, NULL);
 	int st;
 
-	if (bd_knobs(kv))
-		return -2;
-	t0 = cb_now_ms();
-	pid = cb_child(bd_runner, NULL);
 	if (pid < 0)
 		return -2;
 	st = cb_child_wait(pid, t0 + limit_ms);
@@ -145,19 +163,16 @@ static int bd_bounded_run(struct __test_metadata *_metadata, const struct bd_kv 
 }
 
 /*
- * SIGKILL a run with the knobs kv once it is going: the writer must be gone
- * within limit_ms. Returns how long it took, -1 when it did not end then.
+ * SIGKILL a run with the current knobs once it is going: the writer must be
+ * gone within limit_ms. Returns how long it took, -1 when it did not end
+ * then.
  */
-static long long bd_kill_latency(struct __test_metadata *_metadata, const struct bd_kv *kv,
-				 long long limit_ms)
+static long long bd_kill_latency(struct __test_metadata *_metadata, long long limit_ms)
 {
 	long long t0, took;
-	pid_t pid;
+	pid_t pid = cb_child(bd_runner, NULL);
 	int st;
 
-	if (bd_knobs(kv))
-		return -2;
-	pid = cb_child(bd_runner, NULL);
 	if (pid < 0)
 		return -2;
 	if (!cb_wait_running(pid, cb_now_ms() + 60000)) {
@@ -179,23 +194,18 @@ static long long bd_kill_latency(struct __test_metadata *_metadata, const struct
 }
 
 /*
- * The issue's reproducer: a cold run of 64 MiB byte copies, 150 per
- * sample, bounded by max_run_ms 1000: it ends within max_run_ms plus one
- * copy (and the slack), or is refused with E2BIG.
+ * The reproducer ends within max_run_ms plus one copy (and the slack), or
+ * is refused with E2BIG.
  */
 TEST_F_TIMEOUT(bounds, cold_run_ends_within_max_run_ms, 1200)
 {
-	struct bd_kv kv[] = {
-		{ "variant", "bytes" }, { "direction", "memcpy" }, { "cache", "cold" },
-		{ "size", "67108864" }, { "loops", "150" }, { "samples", "1" },
-		{ "max_run_ms", "1000" }, { NULL },
-	};
 	long long copy = bd_copy_ms("bytes", "memcpy"), took, limit;
 	int st;
 
 	ASSERT_LT(0, copy) TH_LOG("cannot time one 64 MiB copy");
+	ASSERT_EQ(0, bd_knobs(bd_repro));
 	limit = 1000 + 2 * copy + bd_slack();
-	st = bd_bounded_run(_metadata, kv, limit, &took);
+	st = bd_bounded_run(_metadata, limit, &took);
 	ksft_print_msg("one copy %lld ms; cold run: status %d after %lld ms (bound %lld ms)\n",
 		       copy, st, took, limit);
 	ASSERT_NE(-1, st) TH_LOG("a cold run outlived max_run_ms 1000 + one copy %lld ms + %lld ms",
@@ -203,19 +213,16 @@ TEST_F_TIMEOUT(bounds, cold_run_ends_within_max_run_ms, 1200)
 	EXPECT_TRUE(st == 0 || st == E2BIG) TH_LOG("the run failed: %s", strerror(st));
 }
 
-/* The same run, SIGKILLed while it goes: gone within one copy (and the slack). */
+/* The reproducer with no time bound, SIGKILLed while it goes: gone within one copy. */
 TEST_F_TIMEOUT(bounds, cold_run_dies_promptly_on_sigkill, 1200)
 {
-	struct bd_kv kv[] = {
-		{ "variant", "bytes" }, { "direction", "memcpy" }, { "cache", "cold" },
-		{ "size", "67108864" }, { "loops", "150" }, { "samples", "100000" },
-		{ "max_run_ms", "600000" }, { NULL },
-	};
 	long long copy = bd_copy_ms("bytes", "memcpy"), took, limit;
 
 	ASSERT_LT(0, copy);
+	ASSERT_EQ(0, bd_knobs(bd_repro));
+	ASSERT_EQ(0, bd_knobs(bd_long));
 	limit = 2 * copy + bd_slack();
-	took = bd_kill_latency(_metadata, kv, limit);
+	took = bd_kill_latency(_metadata, limit);
 	ksft_print_msg("one copy %lld ms; killed cold run gone after %lld ms (bound %lld ms)\n",
 		       copy, took, limit);
 	ASSERT_LE(0, took) TH_LOG("a SIGKILLed cold run did not end within %lld ms", limit);
@@ -252,34 +259,29 @@ FIXTURE_TEARDOWN(bounds_largest)
  * size 64 MiB, loops 1000000, samples 100000, max_run_ms 2000: ends within
  * max_run_ms plus one copy or is refused with E2BIG, then the same run dies
  * promptly on SIGKILL. A module whose cold runs are not bounded would hold
- * a CPU for days here: the 150-loop run is tried first, and when it is not
- * bounded the largest one is not started.
+ * a CPU for days here: the reproducer runs first (in this cache mode), and
+ * when it is not bounded the largest counts are not tried.
  */
 TEST_F_TIMEOUT(bounds_largest, largest_counts_are_bounded_and_killable, 1800)
 {
-	struct bd_kv probe[] = {
-		{ "variant", "bytes" }, { "direction", "memcpy" }, { "cache", variant->cache },
-		{ "size", "67108864" }, { "loops", "150" }, { "samples", "1" },
-		{ "max_run_ms", "1000" }, { NULL },
-	};
-	struct bd_kv kv[] = {
-		{ "variant", "native" }, { "direction", "memcpy" },
-		{ "cache", variant->cache }, { "size", "67108864" }, { "loops", "1000000" },
-		{ "samples", "100000" }, { "max_run_ms", "2000" }, { NULL },
-	};
 	long long copy = bd_copy_ms("bytes", "memcpy"), took, limit;
 	int st;
 
 	ASSERT_LT(0, copy);
+	ASSERT_EQ(0, bd_knobs(bd_repro));
+	ASSERT_EQ(0, cb_write("cache", variant->cache));
 	limit = 1000 + 2 * copy + bd_slack();
-	st = bd_bounded_run(_metadata, probe, limit, &took);
+	st = bd_bounded_run(_metadata, limit, &took);
 	ASSERT_NE(-1, st) TH_LOG("%s runs are not bounded (150 loops took over %lld ms): the largest counts are not tried",
 				 variant->cache, limit);
 
 	copy = bd_copy_ms("native", "memcpy");
 	ASSERT_LT(0, copy);
+	ASSERT_EQ(0, bd_knobs(bd_repro));
+	ASSERT_EQ(0, bd_knobs(bd_largest));
+	ASSERT_EQ(0, cb_write("cache", variant->cache));
 	limit = 2000 + 2 * copy + bd_slack();
-	st = bd_bounded_run(_metadata, kv, limit, &took);
+	st = bd_bounded_run(_metadata, limit, &took);
 	ksft_print_msg("%s, largest counts: status %d after %lld ms (bound %lld ms)\n",
 		       variant->cache, st, took, limit);
 	ASSERT_NE(-1, st);
@@ -287,9 +289,9 @@ TEST_F_TIMEOUT(bounds_largest, largest_counts_are_bounded_and_killable, 1800)
 	if (st == E2BIG)
 		return;	/* refused up front: nothing to kill */
 
-	kv[ARRAY_SIZE(kv) - 2].value = "600000";	/* max_run_ms: kill it first */
+	ASSERT_EQ(0, bd_knobs(bd_long));
 	limit = 2 * copy + bd_slack();
-	took = bd_kill_latency(_metadata, kv, limit);
+	took = bd_kill_latency(_metadata, limit);
 	ksft_print_msg("%s, largest counts: SIGKILLed run gone after %lld ms (bound %lld ms)\n",
 		       variant->cache, took, limit);
 	EXPECT_LE(0, took);
@@ -429,7 +431,7 @@ TEST_F_TIMEOUT(bounds, longest_data_operations_die_promptly, 1800)
 /* data_size is not refused while a run is going (a run does not use it). */
 TEST_F_TIMEOUT(bounds, data_size_write_during_a_run_is_accepted, 600)
 {
-	struct bd_kv kv[] = {
+	static const struct bd_kv kv[] = {
 		{ "variant", "native" }, { "direction", "memcpy" }, { "cache", "hot" },
 		{ "size", "4096" }, { "loops", "1" }, { "samples", "100000" },
 		{ "max_run_ms", "30000" }, { NULL },

@@ -33,7 +33,7 @@
 
 #include "kselftest_harness.h"
 
-#include "stress_lib.h"
+#include "cb_test_lib.h"
 
 #define FI_MAX_NTH	4000	/* allocations one operation may make */
 #define FI_RANDOM_OPS	300
@@ -50,29 +50,9 @@ static const char * const fi_knobs[] = {
 static int fi_write(const char *attr, const char *knob, const char *val)
 {
 	char path[256];
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/%s/%s", attr, knob);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static void fi_read(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (f) {
-		if (!fgets(buf, len, f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
+	return cb_file_write(path, val, strlen(val));
 }
 
 /* The current task's fail-nth: arm it with n, read back what is left. */
@@ -250,12 +230,12 @@ FIXTURE_SETUP(fault)
 		for (k = 0; k < FI_NKNOBS; k++) {
 			snprintf(path, sizeof(path), "/sys/kernel/debug/%s/%s", fi_attrs[a],
 				 fi_knobs[k]);
-			fi_read(path, self->fi_saved[a][k], sizeof(self->fi_saved[a][k]));
+			cb_file_line(path, self->fi_saved[a][k], sizeof(self->fi_saved[a][k]));
 		}
 
 	/* The module's code: from its .text, coresize bytes (text comes first). */
-	fi_read("/sys/module/copybench/sections/.text", text, sizeof(text));
-	fi_read("/sys/module/copybench/coresize", core, sizeof(core));
+	cb_file_line("/sys/module/copybench/sections/.text", text, sizeof(text));
+	cb_file_line("/sys/module/copybench/coresize", core, sizeof(core));
 	start = strtoull(text, NULL, 0);
 	size = strtoull(core, NULL, 0);
 	ASSERT_NE(0ULL, start) TH_LOG("no address in /sys/module/copybench/sections/.text");
@@ -401,25 +381,17 @@ FIXTURE(memcg) {
 static int cg_write(const char *dir, const char *file, const char *val)
 {
 	char path[256];
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return cb_file_write(path, val, strlen(val));
 }
 
 static long long cg_read_ll(const char *dir, const char *file)
 {
-	char path[256], buf[64];
+	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fi_read(path, buf, sizeof(buf));
-	return buf[0] ? strtoll(buf, NULL, 10) : -1;
+	return cb_file_ll(path);
 }
 
 FIXTURE_SETUP(memcg)

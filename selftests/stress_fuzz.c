@@ -29,7 +29,7 @@
 
 #include "kselftest_harness.h"
 
-#include "stress_lib.h"
+#include "cb_test_lib.h"
 
 #define FZ_MAX_VARIANTS		32
 #define FZ_DATA_MAX		(1UL << 20)	/* accepted data_size values stay below */
@@ -152,17 +152,12 @@ static const struct fz_rule *fz_rule(const char *name)
 /* The online CPUs, from /sys/devices/system/cpu/online ("0-1,3"). */
 static void fz_read_online(struct fz *f)
 {
-	FILE *fp = fopen("/sys/devices/system/cpu/online", "r");
-	char buf[256] = "", *p;
+	char buf[256], *p;
 
-	if (fp) {
-		if (!fgets(buf, sizeof(buf), fp))
-			buf[0] = '\0';
-		fclose(fp);
-	}
+	cb_file_line("/sys/devices/system/cpu/online", buf, sizeof(buf));
 	memset(f->online, 0, sizeof(f->online));
 	f->ncpus = 0;
-	for (p = buf; *p && *p != '\n';) {
+	for (p = buf; *p;) {
 		long a = strtol(p, &p, 10), b = a;
 
 		if (*p == '-')

@@ -21,7 +21,7 @@
 
 #include "kselftest_harness.h"
 
-#include "stress_lib.h"
+#include "cb_test_lib.h"
 
 #define LIFE_CYCLES	50
 #define LIFE_UNLOAD_MS	60000	/* one unload may wait this long for a reader */

@@ -26,7 +26,7 @@
 
 #include "kselftest_harness.h"
 
-#include "stress_lib.h"
+#include "cb_test_lib.h"
 
 #define RACE_READERS	2
 #define RACE_IO_MAX	(96 * 1024)

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stress_lib.h - what the stress, fuzz, race, lifetime, fault-injection and
- * bounds tests of copybench.ko share (selftests/stress_*.c): access to the
- * debugfs files, the module's file list from copybench.h, loading and
- * unloading, a seeded generator, the kernel log since a point, child
- * processes with a deadline, and the data file's content.
+ * cb_test_lib.h - what tests of copybench.ko share (the stress suite,
+ * selftests/stress_*.c, uses it): access to the debugfs files, the module's
+ * file list from copybench.h, loading and unloading, a seeded generator,
+ * the kernel log since a point, child processes with a deadline, and the
+ * data file's content.
  *
  * Documentation/testing.rst says what each test proves.
  */
-#ifndef STRESS_LIB_H
-#define STRESS_LIB_H
+#ifndef CB_TEST_LIB_H
+#define CB_TEST_LIB_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,9 +43,15 @@ bool cb_is_knob(const struct cb_file *f);
 const char *cb_unavailable(void);
 
 /*
- * Write len bytes at buf to a file of CB_DEBUGFS_DIR in one write(); 0 or
- * -errno (-EIO for a short write).
+ * Any file: write len bytes at buf in one write(), 0 or -errno (-EIO for a
+ * short write); its first line without the newline into buf ("" when
+ * unreadable), returned; that line as a decimal number, -1 when it is not.
  */
+int cb_file_write(const char *path, const void *buf, size_t len);
+const char *cb_file_line(const char *path, char *buf, size_t len);
+long long cb_file_ll(const char *path);
+
+/* The same for a file of CB_DEBUGFS_DIR, by name. */
 int cb_write_buf(const char *name, const void *buf, size_t len);
 int cb_write(const char *name, const char *s);
 int cb_writeu(const char *name, unsigned long long v);
@@ -133,4 +139,4 @@ int cb_child_wait(pid_t pid, long long deadline_ms);
  */
 bool cb_wait_running(pid_t pid, long long deadline_ms);
 
-#endif /* STRESS_LIB_H */
+#endif /* CB_TEST_LIB_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stress_lib.c - helpers of the copybench stress tests (stress_lib.h).
+ * cb_test_lib.c - helpers of copybench.ko's tests (cb_test_lib.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stress_lib.h"
+#include "cb_test_lib.h"
 
 #define CB_DEBUGFS_MAGIC	0x64626720
 
@@ -78,13 +78,11 @@ static void cb_path(char *path, size_t len, const char *name)
 	snprintf(path, len, CB_DEBUGFS_DIR "/%s", name);
 }
 
-int cb_write_buf(const char *name, const void *buf, size_t len)
+int cb_file_write(const char *path, const void *buf, size_t len)
 {
-	char path[256];
 	ssize_t n;
 	int fd, err = 0;
 
-	cb_path(path, sizeof(path), name);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -95,6 +93,39 @@ int cb_write_buf(const char *name, const void *buf, size_t len)
 		err = -EIO;
 	close(fd);
 	return err;
+}
+
+const char *cb_file_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, len, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+long long cb_file_ll(const char *path)
+{
+	char buf[64], *end;
+	long long v;
+
+	cb_file_line(path, buf, sizeof(buf));
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	return errno || end == buf || *end ? -1 : v;
+}
+
+int cb_write_buf(const char *name, const void *buf, size_t len)
+{
+	char path[256];
+
+	cb_path(path, sizeof(path), name);
+	return cb_file_write(path, buf, len);
 }
 
 int cb_write(const char *name, const char *s)
@@ -143,13 +174,10 @@ const char *cb_value(const char *name, char *buf, size_t len)
 
 long long cb_value_ll(const char *name)
 {
-	char buf[64], *end;
-	long long v;
+	char path[256];
 
-	cb_value(name, buf, sizeof(buf));
-	errno = 0;
-	v = strtoll(buf, &end, 10);
-	return errno || end == buf || *end ? -1 : v;
+	cb_path(path, sizeof(path), name);
+	return cb_file_ll(path);
 }
 
 void cb_state_save(struct cb_state *s)
