@@ -4,7 +4,7 @@
  * iterations (run it on two or more CPUs):
  *
  *   readers    open the data file, read all of it in odd pieces into odd
- *              pointers and check every byte, CB_RACE_PASSES times each;
+ *              pointers and check every byte, CB_RACE_PASSES (200) times;
  *   a writer   writes the content's own bytes back at random places (the
  *              readers' check still holds), through its own opens;
  *   a resizer  writes data_size from a small set, over and over;
@@ -264,7 +264,7 @@ TEST_F_TIMEOUT(race, resize_read_write_knobs_and_runs_at_once, 1800)
 	int i;
 
 	memset(&r, 0, sizeof(r));
-	r.passes = cb_env_ll("CB_RACE_PASSES", 60);
+	r.passes = cb_env_ll("CB_RACE_PASSES", 200);
 	r.seed = cb_seed("CB_RACE_SEED");
 	r.nvariants = cb_variants(r.variants, 32);
 	ASSERT_LT(0, r.nvariants);
