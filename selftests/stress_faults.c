@@ -43,6 +43,7 @@ static const char * const fi_attrs[] = { "failslab", "fail_page_alloc" };
 static const char * const fi_knobs[] = {
 	"probability", "interval", "times", "space", "verbose", "task-filter",
 	"require-start", "require-end", "ignore-gfp-wait", "stacktrace-depth",
+	"min-order",	/* fail_page_alloc only */
 };
 #define FI_NATTRS	ARRAY_SIZE(fi_attrs)
 #define FI_NKNOBS	ARRAY_SIZE(fi_knobs)
@@ -255,6 +256,8 @@ FIXTURE_SETUP(fault)
 		ASSERT_EQ(0, fi_write(fi_attrs[a], "times", "-1"));
 		ASSERT_EQ(0, fi_write(fi_attrs[a], "space", "0"));
 	}
+	/* Single pages too (the default is order 1 and up): vmalloc() takes pages. */
+	ASSERT_EQ(0, fi_write("fail_page_alloc", "min-order", "0"));
 	ASSERT_EQ(0, cb_write("variant", "native"));
 	self->kmsg = cb_kmsg_open();
 }
