@@ -324,14 +324,14 @@ static int bd_idler(void *arg)
 	int *ready = arg;
 	unsigned char *buf = mmap(NULL, BD_DATA, PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	char c;
 
 	if (buf == MAP_FAILED)
 		return 1;
+	close(ready[0]);
 	if (write(ready[1], "i", 1) != 1)
 		return 1;
-	/* Until killed: the parent holds the write end of ready open. */
-	return read(ready[0], &c, 1) == 1 ? 0 : 2;
+	for (;;)
+		pause();	/* until killed */
 }
 
 /* A child that writes data_size BD_DATA. */
