@@ -10,6 +10,8 @@
 #   make check              every test, native and in a VM per kernel
 #   make bench              the readers matrix on the best source available,
 #                           then a copybench sweep's plateau table
+#   make debug-kernel       build (once, cached outside the tree) the debug
+#                           kernel make check also tests on (tools/debug-kernel)
 #   make setup              install the Debian packages the project needs
 #   make htmldocs           Documentation/ as HTML (Sphinx) in build/htmldocs
 #   make deb                the Debian packages copybench and copybench-dkms
@@ -59,7 +61,7 @@ CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
 .PHONY: all module module-clean lib selftests ksft-headers check bench setup clean \
-	dkms-source htmldocs userspace man install deb version-check copybench
+	dkms-source htmldocs userspace man install deb version-check copybench debug-kernel
 
 all: module lib selftests copybench
 
@@ -250,6 +252,12 @@ DKMS_DEST	= $(DESTDIR)/usr/src/copybench-$(CB_VERSION)
 dkms-source: version-check
 	install -d $(DKMS_DEST)
 	install -m 644 $(DKMS_SOURCES) $(DKMS_DEST)/
+
+# Debian's linux-source-6.12 with tools/debug-kernel.config (KASAN, lockdep,
+# kmemleak, UBSAN, fault injection); prints the built tree, for
+# "tools/vm-run --kernel-tree" and "make module KDIR=".
+debug-kernel:
+	$(PWD_TOP)/tools/debug-kernel
 
 clean: module-clean
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests clean \

@@ -6,7 +6,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/io_uring.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,12 +27,25 @@
 #include "cb_test_lib.h"
 
 #define CB_DEBUGFS_MAGIC	0x64626720
-#define CB_CGROUP_ROOT		"/sys/fs/cgroup"
+#define CB_CGROUP2_MAGIC	0x63677270
+#define CB_STR(x)		#x
 
 const struct cb_file_info cb_files[CB_NFILES] = {
 #define CB_FILE(fname, fmode)	{ .name = #fname, .mode = fmode },
 #include "copybench.h"
 #undef CB_FILE
+};
+
+const char * const cb_directions[CB_NDIRECTIONS] = {
+#define CB_DIRECTION(name)	CB_STR(name),
+#include "copybench.h"
+#undef CB_DIRECTION
+};
+
+const char * const cb_caches[CB_NCACHES] = {
+#define CB_CACHE(name)	CB_STR(name),
+#include "copybench.h"
+#undef CB_CACHE
 };
 
 static const struct {
@@ -41,28 +56,94 @@ static const struct {
 #undef CB_RESULT_KEY
 };
 
+int cb_name_index(const char * const *list, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return i;
+	return -1;
+}
+
 bool cb_is_knob(int i)
 {
 	return cb_files[i].mode == 0600 && i != CBF_data;
 }
 
-int cb_write(const char *name, const char *s)
+int cb_file_write(const char *path, const void *buf, size_t len)
 {
-	char path[256];
 	ssize_t n;
 	int fd, err = 0;
 
-	snprintf(path, sizeof(path), CB_DEBUGFS_DIR "/%s", name);
-	fd = open(path, O_WRONLY);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = write(fd, s, strlen(s));
+	n = write(fd, buf, len);
 	if (n < 0)
 		err = -errno;
-	else if ((size_t)n != strlen(s))
+	else if ((size_t)n != len)
 		err = -EIO;
 	close(fd);
 	return err;
+}
+
+ssize_t cb_file_read(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n = 0;
+	int fd;
+
+	buf[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	buf[got] = '\0';
+	return n < 0 ? n : (ssize_t)got;
+}
+
+const char *cb_file_line(const char *path, char *buf, size_t len)
+{
+	if (cb_file_read(path, buf, len) < 0) {
+		buf[0] = '\0';
+		return NULL;
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+long long cb_file_ll(const char *path)
+{
+	char buf[64], *end;
+	long long v;
+
+	if (!cb_file_line(path, buf, sizeof(buf)))
+		return -1;
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	return errno || end == buf || *end ? -1 : v;
+}
+
+static void cb_path(char *path, size_t len, const char *name)
+{
+	snprintf(path, len, CB_DEBUGFS_DIR "/%s", name);
+}
+
+int cb_write_buf(const char *name, const void *buf, size_t len)
+{
+	char path[256];
+
+	cb_path(path, sizeof(path), name);
+	return cb_file_write(path, buf, len);
+}
+
+int cb_write(const char *name, const char *s)
+{
+	return cb_write_buf(name, s, strlen(s));
 }
 
 int cb_writeu(const char *name, unsigned long long v)
@@ -76,42 +157,40 @@ int cb_writeu(const char *name, unsigned long long v)
 ssize_t cb_read(const char *name, char *buf, size_t len)
 {
 	char path[256];
-	size_t got = 0;
-	ssize_t n;
-	int fd;
 
-	snprintf(path, sizeof(path), CB_DEBUGFS_DIR "/%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return got;
+	cb_path(path, sizeof(path), name);
+	return cb_file_read(path, buf, len);
 }
 
-static const char *cb_chomp(char *buf, ssize_t n)
+/* A debugfs file's first line into buf, or "(unreadable)". */
+static const char *cb_line(const char *name, char *buf, size_t len)
 {
-	if (n < 0)
-		return "(unreadable)";
-	if (n && buf[n - 1] == '\n')
-		buf[n - 1] = '\0';
-	return buf;
+	char path[256];
+
+	cb_path(path, sizeof(path), name);
+	return cb_file_line(path, buf, len) ?: "(unreadable)";
 }
 
 const char *cb_value(const char *name)
 {
 	static __thread char buf[CB_VALUE_LEN];
 
-	return cb_chomp(buf, cb_read(name, buf, sizeof(buf)));
+	return cb_line(name, buf, sizeof(buf));
+}
+
+long long cb_value_ll(const char *name)
+{
+	char path[256];
+
+	cb_path(path, sizeof(path), name);
+	return cb_file_ll(path);
 }
 
 const char *cb_last_error(void)
 {
 	static __thread char buf[CB_LAST_ERROR_MAX + 1];
 
-	return cb_chomp(buf, cb_read("last_error", buf, sizeof(buf)));
+	return cb_line("last_error", buf, sizeof(buf));
 }
 
 const char *cb_unavailable(void)
@@ -134,70 +213,62 @@ const char *cb_unavailable(void)
 	return NULL;
 }
 
-/* Calls fn for each line of "variants": name, state, directions. */
-static int cb_each_variant(bool (*fn)(const char *name, const char *state, const char *dirs,
-				      void *arg), void *arg)
+/* A comma-separated list of directions as a mask over cb_directions. */
+static unsigned int cb_dir_mask(char *list)
 {
-	char buf[4096], *line, *save = NULL;
+	char *w, *save = NULL;
+	unsigned int mask = 0;
+	int i;
 
-	if (cb_read("variants", buf, sizeof(buf)) < 0)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char name[CB_NAME_LEN], state[16], dirs[128];
-
-		if (sscanf(line, "%31s %15s %127s", name, state, dirs) == 3 &&
-		    !fn(name, state, dirs, arg))
-			break;
+	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		i = cb_name_index(cb_directions, CB_NDIRECTIONS, w);
+		if (i >= 0)
+			mask |= 1U << i;
 	}
-	return 0;
+	return mask;
 }
 
-struct cb_usable_arg {
-	char (*names)[CB_NAME_LEN];
-	int n, max;
-};
-
-static bool cb_add_usable(const char *name, const char *state, const char *dirs, void *p)
+int cb_variants(struct cb_variant *v, int max)
 {
-	struct cb_usable_arg *a = p;
+	char buf[8192], *line, *save = NULL;
+	int n = 0;
 
-	if (!strcmp(state, "usable") && a->n < a->max)
-		snprintf(a->names[a->n++], CB_NAME_LEN, "%s", name);
-	return true;
+	if (cb_read("variants", buf, sizeof(buf)) < 0)
+		return 0;
+	for (line = strtok_r(buf, "\n", &save); line && n < max;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char state[16], dirs[128];
+
+		if (sscanf(line, "%31s %15s %127s", v[n].name, state, dirs) != 3)
+			continue;
+		v[n].usable = !strcmp(state, "usable");
+		v[n].dirs = cb_dir_mask(dirs);
+		n++;
+	}
+	return n;
 }
 
 int cb_usable_variants(char names[][CB_NAME_LEN], int max)
 {
-	struct cb_usable_arg a = { .names = names, .max = max };
+	struct cb_variant v[CB_MAX_VARIANTS];
+	int i, n = cb_variants(v, CB_MAX_VARIANTS), got = 0;
 
-	cb_each_variant(cb_add_usable, &a);
-	return a.n;
-}
-
-struct cb_dir_arg {
-	const char *name, *dir;
-	bool has;
-};
-
-static bool cb_find_dir(const char *name, const char *state, const char *dirs, void *p)
-{
-	struct cb_dir_arg *a = p;
-	char list[160], want[80];
-
-	if (strcmp(name, a->name))
-		return true;
-	snprintf(list, sizeof(list), ",%s,", dirs);
-	snprintf(want, sizeof(want), ",%s,", a->dir);
-	a->has = strstr(list, want);
-	return false;
+	for (i = 0; i < n && got < max; i++)
+		if (v[i].usable)
+			memcpy(names[got++], v[i].name, CB_NAME_LEN);
+	return got;
 }
 
 bool cb_variant_has_dir(const char *name, const char *dir)
 {
-	struct cb_dir_arg a = { .name = name, .dir = dir };
+	struct cb_variant v[CB_MAX_VARIANTS];
+	int i, n = cb_variants(v, CB_MAX_VARIANTS);
+	int d = cb_name_index(cb_directions, CB_NDIRECTIONS, dir);
 
-	cb_each_variant(cb_find_dir, &a);
-	return a.has;
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return d >= 0 && (v[i].dirs & (1U << d));
+	return false;
 }
 
 void cb_save(struct cb_saved *s)
@@ -206,7 +277,7 @@ void cb_save(struct cb_saved *s)
 
 	for (i = 0; i < CB_NFILES; i++)
 		if (cb_is_knob(i))
-			snprintf(s->val[i], sizeof(s->val[i]), "%s", cb_value(cb_files[i].name));
+			cb_line(cb_files[i].name, s->val[i], sizeof(s->val[i]));
 	s->valid = true;
 }
 
@@ -318,6 +389,22 @@ unsigned long long cb_res_c100(const struct cb_res *r, const char *key)
 	return strtoull(s, NULL, 10) * 100 + (dot ? strtoull(dot + 1, NULL, 10) : 0);
 }
 
+int cb_load(const char *ko)
+{
+	int fd = open(ko, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(__NR_finit_module, fd, "", 0) ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+int cb_unload(void)
+{
+	return syscall(__NR_delete_module, "copybench", O_NONBLOCK) ? -errno : 0;
+}
+
 double cb_now(void)
 {
 	struct timespec ts;
@@ -326,45 +413,83 @@ double cb_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+pid_t cb_child(int (*fn)(void *), void *arg)
+{
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(fn(arg));
+	return pid;
+}
+
 static void cb_on_usr1(int sig)
 {
 }
 
-pid_t cb_spawn_run(const char *cg, int report_fd)
+struct cb_run_arg {
+	const char *cg;
+	int report_fd;
+};
+
+static int cb_run_child(void *p)
 {
 	struct sigaction sa = { .sa_handler = cb_on_usr1 };	/* no SA_RESTART */
+	struct cb_run_arg *a = p;
 	cpu_set_t set;
-	pid_t pid = fork();
 	int ret;
 
-	if (pid)
-		return pid;
-	if (cg && cb_cgroup_enter(cg))
-		_exit(101);
+	if (a->cg && cb_cgroup_enter(a->cg))
+		return 101;
 	if (sigaction(SIGUSR1, &sa, NULL))
-		_exit(102);
+		return 102;
 	ret = cb_write("run", "1");
-	if (report_fd >= 0) {
+	if (a->report_fd >= 0) {
 		CPU_ZERO(&set);
 		sched_getaffinity(0, sizeof(set), &set);
-		if (write(report_fd, &set, sizeof(set)) != sizeof(set))
-			_exit(103);
+		if (write(a->report_fd, &set, sizeof(set)) != sizeof(set))
+			return 103;
 	}
-	_exit(-ret);
+	return -ret;
+}
+
+pid_t cb_spawn_run(const char *cg, int report_fd)
+{
+	struct cb_run_arg a = { .cg = cg, .report_fd = report_fd };
+
+	return cb_child(cb_run_child, &a);
 }
 
 int cb_wait_child(pid_t child, double timeout)
 {
+	int pidfd = syscall(SYS_pidfd_open, child, 0);
 	double end = cb_now() + timeout;
-	struct timespec pause = { 0, 2000000 };
-	int status;
+	int status = -1;
 
-	do {
+	for (;;) {
+		struct pollfd p = { .fd = pidfd, .events = POLLIN };
+		double left = end - cb_now();
+
 		if (waitpid(child, &status, WNOHANG) == child)
-			return status;
-		nanosleep(&pause, NULL);	/* a poll interval, not a wait for an event */
-	} while (cb_now() < end);
-	return -1;
+			break;
+		status = -1;
+		if (left <= 0)
+			break;
+		/* The pidfd is readable once the child has exited. */
+		if (pidfd >= 0)
+			poll(&p, 1, left > INT_MAX / 1000 ? INT_MAX : (int)(left * 1000) + 1);
+		else
+			poll(NULL, 0, 2);	/* no pidfd: a poll interval */
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return status;
+}
+
+int cb_exit_code(int status)
+{
+	if (status == -1)
+		return -1;
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
 int cb_wait_run_started(pid_t child, double timeout, int *status)
@@ -378,20 +503,9 @@ int cb_wait_run_started(pid_t child, double timeout, int *status)
 			return 0;
 		if (waitpid(child, status, WNOHANG) == child)
 			return -1;
+		sched_yield();
 	}
 	return -1;
-}
-
-static int cb_write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
-		err = -errno;
-	close(fd);
-	return err;
 }
 
 int cb_cgroup_make(char *path, size_t len, const char *name, const char *controllers)
@@ -399,11 +513,12 @@ int cb_cgroup_make(char *path, size_t len, const char *name, const char *control
 	struct statfs sfs;
 	int ret;
 
-	if (statfs(CB_CGROUP_ROOT, &sfs) || sfs.f_type != 0x63677270 /* CGROUP2_SUPER_MAGIC */) {
+	if (statfs(CB_CGROUP_ROOT, &sfs) || sfs.f_type != CB_CGROUP2_MAGIC) {
 		if (mount("none", CB_CGROUP_ROOT, "cgroup2", 0, NULL))
 			return -errno;
 	}
-	ret = cb_write_file(CB_CGROUP_ROOT "/cgroup.subtree_control", controllers);
+	ret = cb_file_write(CB_CGROUP_ROOT "/cgroup.subtree_control", controllers,
+			    strlen(controllers));
 	if (ret)
 		return ret;
 	snprintf(path, len, CB_CGROUP_ROOT "/%s.%d", name, getpid());
@@ -417,32 +532,23 @@ int cb_cgroup_write(const char *cg, const char *file, const char *val)
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s", cg, file);
-	return cb_write_file(path, val);
+	return cb_file_write(path, val, strlen(val));
 }
 
 long long cb_cgroup_read(const char *cg, const char *file, const char *key)
 {
-	char path[512], line[256];
-	long long v = -1;
+	char path[512], buf[4096], *line, *save = NULL;
 	size_t klen = key ? strlen(key) : 0;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", cg, file);
-	f = fopen(path, "r");
-	if (!f)
+	if (!key)
+		return cb_file_ll(path);
+	if (cb_file_read(path, buf, sizeof(buf)) < 0)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!key) {
-			v = strtoll(line, NULL, 10);
-			break;
-		}
-		if (!strncmp(line, key, klen) && line[klen] == ' ') {
-			v = strtoll(line + klen + 1, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return v;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, key, klen) && line[klen] == ' ')
+			return strtoll(line + klen + 1, NULL, 10);
+	return -1;
 }
 
 int cb_cgroup_enter(const char *cg)
@@ -536,4 +642,143 @@ void cb_uring_exit(struct cb_uring *u)
 		munmap(u->sq_ring, u->sq_len);
 	if (u->fd > 0)
 		close(u->fd);
+}
+
+uint64_t cb_rand(struct cb_rng *r)
+{
+	uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+uint64_t cb_below(struct cb_rng *r, uint64_t n)
+{
+	return cb_rand(r) % n;
+}
+
+uint64_t cb_seed(const char *name)
+{
+	const char *s = getenv(name);
+	struct timespec ts;
+	char *end;
+
+	if (s && *s) {
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(s, &end, 10);
+		if (!errno && !*end)
+			return v;
+		fprintf(stderr, "# %s=%s is not a decimal number; using a fresh seed\n", name, s);
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)ts.tv_sec * 1000003u) ^ ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+}
+
+long long cb_env_ll(const char *name, long long dflt)
+{
+	const char *s = getenv(name);
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return dflt;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end) {
+		fprintf(stderr, "# %s=%s is not a decimal number; using %lld\n", name, s, dflt);
+		return dflt;
+	}
+	return v;
+}
+
+int cb_kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/* What a kernel report's lines look like (vm-run's list, plus Call Trace). */
+static const char * const cb_bad_words[] = {
+	"WARNING:", "BUG:", "Oops", "general protection fault", "kernel BUG", "KASAN",
+	"UBSAN", "Call Trace", "kmemleak:", "detected stall", "self-detected stall",
+	"soft lockup", "blocked for more than", "refcount_t:", "list_add corruption",
+	"list_del corruption",
+};
+
+const char *cb_kmsg_report(int fd)
+{
+	static char out[600];
+	char rec[8192], first[512] = "";
+	int bad = 0;
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(out, sizeof(out), "the kernel log is unreadable: %s", strerror(-fd));
+		return out;
+	}
+	for (;;) {
+		unsigned int i;
+		char *msg;
+
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		for (i = 0; i < ARRAY_SIZE(cb_bad_words); i++)
+			if (strstr(msg, cb_bad_words[i]))
+				break;
+		if (i == ARRAY_SIZE(cb_bad_words))
+			continue;
+		if (!bad++) {
+			snprintf(first, sizeof(first), "%.500s", msg);
+			first[strcspn(first, "\n")] = '\0';
+		}
+	}
+	if (!bad)
+		return "";
+	snprintf(out, sizeof(out), "%d kernel log lines like: %s", bad, first);
+	return out;
+}
+
+int cb_guarded_map(struct cb_guarded *g, size_t len)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	size_t whole = (len + page - 1) / page * page;
+
+	g->mem = mmap(NULL, whole + page, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (g->mem == MAP_FAILED) {
+		g->mem = NULL;
+		return -errno;
+	}
+	if (mprotect(g->mem + whole, page, PROT_NONE)) {
+		int err = -errno;
+
+		munmap(g->mem, whole + page);
+		g->mem = NULL;
+		return err;
+	}
+	g->len = whole;
+	return 0;
+}
+
+void cb_guarded_unmap(struct cb_guarded *g)
+{
+	if (g->mem)
+		munmap(g->mem, g->len + sysconf(_SC_PAGESIZE));
+	g->mem = NULL;
 }

@@ -1,25 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cb_test_lib.h - what copybench's module tests share: the debugfs files
- * read and written by name, the knobs saved and restored (the CB_FILE list
- * of copybench.h says which files are knobs), results parsed by the
- * CB_RESULT_KEY list, the data file's content, last_error, a run in a child
- * process, cgroup v2 and a minimal io_uring. No test harness here: each test
- * program includes kselftest_harness.h itself.
+ * cb_test_lib.h - what copybench's module tests share (copybench_test.c,
+ * copybench_limits_test.c and the stress suite, stress_*.c): the debugfs
+ * files read and written by name, the lists of copybench.h (files, knobs,
+ * directions, cache modes, results keys), the knobs saved and restored,
+ * results parsed, the data file's content, last_error, loading and
+ * unloading, child processes with a deadline, cgroup v2, a minimal
+ * io_uring, a seeded generator, guarded buffers and the kernel log since a
+ * point. No test harness here: each test program includes
+ * kselftest_harness.h itself. Documentation/testing.rst says what the
+ * stress suite proves.
  */
 #ifndef CB_TEST_LIB_H
 #define CB_TEST_LIB_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "copybench.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 #define CB_PATH(name)		CB_DEBUGFS_DIR "/" name
 #define CB_NAME_LEN		32
 #define CB_MAX_VARIANTS		32
 #define CB_VALUE_LEN		64
+#define CB_CGROUP_ROOT		"/sys/fs/cgroup"
 
 /* The files of copybench.h, in list order. */
 enum cb_file_index {
@@ -36,22 +46,71 @@ struct cb_file_info {
 
 extern const struct cb_file_info cb_files[CB_NFILES];
 
-/* Is file i a knob (read-write, and not the data file)? */
+/* The values of the "direction" and "cache" knobs, in list order. */
+enum {
+#define CB_DIRECTION(name)	CBD_##name,
+#include "copybench.h"
+#undef CB_DIRECTION
+	CB_NDIRECTIONS
+};
+
+enum {
+#define CB_CACHE(name)	CBC_##name,
+#include "copybench.h"
+#undef CB_CACHE
+	CB_NCACHES
+};
+
+extern const char * const cb_directions[CB_NDIRECTIONS];
+extern const char * const cb_caches[CB_NCACHES];
+
+/* Index of name in list[0..n), or -1. */
+int cb_name_index(const char * const *list, int n, const char *name);
+
+/*
+ * Is file i a knob (read-write, and not the data file)? data_size and
+ * data_chunk are knobs.
+ */
 bool cb_is_knob(int i);
 
-/* Write s to a copybench file; 0 or -errno (-EIO for a short write). */
+/*
+ * Any file: write len bytes at buf in one write(), 0 or -errno (-EIO for
+ * a short write); read it whole into buf, NUL-terminated, its length or
+ * -errno; its first line without the newline into buf, returned (NULL when
+ * unreadable, buf then ""); that line as a decimal number, -1 when it is
+ * not one.
+ */
+int cb_file_write(const char *path, const void *buf, size_t len);
+ssize_t cb_file_read(const char *path, char *buf, size_t len);
+const char *cb_file_line(const char *path, char *buf, size_t len);
+long long cb_file_ll(const char *path);
+
+/* The same for a file of CB_DEBUGFS_DIR, by name. */
+int cb_write_buf(const char *name, const void *buf, size_t len);
 int cb_write(const char *name, const char *s);
 int cb_writeu(const char *name, unsigned long long v);
-/* Read a whole copybench file into buf, NUL-terminated; length or -errno. */
 ssize_t cb_read(const char *name, char *buf, size_t len);
-/* A file's content without its last newline, in a per-thread buffer. */
+/* A file's first line, in a per-thread buffer ("(unreadable)" on error). */
 const char *cb_value(const char *name);
+long long cb_value_ll(const char *name);
 /* last_error without its newline ("" when nothing was refused yet). */
 const char *cb_last_error(void);
 /* Why the module's tests cannot run here, or NULL. */
 const char *cb_unavailable(void);
 
-/* The usable variants of the "variants" file, in order; returns how many. */
+/*
+ * The "variants" file, one entry per line "NAME usable|unusable DIRS
+ * DESCRIPTION": dirs is DIRS as a bit mask over cb_directions.
+ */
+struct cb_variant {
+	char name[CB_NAME_LEN];
+	bool usable;
+	unsigned int dirs;
+};
+
+/* Every variant, in order; returns how many (0 when unreadable). */
+int cb_variants(struct cb_variant *v, int max);
+/* The usable variants' names, in order; returns how many. */
 int cb_usable_variants(char names[][CB_NAME_LEN], int max);
 /* Does the variants file list direction dir for variant name? */
 bool cb_variant_has_dir(const char *name, const char *dir);
@@ -87,9 +146,15 @@ unsigned long long cb_res_u(const struct cb_res *r, const char *key);
 /* A fixed-point value in hundredths ("12.34" -> 1234). */
 unsigned long long cb_res_c100(const struct cb_res *r, const char *key);
 
+/* Load the module file ko, unload copybench (O_NONBLOCK); 0 or -errno. */
+int cb_load(const char *ko);
+int cb_unload(void);
+
 /* CLOCK_MONOTONIC in seconds. */
 double cb_now(void);
 
+/* Run fn(arg) in a child process, which exits with its return value. */
+pid_t cb_child(int (*fn)(void *), void *arg);
 /*
  * A run in a child process: it joins cgroup cg (when not NULL), catches
  * SIGUSR1 without SA_RESTART, writes "1" to run, writes its CPU affinity
@@ -103,18 +168,23 @@ pid_t cb_spawn_run(const char *cg, int report_fd);
  * timeout seconds passed.
  */
 int cb_wait_run_started(pid_t child, double timeout, int *status);
-/* Wait for child at most timeout seconds; its wait status, or -1 (still running). */
+/*
+ * Wait for child at most timeout seconds (0: just look); its wait status,
+ * or -1 (still running).
+ */
 int cb_wait_child(pid_t child, double timeout);
+/* A wait status as a shell shows it: the exit status, or 128 + the signal. */
+int cb_exit_code(int status);
 
 /*
- * cgroup v2 at /sys/fs/cgroup, mounted when it is not: a new child group of
- * the root with the given controllers ("+cpuset +memory") enabled in the
- * root; its path in path. 0 or -errno.
+ * cgroup v2 at CB_CGROUP_ROOT, mounted when it is not: a new child group
+ * of the root with the given controllers ("+cpuset +memory") enabled in
+ * the root; its path in path. 0 or -errno.
  */
 int cb_cgroup_make(char *path, size_t len, const char *name, const char *controllers);
 int cb_cgroup_write(const char *cg, const char *file, const char *val);
 long long cb_cgroup_read(const char *cg, const char *file, const char *key);
-/* Move the calling process into cg. */
+/* Move the calling process into cg (CB_CGROUP_ROOT to leave a group). */
 int cb_cgroup_enter(const char *cg);
 void cb_cgroup_remove(const char *cg);
 
@@ -134,5 +204,40 @@ int cb_uring_register(struct cb_uring *u, void *buf, size_t len);
 int cb_uring_rw(struct cb_uring *u, int opcode, int fd, void *buf, unsigned int len,
 		long long off);
 void cb_uring_exit(struct cb_uring *u);
+
+/* A seeded generator (splitmix64): the same seed gives the same stream. */
+struct cb_rng {
+	uint64_t s;
+};
+
+uint64_t cb_rand(struct cb_rng *r);
+/* Uniform in [0, n); n > 0. */
+uint64_t cb_below(struct cb_rng *r, uint64_t n);
+/* The seed to use: $name when set (decimal), else from the clock and pid. */
+uint64_t cb_seed(const char *name);
+/* $name as a decimal number, or dflt when unset or not one (said on stderr). */
+long long cb_env_ll(const char *name, long long dflt);
+
+/*
+ * The kernel log: cb_kmsg_open() opens /dev/kmsg at its end (an fd, or
+ * -errno); cb_kmsg_report() reads what was logged since and returns ""
+ * when nothing looks like a kernel report (WARN, BUG, KASAN, UBSAN,
+ * lockdep, stalls, leaks, Oops, "Call Trace"), else "N lines like: ...".
+ */
+int cb_kmsg_open(void);
+const char *cb_kmsg_report(int fd);
+
+/*
+ * A page-aligned region of len bytes (rounded up to pages) followed by an
+ * inaccessible guard page: a buffer that ends at the guard faults exactly
+ * there.
+ */
+struct cb_guarded {
+	unsigned char *mem;
+	size_t len;
+};
+
+int cb_guarded_map(struct cb_guarded *g, size_t len);
+void cb_guarded_unmap(struct cb_guarded *g);
 
 #endif /* CB_TEST_LIB_H */

@@ -65,16 +65,9 @@ FIXTURE_SETUP(limits)
 static int cb_cpu_online(int cpu, bool online)
 {
 	char path[96];
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, online ? "1" : "0", 1) != 1)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return cb_file_write(path, online ? "1" : "0", 1);
 }
 
 /*
@@ -118,33 +111,22 @@ static int cb_wait_measuring(double timeout)
 	double end = cb_now() + timeout;
 	char path[300], comm[32];
 	struct dirent *e;
-	FILE *f;
 	DIR *d;
 
 	do {
 		d = opendir("/proc");
 		while (d && (e = readdir(d))) {
 			snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-			f = fopen(path, "r");
-			if (!f)
-				continue;
-			if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "copybench/", 10)) {
-				fclose(f);
+			if (cb_file_line(path, comm, sizeof(comm)) &&
+			    !strncmp(comm, "copybench/", 10)) {
 				closedir(d);
 				return 0;
 			}
-			fclose(f);
 		}
 		if (d)
 			closedir(d);
 	} while (cb_now() < end);
 	return -1;
-}
-
-/* The exit code of a child's run (an errno, 0 for success), or -1 if it did not exit. */
-static int cb_run_errno(int status)
-{
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* A cold run whose samples are long: 150 copies of 16 MiB, one byte at a time. */
@@ -277,7 +259,7 @@ TEST_F_TIMEOUT(limits, a_cpu_outside_the_cpuset_is_refused, 300)
 	status = cb_wait_child(pid, 120);
 	ASSERT_NE(-1, status);
 	self->child = 0;
-	EXPECT_EQ(EINVAL, cb_run_errno(status)) TH_LOG("run from cpuset {1} on cpu 0: %s",
+	EXPECT_EQ(EINVAL, cb_exit_code(status)) TH_LOG("run from cpuset {1} on cpu 0: %s",
 						       cb_last_error());
 	EXPECT_NE(NULL, strstr(cb_last_error(), "cpu 0 is not among the writer's allowed CPUs 1"))
 		TH_LOG("%s", cb_last_error());
@@ -320,7 +302,7 @@ TEST_F_TIMEOUT(limits, a_cpuset_narrowed_during_a_run_stays_narrowed, 300)
 	self->child = 0;
 	ASSERT_EQ((ssize_t)sizeof(after), read(report[0], &after, sizeof(after)));
 	close(report[0]);
-	EXPECT_EQ(EINVAL, cb_run_errno(status)) TH_LOG("%s", cb_last_error());
+	EXPECT_EQ(EINVAL, cb_exit_code(status)) TH_LOG("%s", cb_last_error());
 	EXPECT_NE(NULL, strstr(cb_last_error(), "cpu 1 left the writer's allowed CPUs (now 0)"))
 		TH_LOG("%s", cb_last_error());
 	EXPECT_EQ(1, CPU_COUNT(&after));
@@ -363,7 +345,7 @@ TEST_F_TIMEOUT(limits, a_cpu_offlined_during_a_run_ends_it_with_enodev, 300)
 	}
 	ASSERT_NE(-1, status);
 	self->child = 0;
-	EXPECT_EQ(ENODEV, cb_run_errno(status)) TH_LOG("%s", cb_last_error());
+	EXPECT_EQ(ENODEV, cb_exit_code(status)) TH_LOG("%s", cb_last_error());
 	EXPECT_NE(NULL, strstr(cb_last_error(), "cpu 1 went offline")) TH_LOG("%s", cb_last_error());
 	cb_read("results", after, sizeof(after));
 	EXPECT_STREQ(before, after);
@@ -574,7 +556,7 @@ TEST_F_TIMEOUT(limits, run_buffers_are_charged_to_the_writer_memcg, 300)
 	status = cb_wait_child(pid, 120);
 	ASSERT_NE(-1, status);
 	self->child = 0;
-	EXPECT_EQ(ENOMEM, cb_run_errno(status)) TH_LOG("%s", cb_last_error());
+	EXPECT_EQ(ENOMEM, cb_exit_code(status)) TH_LOG("%s", cb_last_error());
 	EXPECT_NE(NULL, strstr(cb_last_error(), "cannot be allocated")) TH_LOG("%s", cb_last_error());
 	EXPECT_EQ(0, cb_cgroup_read(self->cg, "memory.events", "oom_kill"));
 }
@@ -619,7 +601,7 @@ TEST_F_TIMEOUT(limits, data_buffers_are_charged_to_the_writer_memcg, 300)
 	close(report[0]);
 	TH_LOG("memory.current grew by %lld bytes for data_size 64 MiB", grew);
 	EXPECT_LE((long long)(60 * MiB), grew);
-	EXPECT_EQ(ENOMEM, cb_run_errno(status)) TH_LOG("%s", cb_last_error());
+	EXPECT_EQ(ENOMEM, cb_exit_code(status)) TH_LOG("%s", cb_last_error());
 	EXPECT_STREQ("67108864", cb_value("data_size"));
 	EXPECT_NE(NULL, strstr(cb_last_error(), "data_size stays 67108864"))
 		TH_LOG("%s", cb_last_error());

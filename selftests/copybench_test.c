@@ -29,7 +29,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -50,13 +49,6 @@ static const char * const cb_list_names[] = {
 #define CB_VARIANT(name, needs, desc)	CB_STR(name),
 #include "copy_variants_list.h"
 #undef CB_VARIANT
-};
-
-/* The directions, in list order. */
-static const char * const cb_dir_names[] = {
-#define CB_DIRECTION(name)	CB_STR(name),
-#include "copybench.h"
-#undef CB_DIRECTION
 };
 
 /*
@@ -445,9 +437,9 @@ TEST_F(iface, variants_file_lists_names_states_directions_in_list_order)
 	char buf[4096], *line, *save = NULL, all[128] = "";
 	size_t i = 0, d;
 
-	for (d = 0; d < ARRAY_SIZE(cb_dir_names); d++)
+	for (d = 0; d < CB_NDIRECTIONS; d++)
 		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", d ? "," : "",
-			 cb_dir_names[d]);
+			 cb_directions[d]);
 	ASSERT_LT(0, cb_read("variants", buf, sizeof(buf)));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
 		char name[CB_NAME_LEN], state[16], dirs[128];
@@ -1363,22 +1355,6 @@ TEST_F(data, truncation_is_refused_and_size_and_reads_agree)
 
 /* ---------------------------------------------------------------------- */
 /* Lifetime: needs COPYBENCH_KO, the module file to load again. */
-
-static int cb_load(const char *ko)
-{
-	int fd = open(ko, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(__NR_finit_module, fd, "", 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-static int cb_unload(void)
-{
-	return syscall(__NR_delete_module, "copybench", O_NONBLOCK) ? -errno : 0;
-}
 
 FIXTURE(lifetime) {
 	struct cb_saved saved;

@@ -7,9 +7,11 @@
 #
 # Prints TAP 13 and exits 0 when every case passes, 1 when one fails, 4 when
 # nothing could run (no qemu or no kernel). Needs what tools/vm-run needs.
-# Ten boots under TCG: 1m15s to 3m15s on this 2-CPU host, depending on
-# its load, 30 s of it the --timeout case, which waits by design. Scratch files go to build/vm-test/
-# (removed at the end).
+# Fourteen boots under TCG, one of them the debug kernel of
+# tools/debug-kernel (built first when not cached: that can take long): 2 to
+# 5 minutes on this 2-CPU host with the kernel cached, depending on its
+# load, 30 s of it the --timeout case, which waits by design. Scratch files
+# go to build/vm-test/ (removed at the end).
 # shellcheck disable=SC2016 # guest commands are single-quoted on purpose
 set -uo pipefail
 
@@ -25,7 +27,7 @@ export TMPDIR=$work/tmp
 # TAP through the kernel's kselftest/ktap_helpers.sh (selftests/ktap.sh).
 CB_SELFTESTS=$top/selftests
 . "$CB_SELFTESTS/ktap.sh"
-NTESTS=18
+NTESTS=24
 ktap_print_header
 ktap_set_plan "$NTESTS"
 
@@ -185,6 +187,78 @@ for series in 6.1 6.12; do
 done
 name="--resolve picks the newest release of a series, 6.1 never 6.12"
 if [ ${#notes[@]} -eq 0 ]; then ktap_test_pass "$name"; else ktap_fail_why "$name" "${notes[@]}"; fi
+
+# 19: a kernel given by path, with its modules directory: it boots, the
+# guest sees its release and its modules as /lib/modules/<release>.
+rel612=$(grep '^6\.12\.' <<<"$releases" | sort -V | tail -n 1)
+rel612=${rel612:-$(head -n 1 <<<"$releases")}
+vm --kernel "/boot/vmlinuz-$rel612" --modules "/lib/modules/$rel612" -- \
+	sh -c 'echo "$(uname -r) $COPYBENCH_VM_KERNEL"; test -r "/lib/modules/$(uname -r)/modules.dep" && echo modules'
+[ $rc -eq 0 ] && [ "$(head -n 1 "$out")" = "$rel612 $rel612" ] && grep -qx modules "$out"
+check $? "--kernel PATH --modules DIR boots that image with those modules ($rel612)"
+
+# 20-21: bad paths and combinations are refused by name, before any boot.
+notes=()
+for bad in "--kernel ./no/such/bzImage" "--kernel /etc/hostname" "--modules /lib/modules" \
+	   "--kernel-tree /nonexistent" "--kernel-tree $work --kernel 6.1"; do
+	# shellcheck disable=SC2086 # the words are the options
+	got=$("$vmrun" $bad -- true 2>&1)
+	st=$?
+	[ $st -eq 125 ] && grep -qF -- "${bad%% *}" <<<"$got" ||
+		notes+=("$bad: status $st: $got")
+done
+name="a bad --kernel PATH, --modules or --kernel-tree is refused by name with 125"
+if [ ${#notes[@]} -eq 0 ]; then ktap_test_pass "$name"; else ktap_fail_why "$name" "${notes[@]}"; fi
+vm --kernel "/boot/vmlinuz-$rel612" -- true
+[ $rc -eq 125 ] && grep -q 'needs its modules: vm-run --modules DIR' "$err"
+check $? "a modular kernel given without --modules stops in the guest init, saying why"
+
+# 22-23: kernel reports are listed whatever the exit status, by kind, with
+# the report's lines; a clean run lists none. The lines come through
+# /dev/kmsg, as the kernel's own would reach the console.
+kinds="WARN KASAN UBSAN LOCKDEP BUG OOPS STALL KMEMLEAK"
+vm --append printk.devkmsg=on -- sh -c '
+	for l in "WARNING: CPU: 1 PID: 7 at fake.c:1 fake_warn+0x1/0x2" \
+		 "BUG: KASAN: slab-use-after-free in fake_read+0x1/0x2" \
+		 "UBSAN: shift-out-of-bounds in fake.c:2:3" \
+		 "WARNING: possible circular locking dependency detected" \
+		 "BUG: sleeping function called from invalid context at fake.c:4" \
+		 "Oops: general protection fault, probably for non-canonical address" \
+		 "rcu: INFO: rcu_preempt self-detected stall on CPU" \
+		 "kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)"; do
+		echo "$l" > /dev/kmsg
+	done
+	echo "fake report detail line" > /dev/kmsg
+	exit 3'
+notes=()
+for k in $kinds; do
+	grep -q "^vm-run: kernel report: $k: " "$err" || notes+=("no $k report listed")
+done
+[ $rc -eq 3 ] || notes+=("status $rc, want 3")
+grep -q '^  | fake report detail line' "$err" || notes+=("no report lines shown")
+grep -q '^vm-run: 8 kernel report(s)' "$err" || notes+=("no count of 8")
+name="kernel reports of each kind are listed, with their lines, and the status stays 3"
+if [ ${#notes[@]} -eq 0 ]; then ktap_test_pass "$name"; else ktap_fail_why "$name" "${notes[@]}" "$(head -20 "$err")"; fi
+! grep -q 'kernel report' "$work/err.1" "$work/err.2"
+check $? "a clean run lists no kernel report"
+
+# 24: the debug kernel's tree (tools/debug-kernel, built when not cached):
+# boots with everything built in, KASAN and kmemleak on, the tree as
+# /lib/modules/<release>/build, and the kmemleak scan after the command.
+if tree=$("$top/tools/debug-kernel" 2>"$work/debug-kernel.err"); then
+	vm --kernel-tree "$tree" --keep-log -- sh -c '
+		uname -r; readlink "/lib/modules/$(uname -r)/build"
+		test -e /sys/kernel/debug/kmemleak && echo kmemleak
+		dmesg | grep -q "KernelAddressSanitizer initialized" && echo kasan'
+	kept=$(sed -n 's/^vm-run: serial console log: //p' "$err")
+	[ $rc -eq 0 ] && grep -q -- '-copybench-debug$' "$out" && grep -qxF "$tree" "$out" &&
+		grep -qx kmemleak "$out" && grep -qx kasan "$out" &&
+		grep -q 'vm-run-init: kmemleak: scan done' "$kept"
+	check $? "--kernel-tree boots the debug kernel (KASAN, kmemleak scanned after the command)"
+else
+	ktap_fail_why "--kernel-tree boots the debug kernel" "tools/debug-kernel failed:" \
+		"$(tail -n 5 "$work/debug-kernel.err")"
+fi
 
 # Every planned case ran (else a failure); 4 when none could pass.
 [ $((KTAP_TESTNO - 1)) -eq $NTESTS ] ||
