@@ -131,6 +131,12 @@ static int fi_grow(void)
 	return cb_writeu("data_size", 3 * 1048576 + 4096);
 }
 
+/*
+ * Two samples of one copy: the run ends after them. max_run_ms bounds the
+ * whole run, preparation included, and a run that reaches it before one
+ * sample ends with ETIME, not ENOMEM: the default (10 s) leaves room for a
+ * KASAN kernel under emulation.
+ */
 static int fi_prepare_run(const char *dir)
 {
 	int ret = cb_write("direction", dir);
@@ -138,7 +144,7 @@ static int fi_prepare_run(const char *dir)
 	ret = ret ?: cb_write("size", "200000");
 	ret = ret ?: cb_write("samples", "2");
 	ret = ret ?: cb_write("loops", "1");
-	return ret ?: cb_write("max_run_ms", "200");
+	return ret ?: cb_writeu("max_run_ms", CB_MAX_RUN_MS_DEFAULT);
 }
 
 static int fi_prepare_memcpy(void) { return fi_prepare_run("memcpy"); }
