@@ -56,7 +56,7 @@ static void assert_warned(struct __test_metadata *_metadata,
 	free(w);
 }
 
-/* The seeds' shape: sharing costs; no warning. */
+/* The blogbench report's shape: sharing costs; no warning. */
 TEST(ratio_below_one_is_the_mechanism)
 {
 	const double s[] = { 70.1, 66.0, 74.3 }, p[] = { 192.0, 189.5, 194.2 };

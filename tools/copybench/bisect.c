@@ -335,36 +335,29 @@ static const struct cb_cmp_point *cb_find_point(const struct cb_cmp *c, const ch
 }
 
 /*
- * |log ratio| of a point's verdict, the distance from its side; infinite
- * when the verdict has no ratio.
+ * Decided against one side, and as that side: unchanged, or inconclusive
+ * (the controls scatter too much to net the change) with a raw change
+ * within the threshold of that side.
  */
-static double cb_step_distance(const struct cb_cmp_point *p)
+static bool cb_step_like(const struct cb_cmp_point *p, double threshold)
 {
-	return p->v.ratio > 0 && isfinite(p->v.ratio) ? fabs(log(p->v.ratio)) : INFINITY;
-}
-
-/*
- * Decided against one side, and as that side (or inconclusive against it
- * but nearer to it than to the other).
- */
-static bool cb_step_like(const struct cb_cmp_point *near, const struct cb_cmp_point *far)
-{
-	return near->out == CB_OUT_UNCHANGED ||
-	       (near->out == CB_OUT_INCONCLUSIVE &&
-		cb_step_distance(near) < cb_step_distance(far));
+	return p->out == CB_OUT_UNCHANGED ||
+	       (p->out == CB_OUT_INCONCLUSIVE && p->v.ratio > 0 && isfinite(p->v.ratio) &&
+		fabs(p->v.ratio - 1) <= threshold);
 }
 
 /*
  * With BAD: the points that regressed from GOOD to BAD decide. Each is
  * good-like (improved against BAD, and as GOOD or better), bad-like
  * (regressed against GOOD, and as BAD or worse) or neither; "as" also
- * takes an inconclusive verdict whose ratio is nearer to that side than
- * to the other (a class whose controls scattered leaves a step measured on
- * a busy machine inconclusive against the side it matches). One neither
+ * takes an inconclusive verdict whose raw change from that side is within
+ * the threshold (a class whose controls scattered leaves a step measured
+ * on a busy machine inconclusive against the side it matches; a step 2.4
+ * times GOOD and far from BAD is still like neither). One neither
  * is a skip, else one bad-like is bad, else good.
  */
 static void cb_step_good_bad(const struct cb_cmp *gb, const struct cb_cmp *g,
-			     const struct cb_cmp *b, struct cb_step *s)
+			     const struct cb_cmp *b, double threshold, struct cb_step *s)
 {
 	const struct cb_cmp_point *d, *pg, *pb;
 	size_t i, good = 0, bad = 0, neither = 0;
@@ -383,10 +376,10 @@ static void cb_step_good_bad(const struct cb_cmp *gb, const struct cb_cmp *g,
 		pg = cb_find_point(g, d->name);
 		pb = cb_find_point(b, d->name);
 		if (pg && pb && pb->out == CB_OUT_IMPROVED &&
-		    (pg->out == CB_OUT_IMPROVED || cb_step_like(pg, pb))) {
+		    (pg->out == CB_OUT_IMPROVED || cb_step_like(pg, threshold))) {
 			good++;
 		} else if (pg && pb && pg->out == CB_OUT_REGRESSED &&
-			   (pb->out == CB_OUT_REGRESSED || cb_step_like(pb, pg))) {
+			   (pb->out == CB_OUT_REGRESSED || cb_step_like(pb, threshold))) {
 			bad++;
 		} else {
 			neither++;
@@ -499,7 +492,7 @@ static int cb_bisect_step(struct cb_bisect *b)
 	    (b->bad && cb_compare(&recs[1], &step, &b->cmp.o, &bc, &e)))
 		goto fail;
 	if (b->bad)
-		cb_step_good_bad(&gb, &g, &bc, &s);
+		cb_step_good_bad(&gb, &g, &bc, b->cmp.o.par.threshold, &s);
 	else
 		cb_step_good_only(&g, &s);
 
