@@ -710,8 +710,8 @@ int cb_kmsg_open(void)
 /* What a kernel report's lines look like (vm-run's list, plus Call Trace). */
 static const char * const cb_bad_words[] = {
 	"WARNING:", "BUG:", "Oops", "general protection fault", "kernel BUG", "KASAN",
-	"UBSAN", "Call Trace", "kmemleak:", "detected stall", "self-detected stall",
-	"soft lockup", "blocked for more than", "refcount_t:", "list_add corruption",
+	"UBSAN", "Call Trace", "suspected memory leak", "leak detector disabled",
+	"detected stall", "self-detected stall", "soft lockup", "blocked for more than", "refcount_t:", "list_add corruption",
 	"list_del corruption",
 };
 

@@ -122,7 +122,7 @@ fi
 # Step 5: the kernel log since the marker.
 name="kernel log clean (no WARN, BUG, Oops, leak or verify messages)"
 dmesg | sed -n "/$marker/,\$p" > "$tmp/dmesg"
-if grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|kernel BUG|UBSAN|KASAN|leak|refcount_t:|list_(add|del) corruption|copybench: .*byte .* want' \
+if grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|kernel BUG|UBSAN|KASAN|suspected memory leak|leak detector disabled|refcount_t:|list_(add|del) corruption|copybench: .*byte .* want' \
 	"$tmp/dmesg" > "$tmp/bad"; then
 	ktap_fail_why "$name" "$(sed 's/^/dmesg: /' "$tmp/bad" | head -50)"
 else
