@@ -58,6 +58,10 @@ static int cb_run_check(struct cb_run *c)
 				 "variant %s has no direction %s (its directions: %s); write native to variant, or another direction",
 				 c->v->name, cb_direction_names[k->direction], dirs);
 	}
+	/* Every bound of a run is computed in TSC cycles from tsc_khz. */
+	if (!tsc_khz)
+		return cb_refuse("run", -ENODEV,
+				 "the TSC frequency is unknown (tsc_khz 0: the kernel could not calibrate it), so no run can be timed or bounded");
 	if ((cb_dir_src_user(k->direction) || cb_dir_dst_user(k->direction)) && !current->mm)
 		return cb_refuse("run", -EINVAL,
 				 "direction %s copies to or from the writer's address space, and the writer has none",
