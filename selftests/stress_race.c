@@ -44,6 +44,8 @@ struct race {
 	atomic_int stop;		/* readers done: the others stop */
 	atomic_long wrong;		/* bytes that were not the content */
 	atomic_long reads, writes, resizes, runs, knob_writes;
+	atomic_long timed_out;		/* runs that started and hit max_run_ms */
+	atomic_long refused;		/* runs refused up front (E2BIG, EOPNOTSUPP) */
 	atomic_long busy;		/* EBUSY answers (a run was going) */
 	atomic_int bad_errno;		/* an answer the interface does not give */
 	char bad_what[256];
@@ -230,10 +232,14 @@ static void *race_runner(void *arg)
 		 * E2BIG: a sample that would be too long; ETIME: max_run_ms (50)
 		 * passed before one sample.
 		 */
-		if (ret && ret != -E2BIG && ret != -EOPNOTSUPP && ret != -ETIME)
-			race_bad(r, "run", -ret);
-		else if (!ret)
+		if (!ret)
 			atomic_fetch_add(&r->runs, 1);
+		else if (ret == -ETIME)
+			atomic_fetch_add(&r->timed_out, 1);
+		else if (ret == -E2BIG || ret == -EOPNOTSUPP)
+			atomic_fetch_add(&r->refused, 1);
+		else
+			race_bad(r, "run", -ret);
 	}
 	return NULL;
 }
@@ -294,14 +300,21 @@ TEST_F_TIMEOUT(race, resize_read_write_knobs_and_runs_at_once, 1800)
 	for (i = 0; i < 4; i++)
 		pthread_join(others[i], NULL);
 
-	ksft_print_msg("%ld reads, %ld writes, %ld resizes, %ld knob writes, %ld runs, %ld EBUSY\n",
+	ksft_print_msg("%ld reads, %ld writes, %ld resizes, %ld knob writes, %ld EBUSY\n",
 		       atomic_load(&r.reads), atomic_load(&r.writes), atomic_load(&r.resizes),
-		       atomic_load(&r.knob_writes), atomic_load(&r.runs), atomic_load(&r.busy));
+		       atomic_load(&r.knob_writes), atomic_load(&r.busy));
+	ksft_print_msg("runs: %ld measured, %ld stopped at max_run_ms, %ld refused up front\n",
+		       atomic_load(&r.runs), atomic_load(&r.timed_out), atomic_load(&r.refused));
 	EXPECT_EQ(0, atomic_load(&r.bad_errno)) TH_LOG("%s", r.bad_what);
 	EXPECT_EQ(0, atomic_load(&r.wrong)) TH_LOG("%ld wrong bytes", atomic_load(&r.wrong));
-	/* Each kind of operation really ran concurrently with the readers. */
+	/*
+	 * Each kind of operation really ran concurrently with the readers. A
+	 * run stopped by max_run_ms started, prepared its buffers and copied
+	 * too; on a slow kernel (the debug kernel under TCG, one CPU, a
+	 * loaded host) most runs end that way, and all of them may.
+	 */
 	EXPECT_LT(0, atomic_load(&r.resizes));
-	EXPECT_LT(0, atomic_load(&r.runs));
+	EXPECT_LT(0, atomic_load(&r.runs) + atomic_load(&r.timed_out));
 	EXPECT_LT(0, atomic_load(&r.writes));
 	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
 }
