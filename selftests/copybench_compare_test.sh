@@ -603,6 +603,47 @@ bisect_with_bad()
 }
 check "bisect-run --bad: like GOOD 0, like BAD 1, between them 125; one log line a step" bisect_with_bad
 
+# scaled OUT NATIVE CONTROLS: good.json with its native points' cycles
+# times NATIVE and its controls' times CONTROLS (every repeat alike, so the
+# order statistics, and the test's significance, stay as measured).
+scaled()
+{
+	jq -c --argjson n "$2" --argjson c "$3" '
+		if has("cycles_min") then
+			(if .variant == "native" then $n else $c end) as $k |
+			.cycles_min *= $k | .cycles_median *= $k | .cycles_mean *= $k |
+			.cycles_max *= $k | .cycles_stddev *= $k
+		else . end' "$tmp/good.json" > "$1"
+}
+
+# Steps made to order: bisect-run's PREFIX puts $STEP where the sweep
+# would have written its record. A step as BAD whose raw change from BAD
+# is the machine's (the byte loop's 1.5x modes: +60%, controls +40%, net
+# +14%, machine-like) is bad, as is its mirror against GOOD good; a step
+# between them is skipped whatever the machine did.
+bisect_made_steps()
+{
+	local bad=0 want step n c rc
+	scaled "$tmp/G.json" 1 1 && scaled "$tmp/B.json" 25 1 || return 1
+	printf '%s\n' '#!/bin/sh' \
+		'while [ $# -gt 0 ]; do [ "$1" = -o ] && exec cp "$STEP" "$2"; shift; done' \
+		'exit 99' > "$tmp/put.sh" && chmod +x "$tmp/put.sh" || return 1
+	for step in "1 40 1.4" "0 1.6 1.4" "125 3 1" "125 3 1.4" "125 10 1.4"; do
+		read -r want n c <<< "$step"
+		scaled "$tmp/S.json" "$n" "$c" || return 1
+		STEP=$tmp/S.json "$CB" bisect-run --good "$tmp/G.json" --bad "$tmp/B.json" \
+			--threshold 50 -- "$tmp/put.sh" > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		if [ "$rc" != "$want" ]; then
+			echo "step native x$n, controls x$c (BAD native x25): exit $rc, want $want"
+			cat "$tmp/out" "$tmp/err"
+			bad=1
+		fi
+	done
+	return $bad
+}
+check "bisect-run --bad, steps made to order: machine-like as BAD 1, as GOOD 0, between 125" bisect_made_steps
+
 # The end-to-end bisect: 16 commits, the kernel's copy is movsb before
 # commit 11 and bytes from there; the bisect's first step has its controls
 # perturbed (x3): it must be skipped, and the bisect must still name 11.

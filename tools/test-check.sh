@@ -4,7 +4,8 @@
 # test-check.sh - how make check counts a suite's TAP (tools/check
 # --count-tap), on logs of every shape its suites print: flat, nested the
 # kselftest way ("# " per level, as vm-suite.sh, runner.sh and make check's
-# VM runs nest them), skips, crashes and empty runs.
+# VM runs nest them), skips, crashes and empty runs; and that a bad
+# CB_CHECK_JOBS is refused.
 #
 # Usage: tools/test-check.sh
 #
@@ -55,4 +56,16 @@ count nonzero_status_without_a_failure_is_one "2 passed, 1 failed" 1 \
 	"ok 1 a" "ok 2 b"
 count no_test_at_all_is_one_failure "0 passed, 1 failed" 0 \
 	"TAP version 13" "# nothing ran"
+
+# A pool size that is not 1 to 99 is refused, named, before anything runs.
+for jobs in 0 x 100 -1; do
+	printf 'ok 1 a\n' > "$tmp/log"
+	got=$(CB_CHECK_JOBS=$jobs "$top/tools/check" --count-tap "$tmp/log" 2>&1)
+	rc=$?
+	if [ $rc -eq 2 ] && [ "$got" = "check: invalid CB_CHECK_JOBS '$jobs' (accepted: 1 to 99)" ]; then
+		ktap_test_pass "CB_CHECK_JOBS=$jobs is refused"
+	else
+		ktap_fail_why "CB_CHECK_JOBS=$jobs is refused" "status $rc, said: $got"
+	fi
+done
 ktap_end

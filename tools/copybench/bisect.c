@@ -335,23 +335,48 @@ static const struct cb_cmp_point *cb_find_point(const struct cb_cmp *c, const ch
 }
 
 /*
- * Decided against one side, and as that side: unchanged, or inconclusive
- * (the controls scatter too much to net the change) with a raw change
- * within the threshold of that side.
+ * As one side, or beyond it on the far side from the other: against BAD
+ * "as BAD or worse" (@worse), against GOOD "as GOOD or better". Regressed
+ * (improved) or unchanged is; machine-like is when its change net of the
+ * controls is not beyond the threshold towards the other side (the raw
+ * change is the machine's: the byte loop alone moves by 1.5x on a shared
+ * host); inconclusive (the controls scatter too much to net the change)
+ * is when its raw change is not.
  */
-static bool cb_step_like(const struct cb_cmp_point *p, double threshold)
+static bool cb_step_as(const struct cb_cmp_point *p, double threshold, bool worse)
 {
-	return p->out == CB_OUT_UNCHANGED ||
-	       (p->out == CB_OUT_INCONCLUSIVE && p->v.ratio > 0 && isfinite(p->v.ratio) &&
-		fabs(p->v.ratio - 1) <= threshold);
+	double r;
+
+	switch (p->out) {
+	case CB_OUT_UNCHANGED:
+		return true;
+	case CB_OUT_REGRESSED:
+		return worse;
+	case CB_OUT_IMPROVED:
+		return !worse;
+	case CB_OUT_MACHINE:
+		if (!p->has_net)
+			return false;
+		r = p->net.net;
+		break;
+	case CB_OUT_INCONCLUSIVE:
+		r = p->v.ratio;
+		break;
+	default:
+		return false;
+	}
+	if (!(r > 0) || !isfinite(r))
+		return false;
+	return worse ? r >= 1 - threshold : r <= 1 + threshold;
 }
 
 /*
  * With BAD: the points that regressed from GOOD to BAD decide. Each is
  * good-like (improved against BAD, and as GOOD or better), bad-like
  * (regressed against GOOD, and as BAD or worse) or neither; "as" also
- * takes an inconclusive verdict whose raw change from that side is within
- * the threshold (a class whose controls scattered leaves a step measured
+ * takes a machine-like verdict whose net change, and an inconclusive one
+ * whose raw change, is not beyond the threshold towards the other side
+ * (a class whose controls scattered leaves a step measured
  * on a busy machine inconclusive against the side it matches; a step 2.4
  * times GOOD and far from BAD is still like neither). One neither
  * is a skip, else one bad-like is bad, else good.
@@ -375,11 +400,10 @@ static void cb_step_good_bad(const struct cb_cmp *gb, const struct cb_cmp *g,
 			continue;
 		pg = cb_find_point(g, d->name);
 		pb = cb_find_point(b, d->name);
-		if (pg && pb && pb->out == CB_OUT_IMPROVED &&
-		    (pg->out == CB_OUT_IMPROVED || cb_step_like(pg, threshold))) {
+		if (pg && pb && pb->out == CB_OUT_IMPROVED && cb_step_as(pg, threshold, false)) {
 			good++;
 		} else if (pg && pb && pg->out == CB_OUT_REGRESSED &&
-			   (pb->out == CB_OUT_REGRESSED || cb_step_like(pb, threshold))) {
+			   cb_step_as(pb, threshold, true)) {
 			bad++;
 		} else {
 			neither++;
