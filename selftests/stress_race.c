@@ -309,9 +309,11 @@ TEST_F_TIMEOUT(race, resize_read_write_knobs_and_runs_at_once, 1800)
 	EXPECT_EQ(0, atomic_load(&r.wrong)) TH_LOG("%ld wrong bytes", atomic_load(&r.wrong));
 	/*
 	 * Each kind of operation really ran concurrently with the readers. A
-	 * run stopped by max_run_ms started, prepared its buffers and copied
-	 * too; on a slow kernel (the debug kernel under TCG, one CPU, a
-	 * loaded host) most runs end that way, and all of them may.
+	 * run stopped by max_run_ms (ETIME) was accepted and held the run
+	 * state while it allocated and filled its buffers, and maybe copied:
+	 * what the resizes and knob writes race with. On a slow kernel (the
+	 * debug kernel under TCG, on one CPU, on a loaded host) most runs end
+	 * that way, and in CI all of them did once.
 	 */
 	EXPECT_LT(0, atomic_load(&r.resizes));
 	EXPECT_LT(0, atomic_load(&r.runs) + atomic_load(&r.timed_out));
