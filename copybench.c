@@ -19,6 +19,7 @@
 #include <linux/string.h>
 #include <linux/string_helpers.h>
 #include <linux/uaccess.h>
+#include <asm/tsc.h>
 
 #include "cb_internal.h"
 
@@ -466,6 +467,27 @@ static const struct file_operations cb_last_error_fops = {
 };
 
 /*
+ * The kernel's tsc_khz, what every run converts and bounds with: tools
+ * read it rather than calibrate the TSC against a clock that may be coarse
+ * (jiffies, in a guest with no better clocksource).
+ */
+static ssize_t cb_tsc_khz_read(struct file *file, char __user *ubuf, size_t count,
+			       loff_t *ppos)
+{
+	char buf[24];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", tsc_khz);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations cb_tsc_khz_fops = {
+	.owner	= THIS_MODULE,
+	.read	= cb_tsc_khz_read,
+	.llseek	= default_llseek,
+};
+
+/*
  * The fops of each file of the CB_FILE list, and for knobs their entry of
  * cb_knob_table as private data. -Wswitch flags a listed file without a case.
  */
@@ -495,6 +517,8 @@ static const struct file_operations *cb_file_fops(enum cb_file_id id, void **dat
 		return &cb_results_fops;
 	case CB_F_last_error:
 		return &cb_last_error_fops;
+	case CB_F_tsc_khz:
+		return &cb_tsc_khz_fops;
 	case CB_F_data_size:
 		return &cb_data_size_fops;
 	case CB_F_data:

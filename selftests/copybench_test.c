@@ -605,6 +605,35 @@ FIXTURE_TEARDOWN(runctl)
 	cb_restore(&self->saved);
 }
 
+/*
+ * tsc_khz: read-only, one positive decimal and a newline, the value a
+ * run's results give (the module backend of copybench records it).
+ */
+TEST_F_TIMEOUT(runctl, tsc_khz_is_what_runs_time_with, 300)
+{
+	char buf[64], *end;
+	unsigned long long khz;
+	struct cb_res r;
+	char why[256];
+	ssize_t n;
+
+	n = cb_read("tsc_khz", buf, sizeof(buf) - 1);
+	ASSERT_LT(1, n);
+	buf[n] = '\0';
+	EXPECT_EQ('\n', buf[n - 1]);
+	errno = 0;
+	khz = strtoull(buf, &end, 10);
+	EXPECT_EQ(0, errno);
+	EXPECT_EQ('\n', *end) TH_LOG("tsc_khz reads \"%s\"", buf);
+	EXPECT_LT(0ULL, khz);
+	EXPECT_EQ(-EINVAL, cb_write("tsc_khz", "1"));
+	ASSERT_EQ(0, cb_write("samples", "3"));
+	ASSERT_EQ(0, cb_write("size", "256"));
+	ASSERT_EQ(0, cb_write("run", "1"));
+	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
+	EXPECT_EQ(khz, cb_res_u(&r, "tsc_khz"));
+}
+
 /* loops=0 picks a power of two by itself; results stay well formed. */
 TEST_F_TIMEOUT(runctl, automatic_loops_picks_a_power_of_two, 300)
 {

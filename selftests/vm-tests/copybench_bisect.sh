@@ -52,7 +52,7 @@ step()
 	grep -q "^copybench bisect-run: .* $(uname -r) .* (exit $rc): " "$tmp/o" ||
 		{ echo "no step line for exit $rc:"; cat "$tmp/o" "$tmp/e"; return 1; }
 	rec=$(ls "$tmp"/bisect-"$(uname -r)"*.json 2> /dev/null | head -n 1)
-	[ -n "$rec" ] || { echo "no step record beside GOOD"; ls "$tmp"; return 1; }
+	[ -n "$rec" ] || { echo "no step record beside GOOD (exit $rc):"; cat "$tmp/o" "$tmp/e"; return 1; }
 	record_ok "$rec" &&
 		head -n 1 "$rec" | jq -e --arg k "$(uname -r)" '.backend == "module" and .kernel == $k' \
 			> /dev/null &&

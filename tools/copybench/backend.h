@@ -150,7 +150,9 @@ int cb_pin_cpu(long cpu, struct cb_error *e);
 /*
  * TSC frequency in kHz, calibrated against CLOCK_MONOTONIC_RAW (which the
  * kernel derives from the TSC on these machines, so this agrees with the
- * kernel's tsc_khz). Takes about 20 ms.
+ * kernel's tsc_khz; not where the clocksource is jiffies, as in a guest
+ * with no TSC or HPET clocksource: the module backend reads the module's
+ * tsc_khz file instead). Takes about 20 ms.
  */
 unsigned long long cb_tsc_khz_calibrate(void);
 

@@ -98,6 +98,28 @@ static char *mb_read(const char *file, struct cb_error *e)
 	return text;
 }
 
+/*
+ * The kernel's tsc_khz, which the module times with; calibrated here only
+ * when the module has no tsc_khz file (one older than this tool) or says 0
+ * (its runs are then refused, and say why).
+ */
+static unsigned long long mb_tsc_khz(void)
+{
+	char *path = mb_path("tsc_khz"), *text, *end;
+	unsigned long long khz = 0;
+
+	text = cb_read_file(path, NULL);
+	if (text && text[0] >= '0' && text[0] <= '9') {
+		errno = 0;
+		khz = strtoull(text, &end, 10);
+		if (errno || *end != '\n' || end[1])
+			khz = 0;
+	}
+	free(text);
+	free(path);
+	return khz ? khz : cb_tsc_khz_calibrate();
+}
+
 static int mb_write(const char *file, const char *value, struct cb_error *e)
 {
 	char *path = mb_path(file), why[512];
@@ -313,7 +335,7 @@ static int mb_open(struct cb_backend *b, struct cb_error *e)
 		if (nl)
 			*nl = '\0';
 	}
-	b->tsc_khz = cb_tsc_khz_calibrate();
+	b->tsc_khz = mb_tsc_khz();
 	return 0;
 }
 
