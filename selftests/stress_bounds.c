@@ -72,10 +72,11 @@ static int bd_knobs(const struct bd_kv *kv)
  */
 static double bd_copy_time(const char *variant, const char *direction)
 {
-	static const char *const sizes[] = { "67108864", "16777216", "4194304" };
+	static const unsigned long sizes[] = { 64UL << 20, 16UL << 20, 4UL << 20 };
+	char size[24];
 	struct bd_kv kv[] = {
 		{ "variant", variant }, { "direction", direction }, { "cache", "hot" },
-		{ "size", NULL }, { "loops", "1" }, { "samples", "1" },
+		{ "size", size }, { "loops", "1" }, { "samples", "1" },
 		{ "max_run_ms", "600000" }, { NULL },
 	};
 	unsigned long long khz;
@@ -85,12 +86,12 @@ static double bd_copy_time(const char *variant, const char *direction)
 	int ret = 0;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		kv[3].value = sizes[i];
+		snprintf(size, sizeof(size), "%lu", sizes[i]);
 		ret = bd_knobs(kv) ?: cb_write("run", "1");
 		if (ret != -E2BIG)
 			break;
 		fprintf(stderr, "# %s %s of %s bytes refused (%s): timing a quarter of it\n",
-			variant, direction, sizes[i], cb_last_error());
+			variant, direction, size, cb_last_error());
 	}
 	if (ret || cb_parse_results(&r, why, sizeof(why))) {
 		fprintf(stderr, "# cannot time %s %s: %s\n", variant, direction,
@@ -98,8 +99,8 @@ static double bd_copy_time(const char *variant, const char *direction)
 		return -1;
 	}
 	khz = cb_res_u(&r, "tsc_khz");
-	return khz ? cb_res_c100(&r, "cycles_max") / 100.0 / khz / 1000 * (1U << (2 * i)) +
-		     0.001 : -1;
+	return khz ? cb_res_c100(&r, "cycles_max") / 100.0 / khz / 1000 *
+		     ((double)sizes[0] / sizes[i]) + 0.001 : -1;
 }
 
 FIXTURE(bounds) {

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,18 +106,17 @@ static char *mb_read(const char *file, struct cb_error *e)
  */
 static unsigned long long mb_tsc_khz(void)
 {
-	char *path = mb_path("tsc_khz"), *text, *end;
+	struct cb_error ignored = { 0 };
+	char *text = mb_read("tsc_khz", &ignored);
 	unsigned long long khz = 0;
+	size_t len = text ? strlen(text) : 0;
 
-	text = cb_read_file(path, NULL);
-	if (text && text[0] >= '0' && text[0] <= '9') {
-		errno = 0;
-		khz = strtoull(text, &end, 10);
-		if (errno || *end != '\n' || end[1])
+	if (len && text[len - 1] == '\n') {
+		text[len - 1] = '\0';
+		if (cb_parse_u64(text, 1, UINT_MAX, &khz))
 			khz = 0;
 	}
 	free(text);
-	free(path);
 	return khz ? khz : cb_tsc_khz_calibrate();
 }
 
