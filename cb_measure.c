@@ -320,9 +320,10 @@ static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_
  * cb_time_sample - time loops copies with variant v, hot (one window) or
  * cold (windows set, one window per copy; flush says whether the buffers
  * are flushed before each). Stops within one copy when cb_stopping(). A
- * short copy means the user side's pages were zapped (MADV_DONTNEED): the
- * pages are faulted in again, outside any window, and the sample taken
- * again, once.
+ * short copy means the user side's pages were zapped (MADV_DONTNEED, which
+ * runs beside a copy under the same read lock): the pages are faulted in
+ * again, outside any window, and the sample taken again, until the
+ * deadline or a signal.
  * Returns 0 with the cycles in *cycles, or a negative errno.
  */
 static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *v, u32 loops,
@@ -330,21 +331,23 @@ static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *
 {
 	cb_once_fn once = cb_once_for(c->k.direction);
 	unsigned long left;
-	int tries, ret;
+	int ret;
 
 	OPTIMIZER_HIDE_VAR(once);
-	for (tries = 0; tries < 2; tries++) {
+	for (;;) {
 		left = 0;
 		ret = windows ? cb_time_cold(c, v, once, loops, flush, &left, cycles) :
 				cb_time_hot(c, v, once, loops, &left, cycles);
 		if (ret || !left)
 			return ret;
 		if (!c->user || cb_buf_fault_in(c->user))
-			break;
+			return cb_krun_fail(c, -EFAULT,
+					    "a %s copy of %lu bytes came back short (%lu bytes left), and the buffer's pages cannot be faulted in again",
+					    cb_direction_names[c->k.direction], c->len, left);
+		ret = cb_between(c);
+		if (ret)
+			return ret;
 	}
-	return cb_krun_fail(c, -EFAULT,
-			    "a %s copy of %lu bytes came back short twice, the buffer's pages faulted in again between (another thread keeps zapping them: madvise(MADV_DONTNEED)?)",
-			    cb_direction_names[c->k.direction], c->len);
 }
 
 /* One copy of len bytes (len <= c->len), timed alone, hot or cold. */
