@@ -37,7 +37,7 @@ major=${release%%.*}
 minor=${release#*.}
 minor=${minor%%[!0-9]*}
 if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 10 ]; }; then
-	leave_out owner.mseal_leaves_no_mapping_of_the_module "mseal() is 6.10+"
+	leave_out mseal_leaves_no_mapping_of_the_module "mseal() is 6.10+"
 fi
 # shellcheck disable=SC2086 # the -T options, one word each
 exec "$bin" $excluded
