@@ -31,10 +31,10 @@
 #define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
 #endif
 #ifndef __noreturn
-#define __noreturn		__attribute__((__noreturn__))
+#define __noreturn		__attribute((__noreturn__))
 #endif
 #ifndef __printf
-#define __printf(a, b)		__attribute__((format(printf, a, b)))
+#define __printf(a, b)		__attribute((format(printf, a, b)))
 #endif
 #include "copybench.h"
 #include "copy_variants.h"
