@@ -260,8 +260,9 @@ install: userspace man htmldocs
 #                                              without debian/
 #   copybench_<VERSION>.orig-kselftest.tar.xz  the kernel's kselftest headers
 #                                              and lib.mk (KSFT_TEST_FILES),
-#                                              from KSFT_TARBALL: what the
-#                                              unit tests of the build need
+#                                              from KSFT_TREE (make
+#                                              ksft-headers): what the unit
+#                                              tests of the build need
 #   copybench_<VERSION>-<REV>.debian.tar.xz    debian/, with debian/changelog
 #                                              written from VERSION
 #   copybench_<VERSION>-<REV>.dsc              for dpkg-source -x, sbuild, ...
@@ -283,10 +284,7 @@ deb-maintainer:
 		     "for them (copybench has no Debian maintainer of its own); got" \
 		     "DEBFULLNAME='$$DEBFULLNAME' DEBEMAIL='$$DEBEMAIL'" >&2; exit 2; }
 
-deb-source: version-check deb-maintainer
-	@test -n "$(KSFT_TARBALL)" || { \
-		echo "copybench: no /usr/src/linux-source-*.tar.xz for the source" \
-		     "package's kselftest component; run 'make setup'" >&2; exit 1; }
+deb-source: version-check deb-maintainer $(KSFT_STAMP)
 	rm -rf $(DEB_DIR)
 	mkdir -p $(DEB_SRC) $(DEB_DIR)/kselftest
 	cd $(PWD_TOP) && if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
@@ -296,8 +294,7 @@ deb-source: version-check deb-maintainer
 		tar -cf - --exclude=./build --exclude=./.git --exclude=./debian . | \
 			tar -xf - -C $(DEB_SRC); \
 	fi
-	tar -xJf $(KSFT_TARBALL) -C $(DEB_DIR)/kselftest --strip-components=1 --wildcards \
-		$(addprefix */,$(KSFT_TEST_FILES))
+	cd $(KSFT_TREE) && cp --parents $(KSFT_TEST_FILES) $(DEB_DIR)/kselftest/
 	cd $(DEB_DIR) && $(DEB_TAR) -cf - copybench-$(CB_VERSION) | xz -6 -T1 \
 		>copybench_$(CB_VERSION).orig.tar.xz
 	cd $(DEB_DIR) && $(DEB_TAR) -cf - kselftest | xz -6 -T1 \
@@ -313,10 +310,15 @@ deb-source: version-check deb-maintainer
 dsc: deb-source
 	cd $(DEB_SRC) && dpkg-buildpackage -S -us -uc -d
 
-# The source package and the binary packages built from it; .changes,
-# .buildinfo and the .debs beside the .dsc.
-deb: deb-source
-	cd $(DEB_SRC) && dpkg-buildpackage -us -uc
+# The source package, then the binary packages built from it as a build
+# daemon would (dpkg-source -x, dpkg-buildpackage -b); their .changes,
+# .buildinfo and .debs beside the .dsc.
+deb: dsc
+	rm -rf $(DEB_DIR)/build
+	cd $(DEB_DIR) && dpkg-source -x copybench_$(CB_VERSION)-$(DEB_REVISION).dsc build/copybench-$(CB_VERSION)
+	cd $(DEB_DIR)/build/copybench-$(CB_VERSION) && dpkg-buildpackage -us -uc -b
+	mv $(DEB_DIR)/build/*.deb $(DEB_DIR)/build/*.buildinfo $(DEB_DIR)/build/*.changes $(DEB_DIR)/
+	rm -rf $(DEB_DIR)/build
 
 version-check:
 	@test "$$(wc -l <$(PWD_TOP)/VERSION)" = 1 && \
