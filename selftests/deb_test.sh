@@ -329,6 +329,17 @@ done
 check "copybench-dkms holds dkms.conf and every module source" \
 	deb_has "$dkms_deb" "${dkms_files[@]}"
 
+# What apt shows a user: no word of the source tree.
+descriptions_ok() {
+	local d
+	for d in "$cb_deb" "$dkms_deb"; do
+		dpkg-deb -f "$d" Description | grep -n -i -e 'tree' -e 'make ' &&
+			{ echo "$(basename "$d"): the description speaks of the tree"; return 1; }
+	done
+	return 0
+}
+check "the packages' descriptions do not speak of the source tree" descriptions_ok
+
 see_also_ok() {
 	local p paths
 	paths=$(zcat "$x"/usr/share/man/man1/*.1.gz | grep -o '/usr/share/doc/copybench[^ ),]*' |
@@ -393,8 +404,10 @@ ovl=$work/run
 new_overlay "$ovl"
 mkdir -p "$ovl/upper/tmp"
 cp "$cb_deb" "$dkms_deb" "$ovl/upper/tmp/" 2>/dev/null
+# (No --no-download: apt refuses local .debs with it. The network namespace
+# is what keeps it offline: a package missing from the cache fails.)
 install_debs() {
-	in_chroot "$run_root" "$ovl" apt-get install -y -q --no-install-recommends --no-download \
+	in_chroot "$run_root" "$ovl" apt-get install -y -q --no-install-recommends \
 		"/tmp/$(basename "$cb_deb")" "/tmp/$(basename "$dkms_deb")"
 }
 start=$(date +%s)
