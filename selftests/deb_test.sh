@@ -414,6 +414,15 @@ start=$(date +%s)
 check "apt installs copybench and copybench-dkms in the chroot, offline" install_debs
 ktap_print_msg "install (DKMS build included) took $(($(date +%s) - start)) s"
 
+# The chroots' steps had no network to reach: their namespace has a
+# loopback and nothing else.
+no_network() {
+	in_chroot "$run_root" "$ovl" cat /proc/net/dev >"$work/netdev" || return 1
+	cat "$work/netdev"
+	[ "$(awk -F: 'NR > 2 { gsub(/ /, "", $1); print $1 }' "$work/netdev")" = lo ]
+}
+check "the chroot steps run with no network: a loopback only" no_network
+
 help_ok() {
 	in_chroot "$run_root" "$ovl" "$1" --help >"$work/help.$1" 2>&1 || return 1
 	grep -q "^Usage: $1" "$work/help.$1" || { cat "$work/help.$1"; return 1; }
