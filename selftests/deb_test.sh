@@ -281,6 +281,16 @@ unit_tests_ran() {
 }
 check "dh_auto_test ran the unit tests, and they passed" unit_tests_ran
 
+# With the hardening flags of a package build (dpkg-buildflags), no
+# compiler warning: the commands, the library, the unit tests.
+build_log=$check_logs/$((KTAP_TESTNO - 2)).log
+if grep -E ':[0-9]+:[0-9]+: (warning|error):' "$build_log" >"$work/cc-warnings"; then
+	sed 's/^/# /' "$work/cc-warnings" | head -n 20
+	ktap_test_fail "the package build has no compiler warning"
+else
+	ktap_test_pass "the package build has no compiler warning"
+fi
+
 versions_ok() {
 	local d v
 	for d in "$cb_deb" "$dkms_deb" "$dsc"; do
