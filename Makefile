@@ -311,14 +311,11 @@ dsc: deb-source
 	cd $(DEB_SRC) && dpkg-buildpackage -S -us -uc -d
 
 # The source package, then the binary packages built from it as a build
-# daemon would (dpkg-source -x, dpkg-buildpackage -b); their .changes,
-# .buildinfo and .debs beside the .dsc.
+# daemon would (tools/deb-build: dpkg-source -x, dpkg-buildpackage -b, what
+# deb_test runs in a clean chroot); their .changes, .buildinfo and .debs
+# beside the .dsc.
 deb: dsc
-	rm -rf $(DEB_DIR)/build
-	cd $(DEB_DIR) && dpkg-source -x copybench_$(CB_VERSION)-$(DEB_REVISION).dsc build/copybench-$(CB_VERSION)
-	cd $(DEB_DIR)/build/copybench-$(CB_VERSION) && dpkg-buildpackage -us -uc -b
-	mv $(DEB_DIR)/build/*.deb $(DEB_DIR)/build/*.buildinfo $(DEB_DIR)/build/*.changes $(DEB_DIR)/
-	rm -rf $(DEB_DIR)/build
+	$(PWD_TOP)/tools/deb-build $(DEB_DIR)/copybench_$(CB_VERSION)-$(DEB_REVISION).dsc $(DEB_DIR)
 
 version-check:
 	@test "$$(wc -l <$(PWD_TOP)/VERSION)" = 1 && \
