@@ -31,12 +31,16 @@ static const struct cb_cmd {
 	{ "help", cmd_help, "this list, or a subcommand's --help" },
 };
 
+/*
+ * An entry without a summary is internal: it runs, but --help, --list-cmds
+ * and so the man pages do not show it.
+ */
 static void cb_usage(FILE *f)
 {
 	size_t i, w = 0;
 
 	for (i = 0; i < ARRAY_SIZE(cb_cmds); i++)
-		if (strlen(cb_cmds[i].name) > w)
+		if (cb_cmds[i].summary && strlen(cb_cmds[i].name) > w)
 			w = strlen(cb_cmds[i].name);
 	fprintf(f, "Usage: copybench SUBCOMMAND [OPTIONS]\n\n"
 		"Times copy_to_user/memcpy variants, in copybench.ko or in userspace.\n"
@@ -44,7 +48,8 @@ static void cb_usage(FILE *f)
 		"the copybench documentation's chapters on measuring and comparing.\n\n"
 		"Subcommands:\n");
 	for (i = 0; i < ARRAY_SIZE(cb_cmds); i++)
-		fprintf(f, "  %-*s  %s\n", (int)w, cb_cmds[i].name, cb_cmds[i].summary);
+		if (cb_cmds[i].summary)
+			fprintf(f, "  %-*s  %s\n", (int)w, cb_cmds[i].name, cb_cmds[i].summary);
 	fprintf(f, "\nOptions:\n"
 		"  --version    the version\n"
 		"  --list-cmds  the subcommands, one 'NAME<tab>SUMMARY' line each, for\n"
@@ -58,7 +63,8 @@ static void cb_list_cmds(void)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cb_cmds); i++)
-		printf("%s\t%s\n", cb_cmds[i].name, cb_cmds[i].summary);
+		if (cb_cmds[i].summary)
+			printf("%s\t%s\n", cb_cmds[i].name, cb_cmds[i].summary);
 }
 
 static const struct cb_cmd *cb_find(const char *name)
