@@ -203,7 +203,7 @@ ktap_set_plan $((24 + ${#recordings[@]} + ${#sweep_recordings[@]}))
 for need in ruby jq shfmt; do
 	command -v $need >/dev/null || ktap_exit_fail_msg "$need missing: run tools/setup"
 done
-for f in build/selftests/readers build/copybench; do
+for f in build/selftests/readers build/copybench build/readers; do
 	[ -x "$f" ] || ktap_exit_fail_msg "$f missing: run make userspace"
 done
 key_patterns >"$tmp/patterns" || ktap_exit_fail_msg "meta.yaml does not parse"
