@@ -241,20 +241,51 @@ int cb_buf_find_user(struct cb_krun *c, struct cb_buf *b, u64 bytes, bool writab
 	return 0;
 }
 
+/* Is the VMA at b->ubase still b's buffer, whole and with the access the copy needs? */
+static bool cb_buf_intact(struct mm_struct *mm, const struct cb_buf *b)
+{
+	unsigned long addr = (unsigned long)b->ubase;
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	return vma && vma->vm_start == addr && vma->vm_ops == &cb_ubuf_vm_ops &&
+	       vma->vm_private_data == b->ub && vma->vm_end - addr >= b->len &&
+	       (vma->vm_flags & (b->writable ? VM_WRITE : VM_READ));
+}
+
+static int cb_buf_gone(struct cb_krun *c, const struct cb_buf *b)
+{
+	return cb_krun_fail(c, -EFAULT,
+			    "the run's buffer at 0x%lx (%lu bytes used) was unmapped, replaced or lost its %s during the run; the run stopped and did not touch that address again",
+			    (unsigned long)b->ubase, b->len, b->writable ? "PROT_WRITE" : "PROT_READ");
+}
+
 /**
  * cb_buf_fault_in - map every page of the user side in the writer's page
  * tables (its first use, or after MADV_DONTNEED), without writing to it;
  * the copies run with page faults disabled
+ * @c: the run
  * @b: the user side
  *
- * Return: 0 or -EFAULT.
+ * Return: 0; -EFAULT when the buffer is no longer there; -ENOMEM when it
+ * is and its pages could not be mapped (the page tables' allocation
+ * failed: the buffer's own fault handler cannot fail); -ERESTARTSYS.
  */
-int cb_buf_fault_in(const struct cb_buf *b)
+int cb_buf_fault_in(struct cb_krun *c, const struct cb_buf *b)
 {
 	size_t left = b->writable ? fault_in_safe_writeable(b->ubase, b->len) :
 				    fault_in_readable(b->ubase, b->len);
+	bool intact;
 
-	return left ? -EFAULT : 0;
+	if (!left)
+		return 0;
+	if (mmap_read_lock_killable(current->mm))
+		return -ERESTARTSYS;
+	intact = cb_buf_intact(current->mm, b);
+	mmap_read_unlock(current->mm);
+	if (!intact)
+		return cb_buf_gone(c, b);
+	return cb_krun_fail(c, -ENOMEM,
+			    "the buffer's pages cannot be mapped in the writer's page tables: no memory for them (its memory cgroup limit, or low memory)");
 }
 
 /**
@@ -271,17 +302,6 @@ void cb_buf_free(struct cb_buf *b)
 	else if (b->kbase)
 		free_pages_exact(b->kbase, b->len);
 	memset(b, 0, sizeof(*b));
-}
-
-/* Is the VMA at b->ubase still b's buffer, whole and with the access the copy needs? */
-static bool cb_buf_intact(struct mm_struct *mm, const struct cb_buf *b)
-{
-	unsigned long addr = (unsigned long)b->ubase;
-	struct vm_area_struct *vma = find_vma(mm, addr);
-
-	return vma && vma->vm_start == addr && vma->vm_ops == &cb_ubuf_vm_ops &&
-	       vma->vm_private_data == b->ub && vma->vm_end - addr >= b->len &&
-	       (vma->vm_flags & (b->writable ? VM_WRITE : VM_READ));
 }
 
 /**
@@ -304,9 +324,7 @@ int cb_buf_lock(struct cb_krun *c)
 	if (cb_buf_intact(current->mm, b))
 		return 0;
 	mmap_read_unlock(current->mm);
-	return cb_krun_fail(c, -EFAULT,
-			    "the run's buffer at 0x%lx (%lu bytes used) was unmapped, replaced or lost its %s during the run; the run stopped and did not touch that address again",
-			    (unsigned long)b->ubase, b->len, b->writable ? "PROT_WRITE" : "PROT_READ");
+	return cb_buf_gone(c, b);
 }
 
 /**

@@ -340,11 +340,9 @@ static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *
 				cb_time_hot(c, v, once, loops, &left, cycles);
 		if (ret || !left)
 			return ret;
-		if (!c->user || cb_buf_fault_in(c->user))
-			return cb_krun_fail(c, -EFAULT,
-					    "a %s copy of %lu bytes came back short (%lu bytes left), and the buffer's pages cannot be faulted in again",
-					    cb_direction_names[c->k.direction], c->len, left);
-		ret = cb_between(c);
+		if (WARN_ON_ONCE(!c->user))	/* only user memory can be short */
+			return -EFAULT;
+		ret = cb_buf_fault_in(c, c->user) ?: cb_between(c);
 		if (ret)
 			return ret;
 	}

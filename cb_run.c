@@ -153,10 +153,11 @@ static int cb_run_prepare(struct cb_krun *c)
 	      cb_fill(c);
 	if (ret)
 		return ret;
-	if (c->user && cb_buf_fault_in(c->user))
-		return cb_krun_fail(c, -EFAULT,
-				    "the buffer at 0x%lx cannot be faulted in: unmapped or protected meanwhile",
-				    (unsigned long)c->user->ubase);
+	if (c->user) {
+		ret = cb_buf_fault_in(c, c->user);
+		if (ret)
+			return ret;
+	}
 	c->ksrc = c->src.kbase + k->src_offset;
 	c->kdst = c->dst.kbase + k->dst_offset;
 	c->usrc = src_user ? c->src.ubase + k->src_offset : NULL;

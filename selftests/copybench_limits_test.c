@@ -242,6 +242,46 @@ TEST_F_TIMEOUT(limits, a_cpu_outside_the_cpuset_is_refused, 300)
 }
 
 /*
+ * A writer allowed on cpu 0 and cpu 1, with cpu 1 asked for, either runs
+ * there (it was on cpu 1) or is refused with EINVAL and told to pin itself
+ * (it was on cpu 0): never a run on another CPU than the one asked for,
+ * never its affinity changed.
+ */
+TEST_F_TIMEOUT(limits, an_unpinned_writer_runs_on_the_cpu_asked_for_or_is_told_to_pin, 300)
+{
+	int i, ran = 0, told = 0, ret;
+	cpu_set_t both, after;
+	struct cb_res r;
+	char why[256];
+
+	if (cb_second_cpu() < 0)
+		SKIP(return, "needs two online CPUs");
+	CPU_ZERO(&both);
+	CPU_SET(0, &both);
+	CPU_SET(1, &both);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(both), &both));
+	ASSERT_EQ(0, cb_write("direction", "memcpy"));
+	ASSERT_EQ(0, cb_write("samples", "1"));
+	ASSERT_EQ(0, cb_write("cpu", "1"));
+	for (i = 0; i < 20; i++) {
+		ret = cb_write("run", "1");
+		if (!ret) {
+			ran++;
+			ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
+			EXPECT_EQ(1ULL, cb_res_u(&r, "run_cpu"));
+		} else {
+			told++;
+			EXPECT_EQ(-EINVAL, ret);
+			EXPECT_NE(NULL, strstr(cb_last_error(), "not on cpu 1: a run runs on its writer's CPU and never moves it; pin the writer to cpu 1 first"))
+				TH_LOG("%s", cb_last_error());
+		}
+		ASSERT_EQ(0, sched_getaffinity(0, sizeof(after), &after));
+		EXPECT_TRUE(CPU_EQUAL(&both, &after));
+	}
+	TH_LOG("20 runs asking for cpu 1: %d ran there, %d were told to pin", ran, told);
+}
+
+/*
  * Issue 8, bug 2: a cpuset narrowed during a run was widened again by the
  * run's restore of the writer's affinity. The writer's cpuset goes from
  * {0,1} to {0} while its run is on cpu 1: the run ends with EINVAL, and the
