@@ -164,10 +164,11 @@ cold_and_offsets()
 {
 	"$CB" sweep "${fast[@]}" --sizes 4K --variants movsb,native --cache hot,cold \
 		--directions memcpy --src-offset 1 --dst-offset 4095 --clock core --estimator median \
-		-o "$tmp/c.json" > /dev/null 2>&1 &&
+		--repeat 1 -o "$tmp/c.json" > /dev/null 2>&1 &&
 		tail -n +2 "$tmp/c.json" | jq -s -e 'length == 4 and all(.verified) and
 			(map(.cache) | unique == ["cold", "hot"]) and
-			all(.src_offset == 1 and .dst_offset == 4095 and .clock_ratio > 0)' > /dev/null &&
+			all(.src_offset == 1 and .dst_offset == 4095 and .clock_ratio > 0) and
+			all(.src_place % 4096 == 1 and .dst_place % 4096 == 4095)' > /dev/null &&
 		head -n 1 "$tmp/c.json" | jq -e '.clock == "core" and .estimator == "median"' > /dev/null
 }
 check "sweep: cold cache, offsets, --clock core, --estimator median" cold_and_offsets
@@ -179,15 +180,152 @@ pinned()
 }
 check "sweep --cpu 0: pinned there" pinned
 
+# --- processes and placement --------------------------------------------------
+
+# A record of N repeats is N processes: N pids, none of them the command's,
+# each with its placement (drawn from the seed, distances out of the band,
+# stack aligned), the CPUs taken in turn; the same seed, the same placements.
+processes()
+{
+	local ncpu
+
+	"$CB" sweep "${fast[@]}" --sizes 64,4K --variants native,movsb --repeat 4 \
+		-o "$tmp/p.json" > /dev/null 2>&1 &
+	wait $! || return 1
+	record_ok "$tmp/p.json" || return 1
+	ncpu=$(nproc)
+	head -n 1 "$tmp/p.json" | jq -e '.placement == "vary" and .repeat == 4' > /dev/null &&
+	tail -n +2 "$tmp/p.json" | jq -s -e --argjson ncpu "$ncpu" '
+		def m: (. % 4096 + 4096) % 4096;
+		(map(.pid) | unique | length) == 4 and
+		(group_by(.pid) | all(length == 4 and (map(.repeat) | unique | length) == 1 and
+			(map([.src_place, .dst_place, .stack_place, .run_cpu]) | unique | length) == 1)) and
+		(map(.repeat) | unique) == [0, 1, 2, 3] and
+		all(.src_place % 64 == 0 and .dst_place % 64 == 0 and .src_place < 2097152 and
+		    .dst_place < 2097152 and .stack_place % 16 == 0 and .stack_place < 4096) and
+		all((.dst_place - .src_place | m) as $d | $d == 0 or ($d > 256 and $d < 3840)) and
+		(map([.src_place, .dst_place]) | unique | length) == 4 and
+		(if $ncpu > 1 then (map(.run_cpu) | unique | length) > 1 else true end)' \
+		> /dev/null || { tail -n +2 "$tmp/p.json" | jq -c '{pid, repeat, src_place, dst_place, stack_place, run_cpu}'; return 1; }
+	# The same seed draws the same placements; another seed others.
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --repeat 4 --json 2> /dev/null |
+		jq -s -c '.[1:] | map([.src_place, .dst_place, .stack_place])' > "$tmp/pl1" &&
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --repeat 4 --seed 1 --json 2> /dev/null |
+		jq -s -c '.[1:] | map([.src_place, .dst_place, .stack_place])' > "$tmp/pl2" &&
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --repeat 4 --seed 2 --json 2> /dev/null |
+		jq -s -c '.[1:] | map([.src_place, .dst_place, .stack_place])' > "$tmp/pl3" || return 1
+	cmp -s "$tmp/pl1" "$tmp/pl2" && ! cmp -s "$tmp/pl1" "$tmp/pl3" &&
+		[ "$(tail -n +2 "$tmp/p.json" | jq -s -c 'map(select(.size == 64 and
+			.variant == "movsb") | [.src_place, .dst_place, .stack_place])')" = "$(cat "$tmp/pl1")" ]
+}
+check "sweep --repeat 4: 4 processes, 4 pids, each at its placement, from the seed" processes
+
+placement_modes()
+{
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --repeat 3 --placement fixed \
+		--json 2> /dev/null > "$tmp/f.json" &&
+		head -n 1 "$tmp/f.json" | jq -e '.placement == "fixed" and .cpu >= 0' > /dev/null &&
+		tail -n +2 "$tmp/f.json" | jq -s -e 'length == 3 and (map(.pid) | unique | length) == 3 and
+			all(.src_place == 0 and .dst_place == 0 and (has("stack_place") | not)) and
+			(map(.run_cpu) | unique | length) == 1' > /dev/null || return 1
+	# At one placement, as a record gives it: every process there.
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --repeat 2 --src-offset 8 \
+		--placement 8192:4160:2048 --json 2> /dev/null > "$tmp/at.json" &&
+		head -n 1 "$tmp/at.json" | jq -e '.placement == "8192:4160:2048"' > /dev/null &&
+		tail -n +2 "$tmp/at.json" | jq -s -e 'length == 2 and
+			all(.src_place == 8200 and .dst_place == 4160 and .stack_place == 2048)' > /dev/null
+}
+check "--placement fixed: every process alike; SRC:DST:STACK: every process there" placement_modes
+
+dry_run_processes()
+{
+	"$CB" sweep --backend user --sizes 64 --variants movsb --repeat 3 --dry-run > "$tmp/dr" &&
+		[ "$(grep -c '^# process [0-2]: src+[0-9]* dst+[0-9]* distance [0-9]* stack [0-9]* cpu [0-9]*$' "$tmp/dr")" = 3 ] &&
+		grep -q '^# 3 points in 3 process(es)' "$tmp/dr"
+}
+check "--dry-run: each process and its placement" dry_run_processes
+
+# --slow-native adds real work after each native copy: at 1000% the native
+# point costs several times what it costs without (any machine), and the
+# header says it is a test record.
+slow_native()
+{
+	"$CB" sweep "${fast[@]}" --sizes 4K --variants native,movsb --repeat 2 --samples 21 \
+		-o "$tmp/sn0.json" > /dev/null 2>&1 &&
+	"$CB" sweep "${fast[@]}" --sizes 4K --variants native,movsb --repeat 2 --samples 21 \
+		--slow-native 1000 -o "$tmp/sn.json" > /dev/null 2>&1 || return 1
+	head -n 1 "$tmp/sn.json" | jq -e '.slow_native == 1000' > /dev/null &&
+	[ "$(jq -s -r '[.[1:][] | select(.variant == "native") | .cycles_min] | max' "$tmp/sn0.json")" != null ] &&
+	jq -n -e --slurpfile a "$tmp/sn0.json" --slurpfile b "$tmp/sn.json" '
+		([$a[1:][] | select(.variant == "native") | .cycles_min] | max) * 3 <
+		([$b[1:][] | select(.variant == "native") | .cycles_min] | min)' > /dev/null
+}
+check "--slow-native 1000: the native copy with real work after it, several times dearer" slow_native
+
+# A worker killed under the command: the command says so and exits 128 + 9,
+# with nothing written; the command killed: its worker goes with it.
+worker_killed()
+{
+	local pid w i rc
+
+	"$CB" sweep --backend user --sizes 1M --variants movsb --repeat 1000 --samples 2001 \
+		-o "$tmp/k.json" > /dev/null 2> "$tmp/ke" &
+	pid=$!
+	for ((i = 0; i < 500; i++)); do
+		w=$(pgrep -P "$pid" | head -n 1)
+		[ -n "$w" ] && break
+		sleep 0.02
+	done
+	[ -n "$w" ] || { kill $pid; echo "no worker seen"; return 1; }
+	kill -KILL "$w"
+	wait $pid
+	rc=$?
+	[ $rc = 137 ] || { echo "exit $rc, want 137"; cat "$tmp/ke"; return 1; }
+	grep -q "process $w was killed by signal 9" "$tmp/ke" && [ ! -e "$tmp/k.json" ] &&
+		! ls -a "$tmp" | grep -q '^\.k\.json\.' || { cat "$tmp/ke"; return 1; }
+	"$CB" sweep --backend user --sizes 1M --variants movsb --repeat 1000 --samples 2001 \
+		> /dev/null 2>&1 &
+	pid=$!
+	for ((i = 0; i < 500; i++)); do
+		w=$(pgrep -P "$pid" | head -n 1)
+		[ -n "$w" ] && break
+		sleep 0.02
+	done
+	[ -n "$w" ] || { kill $pid; echo "no second worker seen"; return 1; }
+	kill -KILL "$pid"
+	wait $pid 2> /dev/null
+	for ((i = 0; i < 500; i++)); do
+		[ -d "/proc/$w" ] && [ "$(awk '{ print $3 }' "/proc/$w/stat" 2> /dev/null)" != Z ] || return 0
+		sleep 0.02
+	done
+	echo "worker $w still runs 10 s after its command was killed"
+	kill -KILL "$w"
+	return 1
+}
+check "a worker killed: exit 137, said, nothing written; the command killed: its worker ends" worker_killed
+
+worker_hidden()
+{
+	"$CB" worker 1 2 > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "a worker of copybench sweep and alias, which start it themselves" "$tmp/e" &&
+		! "$CB" --help | grep -q worker &&
+		"$CB" nosuch 2>&1 | grep -q "accepted: sweep, alias, plot, compare, bisect-run, help)"
+}
+check "the worker subcommand: not listed, refuses what a person would type" worker_hidden
+
 # --- alias -------------------------------------------------------------------
 
 alias_record()
 {
-	"$CB" alias "${fast[@]}" --variants movsb --from -64 --to 64 --step 32 \
+	"$CB" alias "${fast[@]}" --variants movsb --from -64 --to 64 --step 32 --repeat 1 \
 		-o "$tmp/a.json" > "$tmp/a.txt" 2>/dev/null || return 1
 	record_ok "$tmp/a.json" &&
 		tail -n +2 "$tmp/a.json" | jq -s -c 'map(.dst_offset - .src_offset)' |
 		grep -qx '\[-64,-32,0,32,64\]' &&
+		tail -n +2 "$tmp/a.json" | jq -s -e 'def m: (. % 4096 + 4096) % 4096;
+			all((.dst_place - .src_place | m) == (.dst_offset - .src_offset | m))' \
+			> /dev/null &&
+		head -n 1 "$tmp/a.json" | jq -e '.placement == "vary-pages"' > /dev/null &&
 		head -n 1 "$tmp/a.json" | jq -e '.subcommand == "alias"' > /dev/null &&
 		grep -qE '^ +-64 ' "$tmp/a.txt"
 }
@@ -281,6 +419,16 @@ bad "--backend" sweep "invalid --backend 'gpu' (accepted: auto, user, module)" -
 bad "--src-offset 4096" sweep "invalid --src-offset '4096' (accepted: 0..4095 bytes)" --src-offset 4096
 bad "--dst-offset -1" sweep "invalid --dst-offset '-1' (accepted: 0..4095 bytes)" --dst-offset -1
 bad "--load=" sweep "invalid --load ''" --load=
+for v in x 64:64 65:0:0 0:0:8 0:0:4096 2097152:0:0 -64:0:0 0:0:0:0 :0:0 0::0 0:0: vary,fixed; do
+	bad "--placement $v" sweep "invalid --placement '$v' (accepted: vary, vary-pages, fixed, or SRC:DST:STACK" \
+		--placement "$v"
+done
+for v in 0 -1 1001 x 5%; do
+	bad "--slow-native $v" sweep "invalid --slow-native '$v' (accepted: a percentage, 0 < PCT <= 1000)" \
+		--slow-native "$v"
+done
+bad "--slow-native, cold" sweep "--slow-native: hot, fixed-size native points only" \
+	--slow-native 5 --cache cold --variants native,movsb
 bad "--json --plateau" sweep "--json and --plateau exclude each other" --json --plateau
 bad "unknown option" sweep "unknown option '--frobnicate' (accepted: --src-offset, --dst-offset, --backend" \
 	--frobnicate

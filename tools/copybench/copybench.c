@@ -17,6 +17,7 @@
 
 static int cmd_help(int argc, char **argv);
 
+/* A subcommand; one without a summary is hidden (the worker sweep starts). */
 static const struct cb_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -28,6 +29,7 @@ static const struct cb_cmd {
 	{ "compare", cmd_compare, "is a difference between records real, and the kernel's?" },
 	{ "bisect-run", cmd_bisect_run, "one step of git bisect run: good, bad or skip" },
 	{ "help", cmd_help, "this list, or a subcommand's --help" },
+	{ "worker", cmd_worker, NULL },
 };
 
 static void cb_usage(FILE *f)
@@ -37,7 +39,8 @@ static void cb_usage(FILE *f)
 	fprintf(f, "usage: copybench SUBCOMMAND [OPTIONS]   (copybench SUBCOMMAND --help)\n\n");
 	fprintf(f, "Times copy_to_user/memcpy variants, in copybench.ko or in userspace.\n\n");
 	for (i = 0; i < ARRAY_SIZE(cb_cmds); i++)
-		fprintf(f, "  %-10s %s\n", cb_cmds[i].name, cb_cmds[i].summary);
+		if (cb_cmds[i].summary)
+			fprintf(f, "  %-10s %s\n", cb_cmds[i].name, cb_cmds[i].summary);
 	fprintf(f, "\n  --version  the version\n\nDocumentation/measure.rst is the manual.\n");
 }
 
@@ -57,7 +60,8 @@ static int cb_unknown(const char *name)
 
 	fprintf(stderr, "copybench: unknown subcommand '%s' (accepted:", name);
 	for (i = 0; i < ARRAY_SIZE(cb_cmds); i++)
-		fprintf(stderr, "%s %s", i ? "," : "", cb_cmds[i].name);
+		if (cb_cmds[i].summary)
+			fprintf(stderr, "%s %s", i ? "," : "", cb_cmds[i].name);
 	fprintf(stderr, ")\n");
 	return CB_EXIT_USAGE;
 }
