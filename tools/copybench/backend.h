@@ -93,6 +93,7 @@ struct cb_settings {
 	const struct cb_place *place;	/* the worker's placement; NULL: fixed */
 	unsigned long long tsc_khz;	/* the TSC frequency; 0: find it */
 	double slow_native;		/* test-only: native + this % of its cost */
+	int cold, random;		/* the plan has cold points, random sizes */
 };
 
 struct cb_backend;

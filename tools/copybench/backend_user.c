@@ -17,8 +17,10 @@
  *    timed samples; the baseline (the median of up to 31 samples of the
  *    same loop around an empty copy) measured once per process for each
  *    power-of-two loops, at start, before any copy (ub_baseline() says why);
- *  - after each sample, a clock probe (a chain of dependent adds, one core
- *    clock each) gives the core clocks per TSC cycle during the run;
+ *  - after every 8th sample, a clock probe (a chain of dependent adds, one
+ *    core clock each) gives the core clocks per TSC cycle during the run;
+ *  - sampling ends at --samples, or after 100 ms once 101 samples are in
+ *    (long copies, whose every sample is long);
  *  - interrupts, context switches and steal on the CPU during the samples
  *    are counted (/proc/interrupts, getrusage(), /proc/stat) and as many of
  *    the slowest samples are discarded, at most half of them;
@@ -56,6 +58,16 @@
 #define UB_BASE_TABLE_SAMPLES	101
 #define UB_RANDOM_DRAWS		4096UL	/* random sizes drawn per point */
 #define UB_WARMUP_NS		20000000ULL
+/*
+ * A point's sampling ends at --samples, or after this long once it has
+ * UB_BUDGET_SAMPLES: the long copies (a byte loop over a megabyte takes
+ * half a millisecond) need fewer samples for a steady minimum, and would
+ * otherwise take most of a sweep's time.
+ */
+#define UB_BUDGET_NS		100000000ULL
+#define UB_BUDGET_SAMPLES	101UL
+/* The clock probe after every this many samples. */
+#define UB_PROBE_EVERY		8UL
 #define UB_SAMPLE_MAX_MS	1000ULL	/* bound of one sample, as the module's */
 
 typedef unsigned long (*ub_copy_fn)(void *dst, const void *src, unsigned long len);
@@ -77,6 +89,7 @@ struct ub {
 	unsigned int lens[UB_RANDOM_DRAWS];
 	double *s, *base, *probe;
 	double base_tab[UB_BASE_KINDS][UB_BASE_POW2];	/* 0: not measured */
+	int cold, random;		/* the plan has cold points, random sizes */
 	unsigned long long deadline_ns;
 };
 
@@ -264,6 +277,9 @@ static void ub_baseline_table(struct ub *u)
 	double t, best;
 
 	for (kind = 0; kind < UB_BASE_KINDS; kind++) {
+		/* Random sizes and cold copies only where the plan has them. */
+		if ((kind == 1 && !u->random) || (kind == 2 && !u->cold))
+			continue;
 		r.lens = kind == 1 ? u->lens : NULL;	/* zeros: the loads are what counts */
 		r.cold = kind == 2;
 		for (k = 0; k < UB_BASE_POW2; k++) {
@@ -403,6 +419,8 @@ static int ub_open(struct cb_backend *b, struct cb_error *e)
 	b->cpu = cpu;
 	u = cb_calloc(1, sizeof(*u));
 	b->priv = u;
+	u->cold = b->set->cold;
+	u->random = b->set->random;
 	if (ub_alloc(b, u, e))
 		return -1;
 	u->s = cb_calloc(b->set->samples, sizeof(*u->s));
@@ -585,8 +603,8 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		      struct cb_error *e)
 {
 	const struct cb_variant *v = cb_variant_find(b->variants[p->variant].name);
-	unsigned long loops, n, i, keep, max;
-	unsigned long long d0, dist;
+	unsigned long loops, n, np, i, keep, max;
+	unsigned long long d0, dist, budget;
 	struct ub *u = b->priv;
 	struct ub_run r = { 0 };
 	struct cb_summary sum;
@@ -626,11 +644,17 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	    ub_slow_native(b, &r, loops, res->baseline, e))
 		return -1;
 	d0 = ub_disturbances(b->cpu);
-	for (n = 0; n < b->set->samples; n++) {
-		if (n && ub_between(u))
+	budget = ub_now_ns() + UB_BUDGET_NS;
+	for (n = 0, np = 0; n < b->set->samples; n++) {
+		if (n && ub_between(u)) {
+			res->truncated = 1;
+			break;
+		}
+		if (n >= UB_BUDGET_SAMPLES && ub_now_ns() > budget)
 			break;
 		u->s[n] = (double)ub_sample(&r, r.fn, loops) / (double)loops;
-		u->probe[n] = cb_probe();
+		if (!(n % UB_PROBE_EVERY))
+			u->probe[np++] = cb_probe();
 	}
 	dist = ub_disturbances(b->cpu) - d0;
 	if (cb_stop())
@@ -641,7 +665,6 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 
 	res->loops = loops;
 	res->samples = n;
-	res->truncated = n < b->set->samples;
 	res->discarded = dist < (n - 1) / 2 ? dist : (n - 1) / 2;
 	keep = n - res->discarded;
 	/* The slowest samples go: sorted, the kept ones are the first keep. */
@@ -654,7 +677,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	res->max = ub_net(sum.max, res->baseline);
 	res->stddev = sum.stddev;
 
-	res->clock_ratio = cb_clock_ratio(u->probe, n);
+	res->clock_ratio = cb_clock_ratio(u->probe, np);
 	/* Random sizes: the copies reached as far as the largest draw made. */
 	for (i = 0, max = r.lens ? 0 : max; r.lens && i < r.pos && i < UB_RANDOM_DRAWS; i++)
 		max = u->lens[i] > max ? u->lens[i] : max;

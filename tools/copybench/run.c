@@ -553,6 +553,25 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 	return 0;
 }
 
+/* Whether the plan has cold points and random sizes (their baselines). */
+static void cb_plan_kinds(struct cb_run *r, const struct cb_plan *pl)
+{
+	int cold = cb_name_index(cb_caches, cb_ncaches, "cold");
+	size_t i;
+
+	r->set.cold = r->set.random = 0;
+	for (i = 0; i < pl->ncaches; i++)
+		r->set.cold |= (int)pl->caches[i] == cold;
+	for (i = 0; i < pl->nsizes; i++)
+		r->set.random |= pl->sizes[i].random;
+	for (i = 0; i < pl->nls; i++) {
+		if (!pl->lsel[i])
+			continue;
+		r->set.cold |= !strcmp(pl->ls[i].key.cache, "cold");
+		r->set.random |= pl->ls[i].key.random;
+	}
+}
+
 /* --as-native V: V's index (timed) and native's (recorded), or -1 and -1. */
 static int cb_plan_as_native(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b,
 			     struct cb_error *e)
@@ -990,8 +1009,10 @@ static int cb_run_worker(struct cb_run *r, const struct cb_worker_args *wa)
 	r->set.tsc_khz = wa->tsc_khz;
 	r->set.load = NULL;	/* the command loaded it, and unloads it */
 	r->set.slow_native = r->slow_native;
-	if (cb_plan_options(r, &pl, &e) || cb_backend_open(&b, wa->backend, &r->set, &e) ||
-	    cb_plan_backend(r, &pl, &b, &e))
+	if (cb_plan_options(r, &pl, &e))
+		goto fail;
+	cb_plan_kinds(r, &pl);
+	if (cb_backend_open(&b, wa->backend, &r->set, &e) || cb_plan_backend(r, &pl, &b, &e))
 		goto fail;
 	cb_plan_build(r, &pl, &b);
 	for (i = 0; i < pl.npts && pl.pts[i].repeat != wa->index; i++)
