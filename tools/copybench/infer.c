@@ -408,6 +408,36 @@ int infer_placement(const double *base, size_t nb, const double *new, size_t nn,
 	return 0;
 }
 
+double infer_poibin_tail(const double *p, size_t n, size_t k)
+{
+	double *f, tail = 0;
+	size_t i, j;
+
+	if ((n && !p) || n > INFER_DRIFT_MAX_N)
+		return NAN;
+	for (i = 0; i < n; i++)
+		if (!(p[i] >= 0 && p[i] <= 1))
+			return NAN;
+	if (!k)
+		return 1;
+	if (k > n)
+		return 0;
+	/* f[j]: the chance of j successes so far, one trial at a time. */
+	f = calloc(n + 1, sizeof(*f));
+	if (!f)
+		return NAN;
+	f[0] = 1;
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j > 0; j--)
+			f[j] = f[j] * (1 - p[i]) + f[j - 1] * p[i];
+		f[0] *= 1 - p[i];
+	}
+	for (j = k; j <= n; j++)
+		tail += f[j];
+	free(f);
+	return tail > 1 ? 1 : tail;
+}
+
 /* ---- RNG: xoshiro256** seeded by splitmix64 ------------------------------ */
 
 static uint64_t splitmix64(uint64_t *state)

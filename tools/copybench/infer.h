@@ -476,6 +476,21 @@ struct infer_placement {
 int infer_placement(const double *base, size_t nb, const double *new, size_t nn,
 		    const struct infer_params *par, struct infer_placement *res);
 
+/**
+ * infer_poibin_tail() - the chance of k or more successes among independent
+ *	trials of different chances (the Poisson binomial distribution).
+ * @p: the trials' chances of success, each in [0, 1]
+ * @n: how many trials, 0..INFER_DRIFT_MAX_N
+ * @k: the least number of successes
+ *
+ * copybench placement asks it how likely k placements slow in every round
+ * are when only the machine's slow spells are at work (each placement's
+ * chance: the share of slow processes to the power of its rounds).
+ *
+ * Return: P(X >= k), 1 for k == 0; NaN for bad arguments or no memory.
+ */
+double infer_poibin_tail(const double *p, size_t n, size_t k);
+
 /* ---- Building blocks, exposed for tests and for compare ---------------- */
 
 /**

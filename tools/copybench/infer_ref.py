@@ -280,6 +280,34 @@ MWU_CASES = {
 }
 
 
+def poibin_tail(p, k):
+    """P(X >= k) for independent trials of chances p, by enumerating every
+    outcome (2^n of them) in Fractions: infer.c counts by recurrence."""
+    from fractions import Fraction as F
+    ps = [F(x) for x in p]
+    total = F(0)
+    for outcome in itertools.product((0, 1), repeat=len(ps)):
+        if sum(outcome) < k:
+            continue
+        pr = F(1)
+        for o, q in zip(outcome, ps):
+            pr *= q if o else 1 - q
+        total += pr
+    return float(total)
+
+
+POIBIN_CASES = (
+    ([0.5, 0.5, 0.5], 2),
+    ([0.1, 0.2, 0.3, 0.4], 1),
+    ([0.1, 0.2, 0.3, 0.4], 3),
+    ([0.27] * 12, 1),
+    ([0.001] * 16, 2),
+    ([0.0, 1.0, 0.25], 1),
+    ([0.0, 1.0, 0.25], 2),
+    ([0.0, 1.0, 0.25], 3),
+)
+
+
 # infer_test.c's placement fixture: base, new (one value per process).
 PLACEMENT_CASES = (
     ("agree_unchanged", [100, 100.5, 101, 100.2, 100.8],
@@ -406,6 +434,8 @@ def main():
     print(f"net 1.15 se 0 of {ctl3}: {net(1.15, 0, ctl3, 0.01, 0.02)}")
     for name, base, new in PLACEMENT_CASES:
         print(f"placement {name}: {placement(base, new, 0.02)}")
+    for p, k in POIBIN_CASES:
+        print(f"poibin_tail {p} k={k}: {poibin_tail(p, k)!r}")
     lx, ly = [100, 101, 99, 102, 98], [110, 112, 109]
     print(f"log_se {lx} {ly}: {log_se(lx, ly)!r}")
 

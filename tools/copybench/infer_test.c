@@ -486,6 +486,36 @@ TEST(placement_bad_input)
 	EXPECT_EQ(0, memcmp(&r, &keep, sizeof(r)));
 }
 
+/* The Poisson binomial tail against infer_ref.py's enumeration in Fractions. */
+TEST(poibin_tail_known_values)
+{
+	static const double half[] = { 0.5, 0.5, 0.5 }, ramp[] = { 0.1, 0.2, 0.3, 0.4 };
+	static const double edge[] = { 0.0, 1.0, 0.25 };
+	double q27[12], q001[16];
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		q27[i] = 0.27;
+	for (i = 0; i < 16; i++)
+		q001[i] = 0.001;
+	expect_near(_metadata, "half k2", infer_poibin_tail(half, 3, 2), 0.5, 1e-12);
+	expect_near(_metadata, "ramp k1", infer_poibin_tail(ramp, 4, 1), 0.6976, 1e-12);
+	expect_near(_metadata, "ramp k3", infer_poibin_tail(ramp, 4, 3), 0.042800000000000005,
+		    1e-12);
+	expect_near(_metadata, "0.27 x12 k1", infer_poibin_tail(q27, 12, 1), 0.9770979519535098,
+		    1e-12);
+	expect_near(_metadata, "0.001 x16 k2", infer_poibin_tail(q001, 16, 2),
+		    0.00011888544256797146, 1e-9);
+	expect_near(_metadata, "edge k1", infer_poibin_tail(edge, 3, 1), 1, 1e-12);
+	expect_near(_metadata, "edge k2", infer_poibin_tail(edge, 3, 2), 0.25, 1e-12);
+	expect_near(_metadata, "edge k3", infer_poibin_tail(edge, 3, 3), 0, 1e-12);
+	EXPECT_EQ(1, infer_poibin_tail(ramp, 4, 0));
+	EXPECT_EQ(0, infer_poibin_tail(ramp, 4, 5));
+	EXPECT_TRUE(isnan(infer_poibin_tail(NULL, 3, 1)));
+	EXPECT_TRUE(isnan(infer_poibin_tail((const double[]){ 0.5, 1.5 }, 2, 1)));
+	EXPECT_TRUE(isnan(infer_poibin_tail((const double[]){ 0.5, NAN }, 2, 1)));
+}
+
 /* ---- Bad input: clear error, output untouched ---------------------------- */
 
 #define SENTINEL	0x5a
