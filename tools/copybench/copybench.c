@@ -28,6 +28,7 @@ static const struct cb_cmd {
 	{ "plot", cmd_plot, "plot records with gnuplot (SVG or PNG)" },
 	{ "compare", cmd_compare, "is a difference between records real, and the kernel's?" },
 	{ "bisect-run", cmd_bisect_run, "one step of git bisect run: good, bad or skip" },
+	{ "placement", cmd_placement, "is a point's cost the code's, or its placement's?" },
 	{ "help", cmd_help, "this list, or a subcommand's --help" },
 	{ "worker", cmd_worker, NULL },
 };

@@ -135,6 +135,18 @@ static int cb_gp_draw(struct cb_outfile *img, struct cb_outfile *dat, struct cb_
 	return ret;
 }
 
+int cb_gnuplot_name_ok(const char *opt, const char *output, struct cb_error *e)
+{
+	char *stem = NULL;
+	int png;
+
+	if (!output || cb_gp_names(output, &stem, &png))
+		return cb_fail(e, CB_EXIT_USAGE, "invalid %s '%s' (accepted: FILE.svg or FILE.png)",
+			       opt, output ? output : "");
+	free(stem);
+	return 0;
+}
+
 int cb_gnuplot_write(const char *output, const struct cb_gp_writer *w, struct cb_error *e)
 {
 	struct cb_outfile img = { 0 }, dat = { 0 }, gp = { 0 };

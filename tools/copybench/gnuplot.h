@@ -33,6 +33,12 @@ struct cb_gp_writer {
 int cb_gnuplot_write(const char *output, const struct cb_gp_writer *w, struct cb_error *e);
 
 /*
+ * 0 when output is a name cb_gnuplot_write() takes; else -1 with e naming
+ * the option opt ("-o", "--plot") and what is accepted (exit 2).
+ */
+int cb_gnuplot_name_ok(const char *opt, const char *output, struct cb_error *e);
+
+/*
  * s as a gnuplot single-quoted string into b: quotes doubled, control
  * characters as spaces. Titles come from records, which anyone can write:
  * nothing in them may end the string and run as gnuplot commands, and in

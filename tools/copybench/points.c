@@ -65,6 +65,66 @@ void cb_key_name(const struct cb_key *k, struct cb_str *b)
 		cb_str_printf(b, ".dst%llu", k->dst_offset);
 }
 
+/* ".srcN" or ".dstN" after the size: N bytes, 0..4095. */
+static int cb_key_offset(const char *part, const char *tag, unsigned long long *v)
+{
+	size_t n = strlen(tag);
+
+	return !strncmp(part, tag, n) && !cb_parse_u64(part + n, 1, CB_OFFSET_MAX, v) ? 0 : -1;
+}
+
+int cb_key_parse(const char *opt, const char *name, struct cb_key *k, char **buf,
+		 struct cb_error *e)
+{
+	char *part[6], *save = NULL, *dash, *lo;
+	unsigned long long a, b;
+	size_t n = 0, i = 3;
+	int bad = 0;
+
+	memset(k, 0, sizeof(*k));
+	*buf = cb_strdup(name);
+	for (part[n] = strtok_r(*buf, ".", &save); part[n] && n < 5;)
+		part[++n] = strtok_r(NULL, ".", &save);
+	bad = n < 3 || part[n] || strstr(name, "..") || *name == '.' ||
+	      name[strlen(name) - 1] == '.';
+	if (!bad) {
+		k->direction = part[0];
+		k->variant = part[1];
+		k->cache = CB_CACHE_DEFAULT;
+		if (!strncmp(part[2], "random:", 7)) {
+			lo = part[2] + 7;
+			dash = strchr(lo, '-');
+			if (dash)
+				*dash = '\0';
+			bad = !dash || cb_parse_bytes(lo, 0, CB_SIZE_MAX, &a) ||
+			      cb_parse_bytes(dash + 1, 0, CB_SIZE_MAX, &b) || a > b;
+			k->random = 1;
+		} else {
+			bad = cb_parse_bytes(part[2], 0, CB_SIZE_MAX, &a);
+			b = a;
+		}
+		k->size = a;
+		k->size_max = b;
+	}
+	/* A cache other than the default: names never say "hot". */
+	if (!bad && i < n && strncmp(part[i], "src", 3) && strncmp(part[i], "dst", 3)) {
+		k->cache = part[i++];
+		bad = !strcmp(k->cache, CB_CACHE_DEFAULT);
+	}
+	if (!bad && i < n && !cb_key_offset(part[i], "src", &k->src_offset))
+		i++;
+	if (!bad && i < n && !cb_key_offset(part[i], "dst", &k->dst_offset))
+		i++;
+	if (bad || i < n) {
+		free(*buf);
+		*buf = NULL;
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid %s '%s' (accepted: a point's name as compare prints it, DIRECTION.VARIANT.SIZE[.CACHE][.srcN][.dstN]: to_user.native.4K, memcpy.movsb.512.cold.dst8)",
+			       opt, name);
+	}
+	return 0;
+}
+
 /* Lower bounds of the size classes, ascending. */
 static const struct {
 	unsigned long long lo;

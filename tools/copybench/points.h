@@ -43,6 +43,16 @@ int cb_key_is_native(const struct cb_key *k);
 void cb_key_name(const struct cb_key *k, struct cb_str *b);
 
 /*
+ * cb_key_parse - a point's name back into k, its strings pointing into
+ * *buf (freed by the caller): DIRECTION.VARIANT.SIZE, SIZE as cb_key_name()
+ * writes it (bytes with an optional K, M or G, or random:LO-HI), then
+ * .CACHE (not the default), .srcN, .dstN in that order. 0, or -1 with e
+ * naming the option, the value and the form (exit 2).
+ */
+int cb_key_parse(const char *opt, const char *name, struct cb_key *k, char **buf,
+		 struct cb_error *e);
+
+/*
  * Size classes: the bands of sizes whose controls judge a native point
  * (compare.rst, "Controls"): under 64 bytes, 64 B to 4 KiB - 1, 4 KiB to
  * 256 KiB - 1, and 256 KiB up. A random-size point belongs to the band of

@@ -70,6 +70,10 @@ const struct cb_option cb_run_options[] = {
 	  "of their huge pages; SRC:DST:STACK: there, bytes\n"
 	  "(a record's src_place - src_offset, dst_place -\n"
 	  "dst_offset, stack_place)" },
+	{ "placements", CB_OPT_PLACEMENTS, required_argument, "N",
+	  "the processes take N placements in turn: process\n"
+	  "i at placement i mod N, each placement measured\n"
+	  "again later (default: one per process, 1..1000)" },
 	{ "samples", CB_OPT_SAMPLES, required_argument, "N",
 	  "timed samples per point (default 1001,\n"
 	  "1..100000; the module's own knob defaults to 101)" },
@@ -230,6 +234,11 @@ int cb_run_option(void *ctx, int key, const char *arg, struct cb_error *e)
 		return 0;
 	case CB_OPT_PLACEMENT:
 		return cb_placement_parse(arg, &r->placement, e);
+	case CB_OPT_PLACEMENTS:
+		if (cb_num("placements", arg, 1, CB_REPEAT_MAX, &v, e))
+			return -1;
+		r->place_period = (unsigned int)v;
+		return 0;
 	case CB_OPT_BACKEND:
 		if (cb_one_of("backend", arg, cb_backends, ARRAY_SIZE(cb_backends), e) < 0)
 			return -1;
@@ -496,6 +505,16 @@ static int cb_plan_like(struct cb_run *r, struct cb_plan *pl, struct cb_error *e
 	return 0;
 }
 
+/* --placements N: at most one per process (--repeat, or --like's). */
+static int cb_plan_placements(const struct cb_run *r, struct cb_error *e)
+{
+	if (r->place_period <= r->repeat)
+		return 0;
+	return cb_fail(e, CB_EXIT_USAGE,
+		       "invalid --placements %u: more placements than the %llu processes of --repeat (accepted: 1..%llu)",
+		       r->place_period, r->repeat, r->repeat);
+}
+
 /* Checks that need no backend; fills sizes, directions, caches, offsets. */
 static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
 {
@@ -507,10 +526,12 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "--json and --plateau exclude each other (accepted: one of them)");
 	if (r->like)
-		return cb_plan_like(r, pl, e);
+		return cb_plan_like(r, pl, e) || cb_plan_placements(r, e);
 	if (r->points)
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "--points picks points of a record: it needs --like REC");
+	if (cb_plan_placements(r, e))
+		return -1;
 	if (cb_sizes_parse(r->sizes, CB_SIZE_MAX, &pl->sizes, &pl->nsizes, e))
 		return -1;
 	if (cb_pick("directions", r->directions, cb_directions, cb_ndirections, &pl->dirs,
