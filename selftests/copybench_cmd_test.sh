@@ -64,7 +64,7 @@ check "--help, help SUBCOMMAND, --version" help_works
 unknown_subcommand()
 {
 	"$CB" frobnicate 2> "$tmp/e"
-	[ $? = 2 ] && grep -q "unknown subcommand 'frobnicate' (accepted: sweep, alias, plot, compare, bisect-run, help)" "$tmp/e"
+	[ $? = 2 ] && grep -q "unknown subcommand 'frobnicate' (accepted: sweep, alias, plot, compare, bisect-run, placement, help)" "$tmp/e"
 }
 check "unknown subcommand: named, with the accepted ones, exit 2" unknown_subcommand
 
@@ -309,9 +309,126 @@ worker_hidden()
 	"$CB" worker 1 2 > /dev/null 2> "$tmp/e"
 	[ $? = 2 ] && grep -q "a worker of copybench sweep and alias, which start it themselves" "$tmp/e" &&
 		! "$CB" --help | grep -q worker &&
-		"$CB" nosuch 2>&1 | grep -q "accepted: sweep, alias, plot, compare, bisect-run, help)"
+		"$CB" nosuch 2>&1 | grep -q "accepted: sweep, alias, plot, compare, bisect-run, placement, help)"
 }
 check "the worker subcommand: not listed, refuses what a person would type" worker_hidden
+
+# --- placement -----------------------------------------------------------------
+
+# plrec FILE RULE: a record of to_user.native.512 and its control movsb
+# measured by 8 placements x 3 rounds (process = round x 8 + placement, on
+# CPU placement % 2), the costs as RULE says (awk: slow, cslow from
+# placement pl, round r, cpu c). Fast: 12.8 and 30; slow: 22 and 40.
+plrec()
+{
+	"$CB" sweep --backend user --sizes 64 --variants movsb --samples 3 --repeat 1 --json 2> /dev/null |
+		head -n 1 | jq -c '.repeat = 24 | .placement = "vary"' > "$1"
+	awk -v OFS= 'BEGIN { for (r = 0; r < 3; r++) for (pl = 0; pl < 8; pl++) {
+		c = pl % 2; slow = 0; cslow = 0; '"$2"'
+		for (k = 0; k < 2; k++) {
+			v = k ? (cslow ? 40 : 30) : (slow ? 22 : 12.8)
+			v += ((r * 8 + pl) % 5) * 0.01
+			printf "{\"direction\":\"to_user\",\"variant\":\"%s\",\"size\":512,", k ? "movsb" : "native"
+			printf "\"src_offset\":0,\"dst_offset\":0,\"cache\":\"hot\",\"repeat\":%d,", r * 8 + pl
+			printf "\"run_cpu\":%d,\"loops\":64,\"samples\":101,\"samples_discarded\":0,", c
+			printf "\"truncated\":false,\"cycles_min\":%.4f,\"cycles_median\":%.4f,", v, v
+			printf "\"cycles_mean\":%.4f,\"cycles_stddev\":0.1,\"cycles_max\":%.4f,", v, v
+			printf "\"baseline_cycles\":4,\"ns_median\":1,\"bytes_per_cycle\":1,\"verified\":true,"
+			printf "\"pid\":%d,\"src_place\":%d,\"dst_place\":%d,\"stack_place\":%d}\n", \
+				2000 + r * 8 + pl, 4096 * (pl + 1), 4096 * (pl + 3) + 640, 16 * pl
+		}
+	} }' >> "$1"
+}
+
+# Placements 2 and 5 slow in every round, their control fast: the
+# placement's doing, named, with the sweep that measures one there again.
+placement_named()
+{
+	plrec "$tmp/pl1.json" 'slow = pl == 2 || pl == 5' &&
+	"$CB" placement to_user.native.512 "$tmp/pl1.json" > "$tmp/o" &&
+		grep -q '^# verdict: PLACEMENT: 2 of 8 placements are slow in every round while their control is not' "$tmp/o" &&
+		grep -q '^#   placement 2: src+12288 dst+21120 distance 640 stack 32 cpu 0: median 22.0[0-9] ' "$tmp/o" &&
+		grep -q -- '--variants native,movsb --directions to_user --cache hot --placement 12288:21120:32 --cpu 0 --repeat 5$' "$tmp/o" &&
+		[ "$(grep -c '^ *[0-9]* *[0-2] *2[0-9]* .* alone$' "$tmp/o")" = 6 ] &&
+		"$CB" placement to_user.native.512 "$tmp/pl1.json" --json |
+		jq -s -e '.[-1] | .verdict == "placement" and .slow_placements == [2, 5] and
+			.processes == 24 and .placements == 8 and .rounds == 3' > /dev/null ||
+		{ cat "$tmp/o"; return 1; }
+}
+check "placement RECORD: placements slow in every round, control fast: named, the placement's" placement_named
+
+# Slow in round 1 at every placement, the control too: the machine; every
+# process on CPU 1 slow: the CPU; none slow: steady.
+placement_verdicts()
+{
+	plrec "$tmp/pl2.json" 'slow = cslow = r == 1' &&
+	"$CB" placement to_user.native.512 "$tmp/pl2.json" --json | jq -s -e '.[-1].verdict == "machine"' > /dev/null &&
+	plrec "$tmp/pl3.json" 'slow = cslow = c == 1' &&
+	"$CB" placement to_user.native.512 "$tmp/pl3.json" > "$tmp/o" &&
+		grep -q '^# verdict: the CPU: 12 of the 12 processes on CPU 1 are slow' "$tmp/o" &&
+		grep -q '^#   CPU  *cpu 0: 0/12  cpu 1: 12/12$' "$tmp/o" &&
+	plrec "$tmp/pl4.json" '' &&
+	"$CB" placement to_user.native.512 "$tmp/pl4.json" | grep -q '^# verdict: steady' &&
+	plrec "$tmp/pl5.json" 'slow = pl == 3 && r < 2' &&
+	"$CB" placement to_user.native.512 "$tmp/pl5.json" --control none --json |
+		jq -s -e '.[-1] | .verdict == "machine" and .slow == 2' > /dev/null
+}
+check "placement RECORD: the machine, the CPU, steady, each said" placement_verdicts
+
+# Measured: 3 placements x 2 rounds, six processes; the record, the plot.
+placement_measured()
+{
+	"$CB" placement to_user.native.64 --placements 3 --rounds 2 --samples 21 \
+		-o "$tmp/plm.json" --plot "$tmp/plm.svg" --json > "$tmp/o" 2> /dev/null || return 1
+	record_ok "$tmp/plm.json" && [ -s "$tmp/plm.svg" ] && [ -s "$tmp/plm.dat" ] &&
+		[ -s "$tmp/plm.gp" ] &&
+		jq -s -e '.[-1] | .processes == 6 and .placements == 3 and .rounds == 2' "$tmp/o" > /dev/null &&
+		tail -n +2 "$tmp/plm.json" | jq -s -e '(map(.pid) | unique | length) == 6 and
+			(map([.src_place, .dst_place, .stack_place]) | unique | length) == 3 and
+			(map(.variant) | unique) == ["movsb", "native"]' > /dev/null
+}
+check "placement POINT: 3 placements x 2 rounds measured: 6 processes, the record and the plot" placement_measured
+
+placement_refusals()
+{
+	local a bad=0
+
+	ONE=1
+	"$CB" sweep --backend user --sizes 512 --variants native,movsb --samples 3 --repeat 1 \
+		--json 2> /dev/null | jq -c 'del(.pid, .src_place, .dst_place, .stack_place, .placement)' \
+		> "$tmp/plold.json"
+	for a in ":needs a point: POINT [RECORD]" \
+		 "a b c:takes a point and at most one record" \
+		 "to_user.native:invalid point 'to_user.native' (accepted: a point's name" \
+		 "to_user.native.512 --placements 1:invalid --placements '1' (accepted: a decimal integer, 2..1000)" \
+		 "to_user.native.512 --placements 1001:invalid --placements '1001'" \
+		 "to_user.native.512 --rounds 0:invalid --rounds '0' (accepted: a decimal integer, 1..100)" \
+		 "to_user.native.512 --rounds x:invalid --rounds 'x'" \
+		 "to_user.native.512 --control native:invalid --control 'native'" \
+		 "to_user.native.512 --control movsb,orig:invalid --control 'movsb,orig'" \
+		 "to_user.movsb.512 --control movsb:invalid --control 'movsb': it is the point's own variant" \
+		 "to_user.native.512 --threshold -1:invalid --threshold '-1' (accepted: a percentage, 0..1000)" \
+		 "to_user.native.512 --backend gpu:invalid --backend 'gpu' (accepted: auto, user, module)" \
+		 "to_user.native.512 --plot $tmp/x.pdf:invalid --plot '$tmp/x.pdf' (accepted: FILE.svg or FILE.png)" \
+		 "to_user.native.512 $tmp/pl1.json --rounds 3:with a record, nothing is measured" \
+		 "to_user.native.512 $tmp/pl1.json -o $tmp/x.json:with a record, nothing is measured" \
+		 "to_user.native.4K $tmp/pl1.json:has no point to_user.native.4K" \
+		 "to_user.native.512 $tmp/plold.json:is a record of one process" \
+		 "to_user.native.512 $tmp/none.json:cannot read record" \
+		 "to_user.nosuch.512 --samples 3 -o $tmp/x.json:invalid --variants 'nosuch,movsb'" \
+		 "to_user.native.512 --bogus:unknown option '--bogus'"; do
+		# shellcheck disable=SC2086 # the arguments are words
+		"$CB" placement ${a%%:*} > "$tmp/o" 2> "$tmp/e"
+		if [ $? != 2 ] || [ -s "$tmp/o" ] || ! grep -qF -- "${a#*:}" "$tmp/e" ||
+		   [ -e "$tmp/x.json" ] || [ -e "$tmp/x.svg" ]; then
+			echo "'${a%%:*}': not refused with '${a#*:}':"
+			cat "$tmp/e"
+			bad=1
+		fi
+	done
+	return $bad
+}
+check "placement: every bad option, point and record refused, exit 2, nothing written" placement_refusals
 
 # --- alias -------------------------------------------------------------------
 
