@@ -562,30 +562,34 @@ perturbed_real()
 }
 check "real: controls x3 (--perturb-controls): the machine moved, exit 3, even at --threshold 50" perturbed_real
 
-# The validation script, short: it runs, and a +100% shift is always found.
+# The validation script, short: it runs, and a real +1000% change is always found.
 validate_short()
 {
-	local cv=$cb_top/tools/compare-validate n
+	local cv=$cb_top/tools/compare-validate
 
 	for a in "--pairs 0:invalid --pairs '0'" "--repeat 4:invalid --repeat '4'" \
 		 "--shifts x:invalid --shifts 'x'" "--reuse:--reuse takes the records of --dir" \
-		 "--bogus:unknown option '--bogus'"; do
+		 "--variants movsb,orig:invalid --variants 'movsb,orig'" \
+		 "--pairs 2 --power-pairs 3:invalid --power-pairs '3' (accepted: 0..2" \
+		 "--cpu x:invalid --cpu 'x'" "--bogus:unknown option '--bogus'"; do
 		# shellcheck disable=SC2086
 		COPYBENCH=$CB "$cv" ${a%%:*} > /dev/null 2> "$tmp/err"
 		[ $? = 2 ] && grep -qF -- "${a#*:}" "$tmp/err" || { echo "${a%%:*}:"; cat "$tmp/err"; return 1; }
 	done
-	COPYBENCH=$CB "$cv" --pairs 2 --repeat 5 --sizes 4K --shifts 100 --relabel-pairs 1 \
-		--dir "$tmp/cv" > "$tmp/cv.out" 2> "$tmp/cv.err" || { cat "$tmp/cv.out" "$tmp/cv.err"; return 1; }
-	n=$(grep -cE '^  5 +(2%|0) +2 ' "$tmp/cv.out")
-	[ "$n" = 2 ] && grep -qE '^  5 +\+100% +2 of 2 ' "$tmp/cv.out" &&
-		grep -qE '^  unrolled +4096 ' "$tmp/cv.out" && grep -q '^# load at the end: ' "$tmp/cv.out" &&
-		COPYBENCH=$CB "$cv" --pairs 2 --repeat 5 --sizes 4K --shifts 100 --relabel-pairs 1 \
-			--dir "$tmp/cv" --reuse > "$tmp/cv2.out" 2> /dev/null &&
+	COPYBENCH=$CB "$cv" --pairs 2 --repeat 5 --sizes 4K --shifts 1000 --power-pairs 2 \
+		--no-decision --dir "$tmp/cv" > "$tmp/cv.out" 2> "$tmp/cv.err" ||
+		{ cat "$tmp/cv.out" "$tmp/cv.err"; return 1; }
+	grep -qE '^ +2 +[0-2] +[0-2] +[0-2] +[0-2]  [0-2]/[0-2] of 2 ' "$tmp/cv.out" &&
+		grep -qE '^ +4096 +[0-2] +[0-2] +[0-2] +[0-2] +-?[0-9.]+% +[0-9.]+%$' "$tmp/cv.out" &&
+		grep -qE '^ +4096 +2 \( *\+[0-9]+%\) +\+1000%$' "$tmp/cv.out" &&
+		grep -q '^# load at the end: ' "$tmp/cv.out" &&
+		COPYBENCH=$CB "$cv" --pairs 2 --repeat 5 --sizes 4K --shifts 1000 --power-pairs 2 \
+			--no-decision --dir "$tmp/cv" --reuse > "$tmp/cv2.out" 2> /dev/null &&
 		diff <(grep -v '^# ' "$tmp/cv.out") <(grep -v '^# ' "$tmp/cv2.out") && return 0
 	cat "$tmp/cv.out"
 	return 1
 }
-check "tools/compare-validate: bad options refused; a short run's tables, +100% always found, --reuse the same" validate_short
+check "tools/compare-validate: bad options refused; a short run's tables, a real +1000% always found, --reuse the same" validate_short
 
 # --- bisect-run -------------------------------------------------------------
 
