@@ -262,7 +262,7 @@ int cb_worker_finish(struct cb_worker *w, struct cb_error *e)
 
 static struct {
 	ucontext_t back, run;
-	int (*fn)(void *);
+	int (*fn)(void *arg);
 	void *arg;
 	int ret;
 } cb_stack_call;
@@ -272,7 +272,7 @@ static void cb_stack_trampoline(void)
 	cb_stack_call.ret = cb_stack_call.fn(cb_stack_call.arg);
 }
 
-int cb_on_stack(long stack, int (*fn)(void *), void *arg, int *ret)
+int cb_on_stack(long stack, int (*fn)(void *arg), void *arg, int *ret)
 {
 	size_t len = CB_WORKER_STACK + CB_PAGE;
 	char *map;

@@ -154,7 +154,7 @@ int cb_worker_finish(struct cb_worker *w, struct cb_error *e);
  * value in *ret. 0, or -1 with errno set when that stack cannot be made
  * (fn did not run).
  */
-int cb_on_stack(long stack, int (*fn)(void *), void *arg, int *ret);
+int cb_on_stack(long stack, int (*fn)(void *arg), void *arg, int *ret);
 
 /**
  * struct cb_worker_args - what a worker was started with.
