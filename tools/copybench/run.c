@@ -983,13 +983,18 @@ static int cb_worker_measure(void *arg)
 	struct cb_str line = { 0 };
 	struct cb_measured m;
 	size_t i;
+	int ret = 0;
 
-	for (i = 0; i < w->n; i++) {
-		if (cb_stop())
-			return cb_fail(w->e, CB_EXIT_RUNTIME, "interrupted");
+	for (i = 0; i < w->n && !ret; i++) {
+		if (cb_stop()) {
+			ret = cb_fail(w->e, CB_EXIT_RUNTIME, "interrupted");
+			break;
+		}
 		m.p = w->pts[i];
-		if (w->b->ops->measure(w->b, &w->pts[i], &m.r, w->e))
-			return -1;
+		if (w->b->ops->measure(w->b, &w->pts[i], &m.r, w->e)) {
+			ret = -1;
+			break;
+		}
 		if (w->r->perturb > 0 && strcmp(cb_point_label(w->b->variants, &m.p),
 						CB_NATIVE_NAME))
 			cb_perturb(&m.r, w->r->perturb);
@@ -1004,11 +1009,24 @@ static int cb_worker_measure(void *arg)
 		cb_record_point_json(&line, &rp);
 		cb_record_point_free(&rp);
 		if (fputs(line.s, stdout) < 0 || fflush(stdout))
-			return cb_fail(w->e, CB_EXIT_RUNTIME, "writing to the command: %s",
-				       strerror(errno));
+			ret = cb_fail(w->e, CB_EXIT_RUNTIME, "writing to the command: %s",
+				      strerror(errno));
 	}
 	cb_str_free(&line);
-	return 0;
+	return ret;
+}
+
+/* The worker's first line: its pid, and how its buffers are backed (the header's). */
+static void cb_worker_hello(const struct cb_backend *b)
+{
+	struct cb_str hello = { 0 };
+
+	cb_str_printf(&hello, "{\"copybench_worker\":1,\"pid\":%d,\"buffers\":", (int)getpid());
+	cb_str_json(&hello, b->buffers ? b->buffers : "unknown");
+	cb_str_printf(&hello, ",\"cpu\":%d}\n", b->cpu);
+	fputs(hello.s, stdout);
+	fflush(stdout);
+	cb_str_free(&hello);
 }
 
 /*
@@ -1047,17 +1065,7 @@ static int cb_run_worker(struct cb_run *r, const struct cb_worker_args *wa)
 	w.pts = pl.pts + first;
 	w.n = i - first;
 	w.stack = wa->place.stack;
-	{
-		struct cb_str hello = { 0 };
-
-		cb_str_printf(&hello, "{\"copybench_worker\":1,\"pid\":%d,\"buffers\":",
-			      (int)getpid());
-		cb_str_json(&hello, b.buffers ? b.buffers : "unknown");
-		cb_str_printf(&hello, ",\"cpu\":%d}\n", b.cpu);
-		fputs(hello.s, stdout);
-		fflush(stdout);
-		cb_str_free(&hello);
-	}
+	cb_worker_hello(&b);
 	if (cb_on_stack(wa->place.stack, cb_worker_measure, &w, &ret)) {
 		cb_fail(&e, CB_EXIT_RUNTIME, "cannot set up a stack at page offset %ld: %s",
 			wa->place.stack, strerror(errno));

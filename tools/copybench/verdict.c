@@ -452,6 +452,15 @@ static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 			p->why = "a record of one process: its repeats share one placement, and compare counts processes";
 		return 0;
 	}
+	if (!p->control && !c->no_controls) {
+		p->cls = cb_class_of(c, &p->key);
+		if (p->cls >= 0) {
+			err = infer_net(p->v.ratio, p->log_se, &c->cls[p->cls].d, par, &p->net);
+			if (err)
+				return cb_infer_fail(p, err, e);
+			p->has_net = 1;
+		}
+	}
 	/*
 	 * Processes that disagree beyond the threshold: a change is reported
 	 * only when it lies beyond every placement seen.
@@ -467,16 +476,11 @@ static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 		p->out = cb_from_change(p->v.change);
 		return 0;
 	}
-	p->cls = cb_class_of(c, &p->key);
 	if (p->cls < 0) {
 		p->out = CB_OUT_INCONCLUSIVE;
 		p->why = "no control point in its size class";
 		return 0;
 	}
-	err = infer_net(p->v.ratio, p->log_se, &c->cls[p->cls].d, par, &p->net);
-	if (err)
-		return cb_infer_fail(p, err, e);
-	p->has_net = 1;
 	if (p->v.change == INFER_UNCHANGED) {
 		p->out = CB_OUT_UNCHANGED;
 	} else if (p->net.change == INFER_INCONCLUSIVE) {
