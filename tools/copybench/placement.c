@@ -649,8 +649,10 @@ static void cb_pl_text(FILE *f, const struct cb_pl *c)
 		c->median ? "cycles_median" : "cycles_min", c->has_ctl ? ", and of " : "",
 		c->has_ctl ? c->o->control : "", c->has_ctl ? " measured just after it in the same process" : "",
 		c->o->threshold);
-	fprintf(f, "# median %.2f, processes %.2f to %.2f (spread %.1f%%), slow above %.2f", c->med,
-		c->lo, c->hi, 100 * (c->hi - c->lo) / c->lo, c->ref * (1 + c->o->threshold / 100));
+	fprintf(f, "# median %.2f, processes %.2f to %.2f", c->med, c->lo, c->hi);
+	if (c->lo > 0)
+		fprintf(f, " (spread %.1f%%)", 100 * (c->hi - c->lo) / c->lo);
+	fprintf(f, ", slow above %.2f", c->ref * (1 + c->o->threshold / 100));
 	if (c->has_ctl)
 		fprintf(f, "; %s median %.2f", c->o->control, c->ctl_med);
 	fputs("\n", f);
@@ -736,8 +738,14 @@ static void cb_pl_json(FILE *f, const struct cb_pl *c)
 	b.len = 0;
 	cb_str_printf(&b, "{\"type\":\"summary\",\"point\":");
 	cb_str_json(&b, c->name);
-	cb_str_printf(&b, ",\"processes\":%zu,\"placements\":%zu,\"rounds\":%zu,\"median\":%.4f,\"min\":%.4f,\"max\":%.4f,\"spread\":%.6f,\"slow\":%zu,\"slow_with_control\":%zu,\"slow_placements\":[",
-		      c->npr, c->npl, c->rounds, c->med, c->lo, c->hi, (c->hi - c->lo) / c->lo,
+	cb_str_printf(&b, ",\"processes\":%zu,\"placements\":%zu,\"rounds\":%zu,\"median\":%.4f,\"min\":%.4f,\"max\":%.4f,\"spread\":",
+		      c->npr, c->npl, c->rounds, c->med, c->lo, c->hi);
+	/* A net cost of 0 (a copy of a few bytes, under its baseline): no spread. */
+	if (c->lo > 0)
+		cb_str_printf(&b, "%.6f", (c->hi - c->lo) / c->lo);
+	else
+		cb_str_add(&b, "null");
+	cb_str_printf(&b, ",\"slow\":%zu,\"slow_with_control\":%zu,\"slow_placements\":[",
 		      c->slow, c->ctl_slow);
 	for (i = 0, nslow = 0; i < c->npl; i++)
 		if (cb_pl_place_slow(&c->pl[i]))
