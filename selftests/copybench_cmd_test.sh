@@ -21,8 +21,9 @@ set -u
 
 UNIT=${COPYBENCH_UNIT:-$(dirname "$CB")/copybench_unit_test}
 DOC=$cb_top/Documentation/records.rst
-# Quick points: timings are not looked at here.
-fast=(--backend user --samples 5 --max-run-ms 200)
+# Quick points, one process a record unless a test asks more: timings are
+# not looked at here.
+fast=(--backend user --samples 5 --max-run-ms 200 --repeat 1)
 
 # The unit tests, nested: each of their results counts.
 unit()
@@ -263,35 +264,39 @@ slow_native()
 check "--slow-native 1000: the native copy with real work after it, several times dearer" slow_native
 
 # A worker killed under the command: the command says so and exits 128 + 9,
-# with nothing written; the command killed: its worker goes with it.
+# with nothing written; the command killed: its worker goes with it. Each
+# worker measures 4096 points, some seconds at least on any machine.
+long_sweep=(sweep --backend user --sizes 1-4096 --variants movsb --samples 201 --repeat 3)
+
+# worker_of PID: the first child of PID, waited for up to 10 s.
+worker_of()
+{
+	local i w
+
+	for ((i = 0; i < 500; i++)); do
+		w=$(pgrep -P "$1" | head -n 1)
+		[ -n "$w" ] && { echo "$w"; return 0; }
+		sleep 0.02
+	done
+	return 1
+}
+
 worker_killed()
 {
 	local pid w i rc
 
-	"$CB" sweep --backend user --sizes 1M --variants movsb --repeat 1000 --samples 2001 \
-		-o "$tmp/k.json" > /dev/null 2> "$tmp/ke" &
+	"$CB" "${long_sweep[@]}" -o "$tmp/k.json" > /dev/null 2> "$tmp/ke" &
 	pid=$!
-	for ((i = 0; i < 500; i++)); do
-		w=$(pgrep -P "$pid" | head -n 1)
-		[ -n "$w" ] && break
-		sleep 0.02
-	done
-	[ -n "$w" ] || { kill $pid; echo "no worker seen"; return 1; }
-	kill -KILL "$w"
+	w=$(worker_of $pid) || { kill $pid; wait $pid; echo "no worker seen"; return 1; }
+	kill -KILL "$w" || { kill $pid; wait $pid; echo "worker $w gone before the kill"; return 1; }
 	wait $pid
 	rc=$?
 	[ $rc = 137 ] || { echo "exit $rc, want 137"; cat "$tmp/ke"; return 1; }
 	grep -q "process $w was killed by signal 9" "$tmp/ke" && [ ! -e "$tmp/k.json" ] &&
 		! ls -a "$tmp" | grep -q '^\.k\.json\.' || { cat "$tmp/ke"; return 1; }
-	"$CB" sweep --backend user --sizes 1M --variants movsb --repeat 1000 --samples 2001 \
-		> /dev/null 2>&1 &
+	"$CB" "${long_sweep[@]}" > /dev/null 2>&1 &
 	pid=$!
-	for ((i = 0; i < 500; i++)); do
-		w=$(pgrep -P "$pid" | head -n 1)
-		[ -n "$w" ] && break
-		sleep 0.02
-	done
-	[ -n "$w" ] || { kill $pid; echo "no second worker seen"; return 1; }
+	w=$(worker_of $pid) || { kill $pid; wait $pid; echo "no second worker seen"; return 1; }
 	kill -KILL "$pid"
 	wait $pid 2> /dev/null
 	for ((i = 0; i < 500; i++)); do
@@ -649,7 +654,7 @@ check "tools/precision: bad options refused; a short run gives both tools' sprea
 # Progress on a terminal, nothing on a pipe.
 progress()
 {
-	local cmd="$CB sweep --backend user --sizes pow2:1-64K --variants all --samples 51"
+	local cmd="$CB sweep --backend user --sizes pow2:1-64K --variants all --samples 51 --repeat 2"
 
 	$cmd > /dev/null 2> "$tmp/e" || return 1
 	[ "$(wc -l < "$tmp/e")" = 0 ] || [ "$(grep -vc '^copybench sweep: backend' "$tmp/e")" = 0 ] ||
