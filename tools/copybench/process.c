@@ -338,6 +338,8 @@ int cmd_worker(int argc, char **argv)
 			bad = cb_parse_u64(argv[1 + i], 0, ~0ULL, &v[i]);
 	}
 	if (bad || v[1] >= CB_PLACE_SPAN || v[2] >= CB_PLACE_SPAN || v[0] > ~0U ||
+	    v[1] % CB_PLACE_LINE || v[2] % CB_PLACE_LINE ||
+	    (stack >= 0 && stack % (long long)CB_PLACE_STACK_ALIGN) ||
 	    (strcmp(argv[7], "user") && strcmp(argv[7], "module")) ||
 	    (strcmp(argv[8], "sweep") && strcmp(argv[8], "alias"))) {
 		fprintf(stderr, "%s: a worker of copybench sweep and alias, which start it themselves (usage: worker INDEX SRC_SHIFT DST_SHIFT STACK CPU TSC_KHZ user|module sweep|alias [OPTIONS...])\n",
