@@ -11,7 +11,10 @@
 # python3 (a terminal for the progress test). Runs the unit tests (nested),
 # then every subcommand and every option's bad values: a usage error (exit
 # 2) that names the option, the value and what is accepted, with nothing
-# written to -o; records parse and hold every documented field; random
+# written to -o; records parse and hold every documented field; a record
+# of N repeats is N processes (N pids) at placements drawn from the seed,
+# within their bounds; a killed worker or command leaves nothing behind;
+# placement names the slow placements of records made to order; random
 # sizes and shuffles repeat with the seed; plots are written and not empty;
 # a SIGINT leaves no file behind. Timings are never asserted.
 set -u

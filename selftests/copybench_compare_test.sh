@@ -10,10 +10,11 @@
 #
 # Needs: build/copybench, jq, awk, git. Decisions are tested on synthetic
 # records whose costs are known (a real header, points written here with
-# a fixed pattern of +-0.5% noise per repeat): identical records,
-# a native shift below and above the threshold, the controls moving with
-# it, too few repeats, missing points, other machines, every kind of bad
-# record and option. Then real measurements, where only relations that
+# a fixed pattern of +-0.5% noise per repeat, each repeat a process):
+# identical records, a native shift below and above the threshold, the
+# controls moving with it, processes that disagree (placement-sensitive,
+# never regressed), records of one process, too few repeats, missing
+# points, other machines, every kind of bad record and option. Then real measurements, where only relations that
 # hold on any machine are asserted: a variant 30 times slower is a
 # regression, controls multiplied by 3 are the machine moving; a short
 # run of tools/compare-validate. Then git bisect run over a throwaway
