@@ -49,7 +49,7 @@ fi
 usage_no_args()
 {
 	"$CB" > "$tmp/o" 2> "$tmp/e"
-	[ $? = 2 ] && grep -q "usage: copybench SUBCOMMAND" "$tmp/e"
+	[ $? = 2 ] && grep -q "^Usage: copybench SUBCOMMAND" "$tmp/e"
 }
 check "no subcommand: usage on stderr, exit 2" usage_no_args
 

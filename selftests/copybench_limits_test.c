@@ -719,10 +719,12 @@ static pid_t cb_spawn_reader(size_t len, bool read_it, int ready)
 		_exit(101);
 	if (write(ready, "r", 1) != 1)
 		_exit(102);
-	if (read_it)
-		read(fd, buf, len);
-	else
+	if (read_it) {
+		if (read(fd, buf, len) < 0)
+			_exit(103);
+	} else {
 		pause();
+	}
 	_exit(0);
 }
 

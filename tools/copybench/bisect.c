@@ -43,7 +43,7 @@ enum {
 };
 
 static const char cb_bisect_usage[] =
-	"usage: copybench bisect-run --good GOOD.json [--bad BAD.json] [OPTIONS] [-- PREFIX...]\n"
+	"Usage: copybench bisect-run --good GOOD.json [--bad BAD.json] [OPTIONS] [-- PREFIX...]\n"
 	"\n"
 	"One step of 'git bisect run': measures the points of GOOD again on the running\n"
 	"kernel (copybench sweep --like GOOD, under PREFIX when given, e.g.\n"
@@ -52,8 +52,7 @@ static const char cb_bisect_usage[] =
 	"one line and appends it to bisect-run.log there.\n"
 	"\n"
 	"  git bisect run copybench bisect-run --good good.json --threshold 5\n"
-	"  git bisect run copybench bisect-run --good good.json --bad bad.json \\\n"
-	"      --points 'to_user.native.*'\n"
+	"  git bisect run copybench bisect-run --good good.json --bad bad.json\n"
 	"\n"
 	"Exit status, and nothing else: 0 good (no native point regressed against\n"
 	"GOOD), 1 bad (regressed beyond the threshold, net of the controls; with\n"

@@ -16,7 +16,7 @@
 #include "options.h"
 
 static const char cb_compare_usage[] =
-	"usage: copybench compare BASE.json NEW.json [MORE.json...] [OPTIONS]\n"
+	"Usage: copybench compare BASE.json NEW.json [MORE.json...] [OPTIONS]\n"
 	"\n"
 	"Compares records of copybench sweep point by point, base first, in LKP's\n"
 	"layout (mean +-%stddev  %change  mean +-%stddev  point), and decides each\n"

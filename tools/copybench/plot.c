@@ -25,7 +25,7 @@
 enum { CB_PLOT_PLATEAU = 256, CB_PLOT_ESTIMATOR, CB_PLOT_CLOCK, CB_PLOT_TOLERANCE };
 
 static const char cb_plot_usage[] =
-	"usage: copybench plot RECORD... -o FILE.svg|FILE.png [OPTIONS]\n"
+	"Usage: copybench plot RECORD... -o FILE.svg|FILE.png [OPTIONS]\n"
 	"\n"
 	"Clocks per copy against size (log-log), one line per variant x direction x\n"
 	"record, error bars from the repeats. Writes FILE.dat and FILE.gp beside the\n"
