@@ -48,7 +48,7 @@ enum {
 };
 
 static const char cb_placement_usage[] =
-	"usage: copybench placement POINT [RECORD] [OPTIONS]\n"
+	"Usage: copybench placement POINT [RECORD] [OPTIONS]\n"
 	"\n"
 	"Is this point's cost the code's, or where it was placed? Measures POINT (a\n"
 	"point's name, as compare prints it) in --placements processes, each at a\n"
