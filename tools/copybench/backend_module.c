@@ -15,6 +15,13 @@
  * side of the user directions is this command's own mapping of the
  * module's "buffer" file, made before the first such run and made larger
  * when a point needs more (a module without that file maps one itself).
+ *
+ * Each repeat is a process of its own (process.h): its own mapping of the
+ * buffer file, and fresh kernel-side buffers each run (the module
+ * allocates them per run); the process's placement moves the offsets it
+ * writes by its shifts (modulo a page: the module's buffers are pages of
+ * their own), and the record says which offsets each run had (src_place,
+ * dst_place).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +39,7 @@
 
 #include "copybench.h"
 #include "backend.h"
+#include "process.h"
 
 #define MB_LAST_ERROR	CB_DEBUGFS_DIR "/last_error"
 #define MB_PROBES	9	/* clock probes before and after each run */
@@ -325,14 +333,19 @@ static int mb_open(struct cb_backend *b, struct cb_error *e)
 				       mb_knobs[k]);
 	if (mb_find(b, m, e))
 		return -1;
-	cpu = cb_pin_cpu(b->set->cpu, e);
-	if (cpu < 0)
-		return -1;
-	b->cpu = cpu;
+	b->cpu = -1;
 	b->size_max = CB_SIZE_MAX;
 	b->buffers = "kernel";
 	if (mb_variants(b, e))
 		return -1;
+	b->tsc_khz = b->set->tsc_khz ? b->set->tsc_khz : mb_tsc_khz();
+	/* The command that starts the workers: loaded (when --load), looked at. */
+	if (b->set->describe)
+		return 0;
+	cpu = cb_pin_cpu(b->set->cpu, e);
+	if (cpu < 0)
+		return -1;
+	b->cpu = cpu;
 	for (k = 0; k < MB_NKNOBS; k++) {
 		m->saved[k] = mb_read(mb_knobs[k], e);
 		if (!m->saved[k])
@@ -341,7 +354,6 @@ static int mb_open(struct cb_backend *b, struct cb_error *e)
 		if (nl)
 			*nl = '\0';
 	}
-	b->tsc_khz = mb_tsc_khz();
 	return 0;
 }
 
@@ -493,6 +505,9 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		      struct cb_error *e)
 {
 	const struct cb_variant_info *v = &b->variants[p->variant];
+	const struct cb_place *pl = b->set->place;
+	unsigned int src = (p->src_offset + (pl ? (unsigned int)pl->src_shift : 0)) % 4096;
+	unsigned int dst = (p->dst_offset + (pl ? (unsigned int)pl->dst_shift : 0)) % 4096;
 	struct mb *m = b->priv;
 	double loops = 0, samples = 0, trunc = 0, verified = 0, cpu = 0;
 	const struct {
@@ -526,10 +541,10 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 			snprintf(num, sizeof(num), "%llu", p->size.lo);
 			break;
 		case MB_SRC_OFFSET:
-			snprintf(num, sizeof(num), "%u", p->src_offset);
+			snprintf(num, sizeof(num), "%u", src);
 			break;
 		case MB_DST_OFFSET:
-			snprintf(num, sizeof(num), "%u", p->dst_offset);
+			snprintf(num, sizeof(num), "%u", dst);
 			break;
 		case MB_CACHE:
 			snprintf(num, sizeof(num), "%s", cb_caches[p->cache]);
@@ -574,6 +589,8 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	r->run_cpu = (long long)cpu;
 	r->q02 = NAN;		/* the module does not report it */
 	r->size_mean = (double)p->size.lo;
+	r->src_place = src;
+	r->dst_place = dst;
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 
 static int cmd_help(int argc, char **argv);
 
+/* A subcommand; one without a summary is hidden (the worker sweep starts). */
 static const struct cb_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -28,7 +29,9 @@ static const struct cb_cmd {
 	{ "plot", cmd_plot, "plot records with gnuplot (SVG or PNG)" },
 	{ "compare", cmd_compare, "is a difference between records real, and the kernel's?" },
 	{ "bisect-run", cmd_bisect_run, "one step of git bisect run: good, bad or skip" },
+	{ "placement", cmd_placement, "is a point's cost the code's, or its placement's?" },
 	{ "help", cmd_help, "this list, or a subcommand's --help" },
+	{ "worker", cmd_worker, NULL },
 };
 
 /*
@@ -83,7 +86,8 @@ static int cb_unknown(const char *name)
 
 	fprintf(stderr, "copybench: unknown subcommand '%s' (accepted:", name);
 	for (i = 0; i < ARRAY_SIZE(cb_cmds); i++)
-		fprintf(stderr, "%s %s", i ? "," : "", cb_cmds[i].name);
+		if (cb_cmds[i].summary)
+			fprintf(stderr, "%s %s", i ? "," : "", cb_cmds[i].name);
 	fprintf(stderr, ")\n");
 	return CB_EXIT_USAGE;
 }
