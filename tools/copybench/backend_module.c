@@ -11,13 +11,17 @@
  * "variants" file is "NAME usable|unusable [DIRS] DESCRIPTION": DIRS, a
  * comma-separated list of directions, is new; without it a variant
  * supports memcpy, to_user and from_user. The clock probe (backend.h) runs
- * in userspace on the run's CPU just before and after each run.
+ * in userspace on the run's CPU just before and after each run. The user
+ * side of the user directions is this command's own mapping of the
+ * module's "buffer" file, made before the first such run and made larger
+ * when a point needs more (a module without that file maps one itself).
  *
- * Each repeat is a process of its own (process.h), and each run has fresh
- * buffers (the module allocates them per run); the process's placement
- * moves the offsets it writes by its shifts (modulo a page: the module's
- * buffers are pages of their own), and the record says which offsets each
- * run had (src_place, dst_place).
+ * Each repeat is a process of its own (process.h): its own mapping of the
+ * buffer file, and fresh kernel-side buffers each run (the module
+ * allocates them per run); the process's placement moves the offsets it
+ * writes by its shifts (modulo a page: the module's buffers are pages of
+ * their own), and the record says which offsets each run had (src_place,
+ * dst_place).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -65,6 +70,8 @@ static const char *const mb_keys[] = {
 
 struct mb {
 	int loaded;			/* this command loaded the module */
+	void *buf;			/* the mapping of the buffer file, or NULL */
+	size_t buf_len;
 	char *saved[MB_NKNOBS];		/* knob values found at open */
 	char *cur[MB_NKNOBS];		/* values last written */
 	double res[ARRAY_SIZE(mb_keys)];
@@ -358,6 +365,8 @@ static void mb_close(struct cb_backend *b)
 
 	if (!m)
 		return;
+	if (m->buf)
+		munmap(m->buf, m->buf_len);
 	if (m->loaded) {
 		mb_unload(m);
 	} else {
@@ -447,6 +456,51 @@ static int mb_res(struct mb *m, const char *key, double *v, struct cb_error *e)
 	return 0;
 }
 
+/*
+ * The user side of a run of point p: this command's mapping of the buffer
+ * file, of at least size plus offset bytes (a power of two from 64 KiB,
+ * so that a sweep remaps rarely). Nothing for memcpy, nor for a module
+ * without the file (older ones map a buffer themselves).
+ */
+static int mb_buffer(struct mb *m, const struct cb_point *p, struct cb_error *e)
+{
+	size_t need = p->size.lo + (p->src_offset > p->dst_offset ? p->src_offset : p->dst_offset);
+	size_t len = 64 << 10;
+	char *path;
+	int fd;
+
+	if (!strcmp(cb_directions[p->dir], "memcpy") || (m->buf && need <= m->buf_len))
+		return 0;
+	while (len < need)
+		len *= 2;
+	if (len > CB_BUFFER_MAX)
+		len = CB_BUFFER_MAX;
+	path = mb_path("buffer");
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		free(path);
+		return 0;
+	}
+	if (m->buf)
+		munmap(m->buf, m->buf_len);
+	m->buf = NULL;
+	m->buf_len = 0;
+	if (fd >= 0) {
+		m->buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+	}
+	if (fd < 0 || m->buf == MAP_FAILED) {
+		m->buf = NULL;
+		cb_fail(e, CB_EXIT_RUNTIME, "cannot map %zu bytes of %s: %s", len, path,
+			strerror(errno));
+		free(path);
+		return -1;
+	}
+	m->buf_len = len;
+	free(path);
+	return 0;
+}
+
 static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,
 		      struct cb_error *e)
 {
@@ -513,7 +567,7 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		}
 		ret = mb_knob(m, k, num, e);
 	}
-	if (ret)
+	if (ret || mb_buffer(m, p, e))
 		return -1;
 	/* The core clock around the run, from userspace on the run's CPU. */
 	for (k = 0; k < MB_PROBES; k++)
