@@ -14,8 +14,12 @@
 #                           kernel make check also tests on (tools/debug-kernel)
 #   make setup              install the Debian packages the project needs
 #   make htmldocs           Documentation/ as HTML (Sphinx) in build/htmldocs
-#   make deb                the Debian packages copybench and copybench-dkms
-#   make install            the userspace tools, man pages and docs (DESTDIR, PREFIX)
+#   make deb                the Debian source package and the packages copybench
+#                           and copybench-dkms (DEBFULLNAME, DEBEMAIL)
+#   make dsc                the Debian source package only
+#   make unit-check         the unit tests that need no root, no VM and no
+#                           network (the package build runs them)
+#   make install            the commands, man pages and docs (DESTDIR, PREFIX)
 #   make dkms-source        the module's sources for DKMS (DESTDIR)
 #   make clean
 #
@@ -48,11 +52,19 @@ CB_VERSION	:= $(shell cat $(PWD_TOP)/VERSION)
 
 # The kernel's own kselftest headers and lib.mk (and checkpatch.pl for the
 # style check), extracted from Debian's linux-source tarball into a miniature
-# kernel tree under build/ (never committed).
+# kernel tree under build/ (never committed). KSFT_TREE=DIR uses a tree that
+# holds them already: the Debian source package's kselftest component (only
+# the files KSFT_TEST_FILES names), for its unit tests.
 KSFT_TARBALL	?= $(lastword $(shell ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V))
-KSFT_TREE	:= $(BUILD)/linux
+KSFT_TREE	?= $(BUILD)/linux
 KSFT_DIR	:= $(KSFT_TREE)/tools/testing/selftests
+KSFT_TEST_FILES	:= tools/testing/selftests/lib.mk tools/testing/selftests/kselftest.h \
+		   tools/testing/selftests/kselftest_harness.h
+ifeq ($(KSFT_TREE),$(BUILD)/linux)
 KSFT_STAMP	:= $(KSFT_DIR)/.extracted
+else
+KSFT_STAMP	:= $(addprefix $(KSFT_TREE)/,$(KSFT_TEST_FILES))
+endif
 
 .DEFAULT_GOAL	:= all
 
@@ -61,7 +73,8 @@ CB_LIB_DIR	:= $(BUILD)
 include $(PWD_TOP)/lib/libcopyvariants.mk
 
 .PHONY: all module module-clean lib selftests ksft-headers check bench setup clean \
-	dkms-source htmldocs userspace man install deb version-check copybench debug-kernel
+	dkms-source htmldocs userspace man install deb dsc deb-source deb-maintainer \
+	version-check copybench debug-kernel unit-check
 
 all: module lib selftests copybench
 
@@ -119,10 +132,13 @@ CB_CMD_CFLAGS	:= -O2 -g -Wall -Wextra -I$(PWD_TOP) -I$(CB_CMD_DIR)
 
 copybench: $(BUILD)/copybench $(BUILD)/copybench_unit_test
 
-# git describe, rewritten only when it changes, so a commit rebuilds.
+# git describe, rewritten only when it changes, so a commit rebuilds;
+# VERSION when this directory is not the top of a git tree (a source
+# package, unpacked anywhere, even inside another repository).
 $(CB_CMD_VERSION): FORCE
 	@mkdir -p $(dir $@)
-	@v=$$(git -C $(PWD_TOP) describe --always --dirty 2>/dev/null || echo unknown); \
+	@v=$$(p=$$(git -C $(PWD_TOP) rev-parse --show-prefix 2>/dev/null) && [ -z "$$p" ] && \
+		git -C $(PWD_TOP) describe --always --dirty 2>/dev/null || echo $(CB_VERSION)); \
 	[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
 
 # CPPFLAGS, CFLAGS and LDFLAGS from the environment or the command line
@@ -174,66 +190,132 @@ htmldocs:
 	sphinx-build -E $(HTMLDOCS_STRICT) -n -q -b html -d $(HTMLDOCS)/.doctrees \
 		$(HTMLDOCS_SRC) $(HTMLDOCS)
 
-# The userspace half, what the copybench Debian package ships: the library,
-# the selftests (readers among them) and, when the tree has it
-# (tools/copybench/copybench.c, its main()), the copybench command, whose
-# rule makes $(BUILD)/copybench.
-CB_COMMAND	:= $(if $(wildcard $(PWD_TOP)/tools/copybench/copybench.c),$(BUILD)/copybench)
-CB_BINS		:= $(BUILD)/selftests/readers $(CB_COMMAND)
+# The commands the copybench package ships: the copybench command and
+# readers (the selftests build their own readers with the kernel's lib.mk,
+# for kselftest installs). Built from what ships only: no kselftest header.
+READERS_SRCS	:= $(filter-out %_test.c,$(wildcard $(PWD_TOP)/selftests/readers*.c))
+CB_BINS		:= $(BUILD)/copybench $(BUILD)/readers
 
-userspace: lib selftests $(CB_COMMAND)
+userspace: lib $(CB_BINS)
 
-# Man pages from the commands' own --help (help2man), with the sections of
-# Documentation/man.h2m; each command's one-line summary is given here.
+$(BUILD)/readers: $(READERS_SRCS) $(PWD_TOP)/selftests/readers.h $(CB_LIB_HDRS) $(CB_LIB)
+	$(CC) $(CPPFLAGS) -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(PWD_TOP) -pthread \
+		$(CFLAGS) $(READERS_SRCS) $(CB_LIB) $(LDFLAGS) -pthread -lm -o $@
+
+# The unit tests that need no root, no kernel of their own and no network:
+# the copybench command's, compare's statistics, readers' judgements and
+# the copy variants natively. The package build runs them (dh_auto_test),
+# with the kselftest headers of its kselftest component (KSFT_TREE).
+CB_UNIT_SELFTESTS := infer_test readers_unit_test variants_test
+CB_UNIT_HELPERS	:= variants_example
+
+unit-check: $(KSFT_STAMP) $(CB_LIB)
+	@mkdir -p $(BUILD)/selftests
+	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests \
+		CB_TOP=$(PWD_TOP) CB_LIB_DIR=$(BUILD) \
+		$(addprefix $(BUILD)/selftests/,$(CB_UNIT_SELFTESTS) $(CB_UNIT_HELPERS))
+	$(MAKE) -C $(PWD_TOP) $(BUILD)/copybench_unit_test
+	@set -e; for t in $(BUILD)/copybench_unit_test $(addprefix $(BUILD)/selftests/,$(CB_UNIT_SELFTESTS)); do \
+		echo "== $$t"; $$t; done
+
+# make install [DESTDIR=...] [PREFIX=/usr/local]: the commands, their man
+# pages, the bpftrace tools (share/copybench/bpftrace/) and their example
+# runs, the README, this book as HTML and its sources (DOCDIR: html/, rst/).
+# The module is DKMS's business (dkms-source).
+PREFIX		?= /usr/local
+DOCDIR		?= $(PREFIX)/share/doc/copybench
+CB_SHARE	= $(DESTDIR)$(PREFIX)/share/copybench
+CB_DOC		= $(DESTDIR)$(DOCDIR)
+
+# One page per command and per subcommand of copybench, from their own
+# --help (tools/mkman, help2man); each command's one-line summary is here.
 MAN_DIR		:= $(BUILD)/man
 MAN_NAME_readers	:= parallel reads into shared, private or strided buffers
 MAN_NAME_copybench	:= time the kernel's copy routines against fixed copies
 
 man: userspace
-	@mkdir -p $(MAN_DIR)
-	$(foreach b,$(CB_BINS),help2man --no-info --section=1 \
-		--version-string=$(CB_VERSION) --name="$(MAN_NAME_$(notdir $(b)))" \
-		--include=$(PWD_TOP)/Documentation/man.h2m \
-		--output=$(MAN_DIR)/$(notdir $(b)).1 $(b) &&) true
+	rm -rf $(MAN_DIR)
+	$(PWD_TOP)/tools/mkman --out $(MAN_DIR) --docdir $(DOCDIR) --version $(CB_VERSION) \
+		$(foreach b,$(CB_BINS),$(b) "$(MAN_NAME_$(notdir $(b)))")
 
-# make install [DESTDIR=...] [PREFIX=/usr/local]: the commands, their man
-# pages, the bpftrace tools (share/copybench/bpftrace/) and their example
-# runs, the README and the documentation's sources (share/doc/copybench/).
-# The module is DKMS's business (dkms-source).
-PREFIX		?= /usr/local
-CB_SHARE	= $(DESTDIR)$(PREFIX)/share/copybench
-CB_DOC		= $(DESTDIR)$(PREFIX)/share/doc/copybench
-
-install: userspace man
+# The HTML as installed: Sphinx's build files and the theme's unused GitHub
+# banner (alabaster ships it for its github_banner option) stay out.
+install: userspace man htmldocs
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(CB_SHARE)/bpftrace $(CB_DOC)/rst $(CB_DOC)/examples
+		$(CB_SHARE)/bpftrace $(CB_DOC)/rst $(CB_DOC)/examples $(CB_DOC)/html
 	install -m 755 $(CB_BINS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(addprefix $(MAN_DIR)/,$(addsuffix .1,$(notdir $(CB_BINS)))) \
-		$(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 755 $(wildcard $(PWD_TOP)/tools/*.bt) $(CB_SHARE)/bpftrace/
 	install -m 644 $(wildcard $(PWD_TOP)/tools/*_example.txt) $(CB_DOC)/examples/
 	install -m 644 $(PWD_TOP)/README.md $(CB_DOC)/
 	install -m 644 $(wildcard $(PWD_TOP)/Documentation/*.rst) $(CB_DOC)/rst/
+	cp -r $(HTMLDOCS)/. $(CB_DOC)/html/
+	rm -rf $(CB_DOC)/html/.doctrees $(CB_DOC)/html/.buildinfo \
+		$(CB_DOC)/html/_static/forkme_right_darkblue_*.png
 
-# The Debian packages copybench and copybench-dkms (debian/), built with
-# dpkg-buildpackage from a copy of the tree as it is (tracked and new files,
-# modified or not) in $(DEB_DIR)/, whose debian/changelog is written here:
-# the Debian version is VERSION. The .deb, .buildinfo and .changes files
-# land in $(DEB_DIR)/.
+# The Debian source package, format 3.0 (quilt), and from it the packages
+# copybench and copybench-dkms, all in $(DEB_DIR)/:
+#   copybench_<VERSION>.orig.tar.xz            the tree as it is (tracked and
+#                                              new files, modified or not),
+#                                              without debian/
+#   copybench_<VERSION>.orig-kselftest.tar.xz  the kernel's kselftest headers
+#                                              and lib.mk (KSFT_TEST_FILES),
+#                                              from KSFT_TREE (make
+#                                              ksft-headers): what the unit
+#                                              tests of the build need
+#   copybench_<VERSION>-<REV>.debian.tar.xz    debian/, with debian/changelog
+#                                              written from VERSION
+#   copybench_<VERSION>-<REV>.dsc              for dpkg-source -x, sbuild, ...
+# Tarballs are reproducible: names sorted, owner 0, every mtime the last
+# commit's. The Maintainer of debian/control and the changelog's signer are
+# DEBFULLNAME and DEBEMAIL, whoever builds and answers for the packages:
+# copybench has no Debian maintainer of its own (make deb-maintainer).
 DEB_DIR		:= $(BUILD)/deb
+DEB_REVISION	:= 1
 DEB_SRC		:= $(DEB_DIR)/copybench-$(CB_VERSION)
+DEB_EPOCH	:= $(or $(shell git -C $(PWD_TOP) log -1 --format=%ct 2>/dev/null),$(shell date +%s))
+DEB_TAR		= tar --sort=name --mtime=@$(DEB_EPOCH) --owner=0 --group=0 --numeric-owner
 
-deb: version-check
+deb-maintainer:
+	@printf '%s\n' "$$DEBFULLNAME" | grep -Eqx '[^<>@]*[^<>@ ][^<>@]*' && \
+	 printf '%s\n' "$$DEBEMAIL" | grep -Eqx '[^@<> ]+@[^@<> ]+\.[^@<> .]+' || { \
+		echo "copybench: the Debian packages need a maintainer: set DEBFULLNAME" \
+		     "and DEBEMAIL to the name and address of whoever builds and answers" \
+		     "for them (copybench has no Debian maintainer of its own); got" \
+		     "DEBFULLNAME='$$DEBFULLNAME' DEBEMAIL='$$DEBEMAIL'" >&2; exit 2; }
+
+deb-source: version-check deb-maintainer $(KSFT_STAMP)
 	rm -rf $(DEB_DIR)
-	mkdir -p $(DEB_SRC)
+	mkdir -p $(DEB_SRC) $(DEB_DIR)/kselftest
 	cd $(PWD_TOP) && if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
-		git ls-files -z --cached --others --exclude-standard | \
+		git ls-files -z --cached --others --exclude-standard -- . ':!:debian' | \
 			tar --null --ignore-failed-read -T - -cf - | tar -xf - -C $(DEB_SRC); \
 	else \
-		tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C $(DEB_SRC); \
+		tar -cf - --exclude=./build --exclude=./.git --exclude=./debian . | \
+			tar -xf - -C $(DEB_SRC); \
 	fi
-	$(PWD_TOP)/debian/mkchangelog '$(CB_VERSION)' >$(DEB_SRC)/debian/changelog
-	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b
+	cd $(KSFT_TREE) && cp --parents $(KSFT_TEST_FILES) $(DEB_DIR)/kselftest/
+	cd $(DEB_DIR) && $(DEB_TAR) -cf - copybench-$(CB_VERSION) | xz -6 -T1 \
+		>copybench_$(CB_VERSION).orig.tar.xz
+	cd $(DEB_DIR) && $(DEB_TAR) -cf - kselftest | xz -6 -T1 \
+		>copybench_$(CB_VERSION).orig-kselftest.tar.xz
+	mv $(DEB_DIR)/kselftest $(DEB_SRC)/kselftest
+	cp -r $(PWD_TOP)/debian $(DEB_SRC)/debian
+	SOURCE_DATE_EPOCH=$(DEB_EPOCH) $(PWD_TOP)/debian/mkchangelog \
+		'$(CB_VERSION)-$(DEB_REVISION)' >$(DEB_SRC)/debian/changelog
+	awk '/^Maintainer:/ { $$0 = "Maintainer: " ENVIRON["DEBFULLNAME"] " <" ENVIRON["DEBEMAIL"] ">" } \
+		{ print }' $(PWD_TOP)/debian/control >$(DEB_SRC)/debian/control
+
+# The source package alone.
+dsc: deb-source
+	cd $(DEB_SRC) && dpkg-buildpackage -S -us -uc -d
+
+# The source package, then the binary packages built from it as a build
+# daemon would (tools/deb-build: dpkg-source -x, dpkg-buildpackage -b, what
+# deb_test runs in a clean chroot); their .changes, .buildinfo and .debs
+# beside the .dsc.
+deb: dsc
+	$(PWD_TOP)/tools/deb-build $(DEB_DIR)/copybench_$(CB_VERSION)-$(DEB_REVISION).dsc $(DEB_DIR)
 
 version-check:
 	@test "$$(wc -l <$(PWD_TOP)/VERSION)" = 1 && \

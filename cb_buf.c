@@ -1,66 +1,79 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cb_buf.c - a run's buffers: pages with a kernel address for each side,
- * and for the user side of to_user, from_user, to_iter and from_iter the
- * same pages mapped in the writer's address space, through an anonymous
- * file of the module's own ("anon_inode:[copybench]" in /proc/PID/maps).
- * Its VMA is recognisable, so a run never copies into, nor unmaps, a
- * mapping another thread has put in its place.
+ * cb_buf.c - a run's buffers: the kernel side, which the run allocates,
+ * and the user side, which belongs to the writer: a mapping of the buffer
+ * file it made itself (mmap, MAP_SHARED), whose pages the module allocated
+ * at mmap() and the run fills and checks through their kernel address.
+ * The module never maps nor unmaps anything in a process; before every
+ * copy the run checks, under the mmap lock it holds during the copy, that
+ * the mapping at the buffer's address is still that buffer.
  */
-#include <linux/anon_inodes.h>
-#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/kref.h>
 #include <linux/mm.h>
-#include <linux/mman.h>
+#include <linux/mm_types.h>
 #include <linux/mmap_lock.h>
+#include <linux/pagemap.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <asm/cacheflush.h>
 
+#include "cb_compat.h"
 #include "cb_run.h"
 
 /*
- * struct cb_ubuf - the writer's mapping of a user side. Referenced by the
- * run and by the anonymous file, which each VMA of it holds.
- * @mm:		the address space it is mapped in
- * @addr:	where
- * @len:	how many bytes
- * @pages:	the pages to map, only while vm_mmap() runs
- * @writable:	mapped PROT_WRITE (a destination), else read-only for good
- * @mapped:	the one mmap() of the file has happened
+ * struct cb_ubuf - the pages of one mmap() of the buffer file, zeroed,
+ * charged to the memory cgroup of the process that mapped them. Referenced
+ * by every VMA of it (one, and one more per fork() after MADV_DOFORK) and
+ * by the run that uses it; freed with the last reference.
+ * @kbase:	their kernel address (vmalloc())
+ * @len:	bytes, a multiple of PAGE_SIZE
  */
 struct cb_ubuf {
 	struct kref ref;
-	struct mm_struct *mm;
-	unsigned long addr;
+	u8 *kbase;
 	unsigned long len;
-	struct page **pages;
-	bool writable;
-	bool mapped;
 };
 
 static void cb_ubuf_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct cb_ubuf, ref));
+	struct cb_ubuf *ub = container_of(ref, struct cb_ubuf, ref);
+
+	vfree(ub->kbase);
+	kfree(ub);
 }
 
-static void cb_ubuf_put(struct cb_ubuf *ub)
+static void cb_ubuf_open(struct vm_area_struct *vma)
 {
+	struct cb_ubuf *ub = vma->vm_private_data;
+
+	kref_get(&ub->ref);
+}
+
+static void cb_ubuf_close(struct vm_area_struct *vma)
+{
+	struct cb_ubuf *ub = vma->vm_private_data;
+
 	kref_put(&ub->ref, cb_ubuf_release);
 }
 
-/*
- * The pages are inserted when the file is mapped. A fault means another
- * thread zapped them (madvise()); the run then sees a short copy.
- */
+/* The page at the faulting offset (after MADV_DONTNEED, or at first touch). */
 static vm_fault_t cb_ubuf_fault(struct vm_fault *vmf)
 {
-	return VM_FAULT_SIGBUS;
+	struct cb_ubuf *ub = vmf->vma->vm_private_data;
+	struct page *page;
+
+	if (vmf->pgoff >= ub->len >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	page = vmalloc_to_page(ub->kbase + (vmf->pgoff << PAGE_SHIFT));
+	get_page(page);
+	vmf->page = page;
+	return 0;
 }
 
-/* The mapping moves and splits as one piece or not at all. */
+/* One VMA per buffer and process: never split, never moved. */
 static int cb_ubuf_may_split(struct vm_area_struct *vma, unsigned long addr)
 {
 	return -EINVAL;
@@ -72,166 +85,219 @@ static int cb_ubuf_mremap(struct vm_area_struct *vma)
 }
 
 static const struct vm_operations_struct cb_ubuf_vm_ops = {
+	.open		= cb_ubuf_open,
+	.close		= cb_ubuf_close,
 	.fault		= cb_ubuf_fault,
 	.may_split	= cb_ubuf_may_split,
 	.mremap		= cb_ubuf_mremap,
 };
 
-static void cb_vma_flags_mod(struct vm_area_struct *vma, vm_flags_t set, vm_flags_t clear)
-{
-#ifdef CB_HAVE_VM_FLAGS_MOD
-	vm_flags_mod(vma, set, clear);
-#else
-	vma->vm_flags = (vma->vm_flags | set) & ~clear;
-#endif
-}
-
 /*
- * Not inherited by fork(), never expanded, not in core dumps; a source can
- * never be made writable.
+ * mmap() of the buffer file: MAP_SHARED from offset 0, at most
+ * CB_BUFFER_MAX bytes, no PROT_EXEC; new zeroed pages each time. Not
+ * inherited by fork() (unless the process asks, MADV_DOFORK), never
+ * expanded, not in core dumps.
  */
-static int cb_ubuf_mmap(struct file *file, struct vm_area_struct *vma)
+static int cb_buffer_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	struct cb_ubuf *ub = file->private_data;
+	unsigned long len = vma->vm_end - vma->vm_start;
+	struct cb_ubuf *ub;
 
-	if (ub->mapped || vma->vm_pgoff || vma->vm_end - vma->vm_start != ub->len)
-		return -EINVAL;
-	ub->mapped = true;
-	cb_vma_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY,
-			 ub->writable ? 0 : VM_MAYWRITE);
+	if (!(vma->vm_flags & VM_MAYSHARE))
+		return cb_refuse("buffer", -EINVAL,
+				 "a private mapping is refused: map it MAP_SHARED, so that the runs and the process use the same pages");
+	if (vma->vm_pgoff)
+		return cb_refuse("buffer", -EINVAL,
+				 "a mapping from offset %lu is refused: map it from offset 0",
+				 vma->vm_pgoff << PAGE_SHIFT);
+	if (len > PAGE_ALIGN(CB_BUFFER_MAX))
+		return cb_refuse("buffer", -EINVAL,
+				 "a mapping of %lu bytes is refused: at most %lu, the largest size plus the largest offset",
+				 len, PAGE_ALIGN(CB_BUFFER_MAX));
+	if (vma->vm_flags & VM_EXEC)
+		return cb_refuse("buffer", -EINVAL, "PROT_EXEC is refused: a buffer holds data");
+
+	ub = kzalloc(sizeof(*ub), GFP_KERNEL_ACCOUNT);
+	if (ub)
+		ub->kbase = __vmalloc(len, GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_RETRY_MAYFAIL |
+				      __GFP_NOWARN);
+	if (!ub || !ub->kbase) {
+		kfree(ub);
+		return cb_refuse("buffer", -ENOMEM,
+				 "%lu bytes cannot be allocated (the memory cgroup limit, or low memory)",
+				 len);
+	}
+	kref_init(&ub->ref);
+	ub->len = len;
+	cb_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_DONTCOPY, VM_MAYEXEC);
 	vma->vm_ops = &cb_ubuf_vm_ops;
 	vma->vm_private_data = ub;
-	return vm_map_pages_zero(vma, ub->pages, ub->len >> PAGE_SHIFT);
-}
-
-static int cb_ubuf_file_release(struct inode *inode, struct file *file)
-{
-	cb_ubuf_put(file->private_data);
 	return 0;
 }
 
-static const struct file_operations cb_ubuf_fops = {
-	.owner		= THIS_MODULE,
-	.mmap		= cb_ubuf_mmap,
-	.release	= cb_ubuf_file_release,
+/* msync() of a buffer has nothing to write back: memory is all it is. */
+const struct file_operations cb_buffer_fops = {
+	.owner	= THIS_MODULE,
+	.open	= nonseekable_open,
+	.mmap	= cb_buffer_mmap,
+	.fsync	= noop_fsync,
 };
 
-/* Is the VMA at ub->addr still ub's own mapping? The mmap lock is held. */
-static bool cb_ubuf_intact(const struct cb_ubuf *ub)
-{
-	struct vm_area_struct *vma = find_vma(ub->mm, ub->addr);
-
-	return vma && vma->vm_start == ub->addr && vma->vm_end == ub->addr + ub->len &&
-	       vma->vm_ops == &cb_ubuf_vm_ops && vma->vm_private_data == ub;
-}
-
 /**
- * cb_buf_alloc - allocate one side of a copy, charged to the caller's
- * memory cgroup, without invoking the OOM killer
+ * cb_buf_alloc - allocate the kernel side of a copy, charged to the
+ * caller's memory cgroup, without invoking the OOM killer: physically
+ * contiguous pages when the allocator has them without effort, vmalloc()
+ * beyond
  * @b: the side, zeroed
  * @bytes: bytes it must hold (rounded up to pages, at least one)
- * @user: it will be mapped in the writer (cb_buf_map()): vmalloc() pages;
- *        else physically contiguous pages when the allocator has them
- *        without effort, vmalloc() beyond
  *
  * Return: 0 or -ENOMEM.
  */
-int cb_buf_alloc(struct cb_buf *b, u64 bytes, bool user)
+int cb_buf_alloc(struct cb_buf *b, u64 bytes)
 {
 	b->len = PAGE_ALIGN(max_t(u64, bytes, 1));
-	if (!user) {
-		b->kbase = alloc_pages_exact(b->len, GFP_KERNEL_ACCOUNT | __GFP_NOWARN |
-					     __GFP_NORETRY);
-		if (b->kbase)
-			return 0;
-	}
+	b->kbase = alloc_pages_exact(b->len, GFP_KERNEL_ACCOUNT | __GFP_NOWARN | __GFP_NORETRY);
+	if (b->kbase)
+		return 0;
 	b->kbase = __vmalloc(b->len, GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	b->vmalloced = true;
 	return b->kbase ? 0 : -ENOMEM;
 }
 
-/**
- * cb_buf_map - map a user side, already filled, in the caller's address space
- * @b: the side, from cb_buf_alloc(..., true)
- * @writable: the copy writes to it (PROT_WRITE); else it stays read-only
- *
- * Return: 0 with @b->ubase set, or a negative errno of vm_mmap().
- */
-int cb_buf_map(struct cb_buf *b, bool writable)
-{
-	unsigned long i, n = b->len >> PAGE_SHIFT, addr;
+/* What the writer maps of the buffer file, as the run found it. */
+struct cb_found {
+	unsigned int n;
+	unsigned long addr[2];
+	unsigned long len;
+	vm_flags_t flags;
 	struct cb_ubuf *ub;
-	struct file *file;
-	int ret = 0;
+};
 
-	ub = kzalloc(sizeof(*ub), GFP_KERNEL_ACCOUNT);
-	if (!ub)
-		return -ENOMEM;
-	kref_init(&ub->ref);
-	ub->mm = current->mm;
-	ub->len = b->len;
-	ub->writable = writable;
-	ub->pages = kvmalloc_array(n, sizeof(*ub->pages), GFP_KERNEL_ACCOUNT);
-	if (!ub->pages) {
-		cb_ubuf_put(ub);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++)
-		ub->pages[i] = vmalloc_to_page(b->kbase + i * PAGE_SIZE);
+static int cb_find_mappings(struct mm_struct *mm, struct cb_found *f)
+{
+	VMA_ITERATOR(vmi, mm, 0);
+	struct vm_area_struct *vma;
 
-	file = anon_inode_getfile("[copybench]", &cb_ubuf_fops, ub, O_RDWR);
-	if (IS_ERR(file)) {
-		ret = PTR_ERR(file);
-	} else {
-		kref_get(&ub->ref);	/* the file's, put at its release */
-		addr = vm_mmap(file, 0, b->len, PROT_READ | (writable ? PROT_WRITE : 0),
-			       MAP_SHARED, 0);
-		fput(file);		/* the VMA holds its own reference */
-		if (IS_ERR_VALUE(addr))
-			ret = (long)addr;
-		else
-			ub->addr = addr;
+	if (mmap_read_lock_killable(mm))
+		return -ERESTARTSYS;
+	for_each_vma(vmi, vma) {
+		if (vma->vm_ops != &cb_ubuf_vm_ops)
+			continue;
+		if (f->n < ARRAY_SIZE(f->addr))
+			f->addr[f->n] = vma->vm_start;
+		if (!f->n++) {
+			f->len = vma->vm_end - vma->vm_start;
+			f->flags = vma->vm_flags;
+			f->ub = vma->vm_private_data;
+			kref_get(&f->ub->ref);
+		}
 	}
-	kvfree(ub->pages);
-	ub->pages = NULL;
-	if (ret) {
-		cb_ubuf_put(ub);
-		return ret;
-	}
-	b->umap = ub;
-	b->ubase = (void __user *)ub->addr;
+	mmap_read_unlock(mm);
 	return 0;
 }
 
-/*
- * Unmap ub if, and only if, the VMA at its address is still its own. The
- * check and vm_munmap() cannot be one step (no exported call unmaps under a
- * lock the caller holds): a thread that replaces the mapping exactly in
- * between loses its own. Documentation/copybench.rst, "Limitations".
+/**
+ * cb_buf_find_user - the user side of a run: the writer's one mapping of
+ * the buffer file, of at least @bytes bytes, writable when the run writes
+ * to it; refused with the reason otherwise
+ * @c: the run (its direction names the side in the sentences)
+ * @b: the side, zeroed; on success it references the buffer
+ * @bytes: size plus offset
+ * @writable: the copy writes to it
+ *
+ * Return: 0, -EINVAL (reason in @c->why), -ERESTARTSYS (a fatal signal).
  */
-static void cb_ubuf_unmap(struct cb_ubuf *ub)
+int cb_buf_find_user(struct cb_krun *c, struct cb_buf *b, u64 bytes, bool writable)
 {
-	bool ours;
+	const char *dir = cb_direction_names[c->k.direction];
+	unsigned long need = PAGE_ALIGN(max_t(u64, bytes, 1));
+	struct cb_found f = { 0 };
+	int ret;
 
-	if (current->mm != ub->mm || mmap_read_lock_killable(ub->mm))
-		return;		/* a dying process: exit_mmap() takes it */
-	ours = cb_ubuf_intact(ub);
-	mmap_read_unlock(ub->mm);
-	if (ours)
-		vm_munmap(ub->addr, ub->len);
+	ret = cb_find_mappings(current->mm, &f);
+	if (ret)
+		return ret;
+	if (!f.n)
+		return cb_krun_fail(c, -EINVAL,
+				    "direction %s copies %s the writer's own memory: map %lu bytes of %s/buffer first (MAP_SHARED, PROT_READ|PROT_WRITE), and keep them mapped during the run",
+				    dir, writable ? "to" : "from", need, CB_DEBUGFS_DIR);
+	b->ub = f.ub;
+	if (f.n > 1)
+		return cb_krun_fail(c, -EINVAL,
+				    "the writer maps %u buffers (at 0x%lx, 0x%lx...) and a run uses one: unmap the others",
+				    f.n, f.addr[0], f.addr[1]);
+	if (f.len < need)
+		return cb_krun_fail(c, -EINVAL,
+				    "the buffer at 0x%lx holds %lu bytes, and this run needs %lu (size plus offset, in whole pages): map a larger one",
+				    f.addr[0], f.len, need);
+	if (!(f.flags & (writable ? VM_WRITE : VM_READ)))
+		return cb_krun_fail(c, -EINVAL,
+				    "the buffer at 0x%lx is mapped without %s, which direction %s needs",
+				    f.addr[0], writable ? "PROT_WRITE" : "PROT_READ", dir);
+	b->kbase = f.ub->kbase;
+	b->len = need;
+	b->ubase = (void __user *)f.addr[0];
+	b->writable = writable;
+	return 0;
+}
+
+/* Is the VMA at b->ubase still b's buffer, whole and with the access the copy needs? */
+static bool cb_buf_intact(struct mm_struct *mm, const struct cb_buf *b)
+{
+	unsigned long addr = (unsigned long)b->ubase;
+	struct vm_area_struct *vma = find_vma(mm, addr);
+
+	return vma && vma->vm_start == addr && vma->vm_ops == &cb_ubuf_vm_ops &&
+	       vma->vm_private_data == b->ub && vma->vm_end - addr >= b->len &&
+	       (vma->vm_flags & (b->writable ? VM_WRITE : VM_READ));
+}
+
+static int cb_buf_gone(struct cb_krun *c, const struct cb_buf *b)
+{
+	return cb_krun_fail(c, -EFAULT,
+			    "the run's buffer at 0x%lx (%lu bytes used) was unmapped, replaced or lost its %s during the run; the run stopped and did not touch that address again",
+			    (unsigned long)b->ubase, b->len, b->writable ? "PROT_WRITE" : "PROT_READ");
 }
 
 /**
- * cb_buf_free - unmap (when still the run's own) and free one side
+ * cb_buf_fault_in - map every page of the user side in the writer's page
+ * tables (its first use, or after MADV_DONTNEED), without writing to it;
+ * the copies run with page faults disabled
+ * @c: the run
+ * @b: the user side
+ *
+ * Return: 0; -EFAULT when the buffer is no longer there; -ENOMEM when it
+ * is and its pages could not be mapped (the page tables' allocation
+ * failed: the buffer's own fault handler cannot fail); -ERESTARTSYS.
+ */
+int cb_buf_fault_in(struct cb_krun *c, const struct cb_buf *b)
+{
+	size_t left = b->writable ? fault_in_safe_writeable(b->ubase, b->len) :
+				    fault_in_readable(b->ubase, b->len);
+	bool intact;
+
+	if (!left)
+		return 0;
+	if (mmap_read_lock_killable(current->mm))
+		return -ERESTARTSYS;
+	intact = cb_buf_intact(current->mm, b);
+	mmap_read_unlock(current->mm);
+	if (!intact)
+		return cb_buf_gone(c, b);
+	return cb_krun_fail(c, -ENOMEM,
+			    "the buffer's pages cannot be mapped in the writer's page tables: no memory for them (its memory cgroup limit, or low memory)");
+}
+
+/**
+ * cb_buf_free - release one side: free a kernel side, drop the run's
+ * reference to a user side (the writer's mapping stays, as it was)
  * @b: the side; zeroed after
  */
 void cb_buf_free(struct cb_buf *b)
 {
-	if (b->umap) {
-		cb_ubuf_unmap(b->umap);
-		cb_ubuf_put(b->umap);
-	}
-	if (b->vmalloced)
+	if (b->ub)
+		kref_put(&b->ub->ref, cb_ubuf_release);
+	else if (b->vmalloced)
 		vfree(b->kbase);
 	else if (b->kbase)
 		free_pages_exact(b->kbase, b->len);
@@ -239,39 +305,36 @@ void cb_buf_free(struct cb_buf *b)
 }
 
 /**
- * cb_buf_lock - before a copy through the user mapping: take the writer's
- * mmap lock for reading, so that no thread can unmap or replace the mapping
- * during the copy, and check that it is still the run's own
+ * cb_buf_lock - before a copy through the user side: take the writer's
+ * mmap lock for reading, so that no thread can unmap, replace or protect
+ * the mapping during the copy, and check that it is still the run's buffer
  * @c: the run; a no-op without a user side
  *
- * Return: 0 with the lock held, or -EFAULT (reason in @c->why) without.
+ * Return: 0 with the lock held; -EFAULT (reason in @c->why) or
+ * -ERESTARTSYS (a fatal signal while waiting for the lock) without.
  */
-int cb_buf_lock(struct cb_run *c)
+int cb_buf_lock(struct cb_krun *c)
 {
-	struct cb_ubuf *ub = c->src.umap ?: c->dst.umap;
+	const struct cb_buf *b = c->user;
 
-	if (!ub)
+	if (!b)
 		return 0;
-	mmap_read_lock(ub->mm);
-	if (cb_ubuf_intact(ub))
+	if (mmap_read_lock_killable(current->mm))
+		return -ERESTARTSYS;
+	if (cb_buf_intact(current->mm, b))
 		return 0;
-	mmap_read_unlock(ub->mm);
-	snprintf(c->why, sizeof(c->why),
-		 "the run's user buffer at 0x%lx (%lu bytes) was unmapped or replaced by another thread; the run stopped and did not touch it again",
-		 ub->addr, ub->len);
-	return -EFAULT;
+	mmap_read_unlock(current->mm);
+	return cb_buf_gone(c, b);
 }
 
 /**
  * cb_buf_unlock - after the copy: release what cb_buf_lock() took
  * @c: the run
  */
-void cb_buf_unlock(struct cb_run *c)
+void cb_buf_unlock(struct cb_krun *c)
 {
-	struct cb_ubuf *ub = c->src.umap ?: c->dst.umap;
-
-	if (ub)
-		mmap_read_unlock(ub->mm);
+	if (c->user)
+		mmap_read_unlock(current->mm);
 }
 
 /**

@@ -32,16 +32,13 @@ struct cb_data_file {
 	u64 chunk;		/* bytes per copy call, 1..CB_DATA_CHUNK_MAX */
 };
 
-/* cb_data_lock guards cb_data (the current content) and the inode's size. */
+/*
+ * cb_data_lock guards cb_data (the current content), the data_size knob
+ * that says its size, and the data inode's size.
+ */
 static DEFINE_MUTEX(cb_data_lock);
 static struct cb_databuf *cb_data;
 static struct dentry *cb_data_dentry;
-
-/*
- * The data inode's operations: debugfs' own (setattr only, on 6.1 and 6.12)
- * with truncation refused, then handed to debugfs' setattr.
- */
-static const struct inode_operations *cb_data_debugfs_iops;
 
 static void cb_databuf_release(struct kref *ref)
 {
@@ -90,141 +87,108 @@ static struct cb_databuf *cb_databuf_new(u64 size)
 }
 
 /**
- * cb_data_init - make the initial content, CB_DATA_SIZE_DEFAULT bytes
+ * cb_data_init - make the initial content, of the data_size knob's default
  *
  * Return: 0 or -ENOMEM.
  */
 int cb_data_init(void)
 {
-	struct cb_databuf *db = cb_databuf_new(CB_DATA_SIZE_DEFAULT);
+	struct cb_knobs k;
+	struct cb_databuf *db;
 
+	cb_knobs_get(&k);
+	db = cb_databuf_new(k.data_size);
 	if (IS_ERR(db))
 		return PTR_ERR(db);
 	cb_data = db;
 	return 0;
 }
 
-#ifdef CB_HAVE_MNT_IDMAP
-#define cb_setattr_ns	mnt_idmap
-#else
-#define cb_setattr_ns	user_namespace
-#endif
-
-/*
- * The size is data_size's: truncation to another size (O_TRUNC, truncate(),
- * ftruncate()) is refused, so that stat() and read() always agree.
- */
-static int cb_data_setattr(struct cb_setattr_ns *ns, struct dentry *dentry, struct iattr *ia)
+/* The inode's size is the content's (cb_data_lock held). */
+static void cb_data_set_isize(struct inode *inode, u64 size)
 {
-	loff_t size = i_size_read(d_inode(dentry));
-
-	if ((ia->ia_valid & ATTR_SIZE) && ia->ia_size != size)
-		return cb_refuse("data", -EINVAL,
-				 "truncating to %lld bytes refused: the size is data_size's, %lld (open without O_TRUNC, in a shell 1<> rather than >, and write data_size to resize)",
-				 ia->ia_size, size);
-	ia->ia_valid &= ~ATTR_SIZE;
-	if (cb_data_debugfs_iops->setattr)
-		return cb_data_debugfs_iops->setattr(ns, dentry, ia);
-	return simple_setattr(ns, dentry, ia);
+	if (i_size_read(inode) == size)
+		return;
+	inode_lock(inode);
+	i_size_write(inode, size);
+	inode_unlock(inode);
 }
-
-static const struct inode_operations cb_data_iops = {
-	.setattr	= cb_data_setattr,
-};
 
 /**
  * cb_data_created - the data file exists: give its inode the content's size
- * and refuse truncation
  * @dentry: the file's dentry
  */
 void cb_data_created(struct dentry *dentry)
 {
-	struct inode *inode = d_inode(dentry);
-
 	mutex_lock(&cb_data_lock);
 	cb_data_dentry = dentry;
-	cb_data_debugfs_iops = inode->i_op;
-	inode->i_op = &cb_data_iops;
-	inode_lock(inode);
-	i_size_write(inode, cb_data->size);
-	inode_unlock(inode);
+	cb_data_set_isize(d_inode(dentry), cb_data->size);
 	mutex_unlock(&cb_data_lock);
 }
 
 /**
- * cb_data_removing - the data file is about to be removed: give its inode
- * debugfs' operations back
- */
-void cb_data_removing(void)
-{
-	mutex_lock(&cb_data_lock);
-	if (cb_data_dentry)
-		d_inode(cb_data_dentry)->i_op = cb_data_debugfs_iops;
-	cb_data_dentry = NULL;
-	mutex_unlock(&cb_data_lock);
-}
-
-/**
- * cb_data_exit - free the content; idempotent, after cb_data_removing()
+ * cb_data_exit - free the content; idempotent, after the files are removed
  */
 void cb_data_exit(void)
 {
 	cb_databuf_put(cb_data);
 	cb_data = NULL;
+	cb_data_dentry = NULL;
 }
 
-/* data_size: a new buffer, allocated and filled before it replaces the old. */
 static ssize_t cb_data_size_read(struct file *file, char __user *ubuf, size_t count,
 				 loff_t *ppos)
 {
+	struct cb_knobs k;
 	char buf[32];
 	int len;
 
-	mutex_lock(&cb_data_lock);
-	len = scnprintf(buf, sizeof(buf), "%llu\n", cb_data->size);
-	mutex_unlock(&cb_data_lock);
+	cb_knobs_get(&k);
+	len = cb_knob_show(CB_K_data_size, buf, sizeof(buf), &k);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
+/*
+ * data_size: parsed as the CB_KNOB list says; a new buffer, allocated and
+ * filled before it replaces the old, with the knob and the inode's size in
+ * the same step. Not frozen by a run, which never reads it.
+ */
 static ssize_t cb_data_size_write(struct file *file, const char __user *ubuf, size_t count,
 				  loff_t *ppos)
 {
 	struct cb_databuf *db;
-	struct inode *inode;
+	struct cb_knobs k;
 	char buf[32];
-	u64 size, old;
 	char *s;
 	int ret;
 
 	s = cb_user_string("data_size", ubuf, count, buf, sizeof(buf));
 	if (IS_ERR(s))
 		return PTR_ERR(s);
-	ret = cb_parse_u64("data_size", s, CB_DATA_SIZE_MIN, CB_DATA_SIZE_MAX, &size);
+	cb_knobs_get(&k);
+	ret = cb_knob_parse(CB_K_data_size, s, &k);
 	if (ret)
 		return ret;
 
-	db = cb_databuf_new(size);
+	db = cb_databuf_new(k.data_size);
 	if (IS_ERR(db)) {
 		mutex_lock(&cb_data_lock);
-		old = cb_data->size;
+		k.data_size = cb_data->size;
 		mutex_unlock(&cb_data_lock);
 		if (PTR_ERR(db) == -EINTR)
 			return cb_refuse_value("data_size", -EINTR, s,
 					       "not taken: a fatal signal stopped the fill; data_size stays %llu",
-					       old);
+					       k.data_size);
 		return cb_refuse_value("data_size", -ENOMEM, s,
 				       "bytes cannot be allocated (the writer's memory cgroup limit, or low memory); data_size stays %llu",
-				       old);
+				       k.data_size);
 	}
 
 	mutex_lock(&cb_data_lock);
 	swap(cb_data, db);
-	if (cb_data_dentry) {
-		inode = d_inode(cb_data_dentry);
-		inode_lock(inode);
-		i_size_write(inode, size);
-		inode_unlock(inode);
-	}
+	cb_knob_set(CB_K_data_size, &k);
+	if (cb_data_dentry)
+		cb_data_set_isize(d_inode(cb_data_dentry), k.data_size);
 	mutex_unlock(&cb_data_lock);
 	cb_databuf_put(db);
 	return count;
@@ -237,11 +201,22 @@ const struct file_operations cb_data_size_fops = {
 	.llseek	= default_llseek,
 };
 
+/*
+ * An open takes the current content and the variant and data_chunk knobs.
+ * O_TRUNC is refused here, before the VFS would truncate: the size is
+ * data_size's (truncate(2) and ftruncate(2) cannot be refused without
+ * replacing debugfs' inode operations; an open gives the inode the
+ * content's size back).
+ */
 static int cb_data_open(struct inode *inode, struct file *file)
 {
-	struct cb_data_file *f = kmalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+	struct cb_data_file *f;
 	struct cb_knobs k;
 
+	if (file->f_flags & O_TRUNC)
+		return cb_refuse("data", -EINVAL,
+				 "an open with O_TRUNC is refused: the size is data_size's (open without O_TRUNC, in a shell 1<> rather than >, and write data_size to resize)");
+	f = kmalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 	if (!f)
 		return -ENOMEM;
 	cb_knobs_get(&k);
@@ -250,6 +225,7 @@ static int cb_data_open(struct inode *inode, struct file *file)
 	mutex_lock(&cb_data_lock);
 	f->db = cb_data;
 	kref_get(&f->db->ref);
+	cb_data_set_isize(inode, f->db->size);
 	mutex_unlock(&cb_data_lock);
 	file->private_data = f;
 	return 0;

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cb_internal.h - what the parts of copybench.ko share with each other: the
- * enums made from the lists of copybench.h, the variant table's entry, the
- * knobs, and the functions each part offers the others. State stays
- * file-static in the part that owns it.
+ * enums and the knobs made from the lists of copybench.h, the variant
+ * table's entry, and the functions each part offers the others. State
+ * stays file-static in the part that owns it. Who calls whom: cb_main.c
+ * (entry, file table) calls every part; cb_run.c and cb_data.c call
+ * cb_knobs.c, cb_variants.c and cb_buf.c; cb_knobs.c calls cb_variants.c
+ * only.
  */
 #ifndef CB_INTERNAL_H
 #define CB_INTERNAL_H
@@ -15,6 +18,7 @@
 #include "copybench.h"
 
 struct iov_iter;
+struct seq_file;
 
 /* Direction of a copy: what the timed run and the variant table deal in. */
 enum cb_direction {
@@ -31,7 +35,7 @@ enum cb_cache {
 	CB_CACHE_COUNT
 };
 
-/* The debugfs files, in the order of the CB_FILE list. */
+/* The debugfs files, in the order of the CB_FILE list (knobs included). */
 enum cb_file_id {
 #define CB_FILE(name, mode)	CB_F_##name,
 #include "copybench.h"
@@ -39,8 +43,39 @@ enum cb_file_id {
 	CB_F_COUNT
 };
 
+/* The knobs, in the order of the CB_KNOB list. */
+enum cb_knob_id {
+#define CB_KNOB(name, type, min, max, dflt)	CB_K_##name,
+#include "copybench.h"
+#undef CB_KNOB
+	CB_K_COUNT
+};
+
 extern const char * const cb_direction_names[CB_DIR_COUNT];
 extern const char * const cb_cache_names[CB_CACHE_COUNT];
+
+/* The C type that holds a knob of each type of the CB_KNOB list. */
+#define CB_KNOB_T_u64		u64
+#define CB_KNOB_T_u32		u32
+#define CB_KNOB_T_bool		bool
+#define CB_KNOB_T_cpu		int
+#define CB_KNOB_T_variant	const struct cb_kvariant *
+#define CB_KNOB_T_direction	enum cb_direction
+#define CB_KNOB_T_cache		enum cb_cache
+
+/*
+ * struct cb_knobs - every knob of copybench.h's CB_KNOB list, one field
+ * each, named as its file (cpu -1: the writer's CPU; loops 0: automatic;
+ * data_chunk 0: CB_DATA_CHUNK_MAX). The values live in cb_knobs.c; runs
+ * and opens of "data" work on a copy. Each field sits in an anonymous
+ * struct of its own only because checkpatch reads a bare "TYPE name;" in
+ * a macro as a statement.
+ */
+struct cb_knobs {
+#define CB_KNOB(name, type, min, max, dflt)	struct { CB_KNOB_T_##type name; };
+#include "copybench.h"
+#undef CB_KNOB
+};
 
 /*
  * The content of copybench.h's cb_data_byte(), n bytes of it from position
@@ -92,35 +127,23 @@ struct cb_kvariant {
 	size_t (*from_iter)(void *dst, size_t len, struct iov_iter *from);
 };
 
-/*
- * struct cb_knobs - everything a run or an open of "data" depends on. The
- * debugfs state lives in copybench.c; runs and opens work on a copy.
- */
-struct cb_knobs {
-	const struct cb_kvariant *variant;
-	enum cb_direction direction;
-	u64 size;		/* bytes per copy, 0..CB_SIZE_MAX */
-	u32 src_offset;		/* 0..CB_OFFSET_MAX */
-	u32 dst_offset;		/* 0..CB_OFFSET_MAX */
-	enum cb_cache cache;
-	u32 loops;		/* 0 = automatic */
-	u32 samples;
-	int cpu;		/* -1 = the writer's CPU */
-	bool baseline;		/* subtract the empty-copy cost */
-	u32 max_run_ms;
-	u64 data_chunk;		/* bytes per copy call of the data file, 0 = max */
-};
-
-/* copybench.c: the knobs, last_error, and the parsing every file shares. */
+/* cb_knobs.c: the knobs, last_error, and the parsing every file shares. */
+int cb_knobs_init(void);
+void cb_knobs_exit(void);
 void cb_knobs_get(struct cb_knobs *k);
 int cb_knobs_freeze(struct cb_knobs *k);
 void cb_knobs_thaw(void);
+int cb_knob_parse(enum cb_knob_id id, const char *s, struct cb_knobs *k);
+void cb_knob_set(enum cb_knob_id id, const struct cb_knobs *k);
+int cb_knob_show(enum cb_knob_id id, char *buf, size_t len, const struct cb_knobs *k);
+void *cb_knob_file_data(enum cb_knob_id id);
 __printf(3, 4) int cb_refuse(const char *file, int err, const char *fmt, ...);
 __printf(4, 5) int cb_refuse_value(const char *file, int err, const char *value,
 				   const char *fmt, ...);
 char *cb_user_string(const char *file, const char __user *ubuf, size_t count,
 		     char *buf, size_t len);
-int cb_parse_u64(const char *file, const char *s, u64 min, u64 max, u64 *val);
+int cb_last_error_show(struct seq_file *m, void *unused);
+extern const struct file_operations cb_knob_fops;
 
 /* cb_variants.c: the variant table. */
 unsigned int cb_kvariant_count(void);
@@ -133,7 +156,7 @@ int cb_kvariant_names(char *buf, size_t len, bool usable_only);
 const char *cb_kvariant_lacks(const struct cb_kvariant *v);
 ssize_t cb_kvariant_copy_iter(const struct cb_kvariant *v, void *kbuf, size_t len,
 			      struct iov_iter *iter);
-extern const struct file_operations cb_variants_fops;
+int cb_variants_show(struct seq_file *m, void *unused);
 
 /*
  * copy_variants.S: the entry points of each variant of copy_variants_list.h,
@@ -149,17 +172,20 @@ extern const struct file_operations cb_variants_fops;
 #include "copy_variants_list.h"
 #undef CB_VARIANT
 
-/* cb_run.c: the run and results files. */
+/* cb_run.c: the run, results and tsc_khz files. */
 extern const struct file_operations cb_run_fops;
-extern const struct file_operations cb_results_fops;
+int cb_results_show(struct seq_file *m, void *unused);
+int cb_tsc_khz_show(struct seq_file *m, void *unused);
 void cb_run_exit(void);
+
+/* cb_buf.c: the buffer file, which a process maps for a run's user side. */
+extern const struct file_operations cb_buffer_fops;
 
 /* cb_data.c: the data and data_size files. */
 extern const struct file_operations cb_data_fops;
 extern const struct file_operations cb_data_size_fops;
 int cb_data_init(void);
 void cb_data_created(struct dentry *dentry);
-void cb_data_removing(void);
 void cb_data_exit(void);
 
 #endif /* CB_INTERNAL_H */

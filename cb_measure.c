@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cb_measure.c - the timed part of a run, on a kernel thread on the run's
- * CPU (kernel/rcu/refscale.c's way): the cost of one copy, the loops, a
+ * cb_measure.c - the timed part of a run, in the writer's own context and
+ * held on its CPU with migrate_disable() (kernel/rcu/refscale.c's way, in
+ * the writer rather than a thread): the cost of one copy, the loops, a
  * warm-up, then the timed samples with the baseline samples between them,
- * and their statistics. A deadline timer and the writer's signals stop it
- * within one copy; Documentation/copybench.rst, "How a run measures".
+ * and their statistics. A deadline timer and the writer's own signals stop
+ * it within one copy; CPU hotplug and affinity changes, which wait for a
+ * migrate-disabled task, end it at the next sample. Documentation/
+ * copybench.rst, "How a run measures".
  */
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
-#include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
-#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sort.h>
 #include <linux/uaccess.h>
@@ -20,6 +22,7 @@
 #include <asm/timex.h>
 #include <asm/tsc.h>
 
+#include "cb_compat.h"
 #include "cb_run.h"
 
 /* The first probe copy of a large size: far below any bound, even emulated. */
@@ -27,7 +30,15 @@
 /* Cache flushes of cold runs go in pieces this big, each a rescheduling point. */
 #define CB_FLUSH_PIECE		(256UL << 10)
 
-static __printf(3, 4) int cb_fail(struct cb_run *c, int err, const char *fmt, ...)
+/**
+ * cb_krun_fail - say why the run fails, for last_error
+ * @c: the run
+ * @err: the negative errno it fails with
+ * @fmt: the reason, in words
+ *
+ * Return: @err.
+ */
+int cb_krun_fail(struct cb_krun *c, int err, const char *fmt, ...)
 {
 	va_list args;
 
@@ -49,7 +60,7 @@ static u64 cb_cycles_to_us(u64 cycles)
 
 static enum hrtimer_restart cb_deadline(struct hrtimer *timer)
 {
-	struct cb_run *c = container_of(timer, struct cb_run, timer);
+	struct cb_krun *c = container_of(timer, struct cb_krun, timer);
 
 	WRITE_ONCE(c->stop, 1);
 	return HRTIMER_NORESTART;
@@ -58,41 +69,41 @@ static enum hrtimer_restart cb_deadline(struct hrtimer *timer)
 /*
  * Checked before every copy, inside the timed window too: two loads of hot
  * lines and two well-predicted branches, which the baseline loop pays as
- * well. The writer's own flag, so that a signal stops the run even when the
- * writer cannot run on this CPU.
+ * well. A signal, not TIF_NOTIFY_SIGNAL: task_work (io_uring's completions)
+ * waits for the write to return and neither ends nor blocks the run.
  */
-static __always_inline bool cb_stopping(const struct cb_run *c)
+static __always_inline bool cb_stopping(const struct cb_krun *c)
 {
-	return READ_ONCE(c->stop) || task_sigpending(c->writer);
+	return READ_ONCE(c->stop) || task_sigpending(current);
 }
 
 /*
- * Between samples (preemptible): why the run cannot go on, or 0. A signal
- * and the deadline come first; then the CPU: offline, outside the writer's
- * allowed CPUs (a cpuset or affinity change), or this thread moved off it.
+ * Between copies and samples (preemptible, outside any timed window): why
+ * the run cannot go on, or 0. A signal first: -ERESTARTSYS, so that the
+ * write restarts after a stop, a freeze or an SA_RESTART handler, and
+ * fails with EINTR after another handler. Then the deadline; then the CPU:
+ * going offline (hotplug waits for this task), or outside the writer's
+ * allowed CPUs (a cpuset or affinity change, whose setter waits for this
+ * task), both ended here so that the waiter is released.
  */
-static int cb_check(struct cb_run *c)
+static int cb_check(struct cb_krun *c)
 {
 	int cpu = c->cpu;
 
-	if (task_sigpending(c->writer))
-		return -EINTR;
+	if (task_sigpending(current))
+		return -ERESTARTSYS;
 	if (READ_ONCE(c->stop))
 		return -ETIME;
-	if (!cpu_online(cpu) || !cpu_active(cpu))
-		return cb_fail(c, -ENODEV, "cpu %d went offline during the run", cpu);
-	if (!cpumask_test_cpu(cpu, c->writer->cpus_ptr))
-		return cb_fail(c, -EINVAL,
-			       "cpu %d left the writer's allowed CPUs (now %*pbl) during the run: a cpuset or affinity change",
-			       cpu, cpumask_pr_args(c->writer->cpus_ptr));
-	if (raw_smp_processor_id() != cpu)
-		return cb_fail(c, -EAGAIN,
-			       "the run's thread was moved off cpu %d (a cgroup or affinity change); run again",
-			       cpu);
+	if (!cpu_active(cpu))
+		return cb_krun_fail(c, -ENODEV, "cpu %d went offline during the run", cpu);
+	if (!cpumask_test_cpu(cpu, &current->cpus_mask))
+		return cb_krun_fail(c, -EINVAL,
+				    "cpu %d left the writer's allowed CPUs (now %*pbl) during the run: a cpuset or affinity change",
+				    cpu, cpumask_pr_args(&current->cpus_mask));
 	return 0;
 }
 
-static int cb_between(struct cb_run *c)
+static int cb_between(struct cb_krun *c)
 {
 	cond_resched();
 	return cb_check(c);
@@ -145,24 +156,24 @@ static const struct cb_kvariant cb_empty = {
  * Returns the bytes not copied. The iter directions build the iov_iter as
  * read() and write() do (new_sync_read()), for every copy.
  */
-typedef unsigned long (*cb_once_fn)(const struct cb_run *c, const struct cb_kvariant *v);
+typedef unsigned long (*cb_once_fn)(const struct cb_krun *c, const struct cb_kvariant *v);
 
-static unsigned long cb_once_mem(const struct cb_run *c, const struct cb_kvariant *v)
+static unsigned long cb_once_mem(const struct cb_krun *c, const struct cb_kvariant *v)
 {
 	return v->mem(c->kdst, c->ksrc, c->len);
 }
 
-static unsigned long cb_once_to_user(const struct cb_run *c, const struct cb_kvariant *v)
+static unsigned long cb_once_to_user(const struct cb_krun *c, const struct cb_kvariant *v)
 {
 	return v->to_user(c->udst, c->ksrc, c->len);
 }
 
-static unsigned long cb_once_from_user(const struct cb_run *c, const struct cb_kvariant *v)
+static unsigned long cb_once_from_user(const struct cb_krun *c, const struct cb_kvariant *v)
 {
 	return v->from_user(c->kdst, c->usrc, c->len);
 }
 
-static unsigned long cb_once_to_iter(const struct cb_run *c, const struct cb_kvariant *v)
+static unsigned long cb_once_to_iter(const struct cb_krun *c, const struct cb_kvariant *v)
 {
 	struct iov_iter iter;
 
@@ -170,7 +181,7 @@ static unsigned long cb_once_to_iter(const struct cb_run *c, const struct cb_kva
 	return c->len - v->to_iter(c->ksrc, c->len, &iter);
 }
 
-static unsigned long cb_once_from_iter(const struct cb_run *c, const struct cb_kvariant *v)
+static unsigned long cb_once_from_iter(const struct cb_krun *c, const struct cb_kvariant *v)
 {
 	struct iov_iter iter;
 
@@ -199,105 +210,152 @@ static cb_once_fn cb_once_for(enum cb_direction dir)
 
 /*
  * A timed window: the user mapping locked and checked (cb_buf_lock()),
- * preemption and page faults off, on the run's CPU.
+ * preemption and page faults off.
  */
-static int cb_window_begin(struct cb_run *c)
+static int cb_window_begin(struct cb_krun *c)
 {
 	int ret = cb_buf_lock(c);
 
 	if (ret)
 		return ret;
 	preempt_disable();
-	if (smp_processor_id() != c->cpu) {
-		preempt_enable();
-		cb_buf_unlock(c);
-		return cb_check(c) ?: -EAGAIN;
-	}
 	pagefault_disable();
 	return 0;
 }
 
-static void cb_window_end(struct cb_run *c)
+static void cb_window_end(struct cb_krun *c)
 {
 	pagefault_enable();
 	preempt_enable();
 	cb_buf_unlock(c);
 }
 
+/*
+ * The TSC cycles from t0 to now; a TSC that went backwards (an unstable
+ * TSC; the window never leaves the CPU) fails the run rather than give a
+ * sample of 2^64 cycles.
+ */
+static int cb_elapsed(struct cb_krun *c, u64 t0, u64 *cycles)
+{
+	u64 t1 = rdtsc_ordered();
+
+	if (t1 < t0)
+		return cb_krun_fail(c, -EIO,
+				    "the TSC went backwards by %llu cycles within a timed copy on cpu %d: its times cannot be trusted (an unstable TSC)",
+				    t0 - t1, c->cpu);
+	*cycles = t1 - t0;
+	return 0;
+}
+
 /* Cold: both sides of the copy out of every cache, piece by piece. */
-static int cb_flush(struct cb_run *c)
+static int cb_flush(struct cb_krun *c)
 {
 	unsigned long at, n;
+	int ret;
 
 	for (at = 0; at < c->len; at += n) {
 		n = min(c->len - at, CB_FLUSH_PIECE);
 		cb_buf_flush(&c->src, c->k.src_offset + at, n);
 		cb_buf_flush(&c->dst, c->k.dst_offset + at, n);
-		if (cb_stopping(c))
-			return cb_check(c);
+		ret = cb_check(c);
+		if (ret)
+			return ret;
 		cond_resched();
 	}
 	return 0;
 }
 
-/*
- * cb_sample - time loops copies with variant v. Without windows (hot), one
- * timed window around all of them; with windows (cold), one window per
- * copy, each after both buffers are flushed when flush is set (the cold
- * baseline keeps the windows and skips the flush). Stops within one copy
- * when cb_stopping().
- * Returns 0 with the cycles in *cycles, or a negative errno.
- */
-static noinline int cb_sample(struct cb_run *c, const struct cb_kvariant *v, u32 loops,
-			      bool windows, bool flush, u64 *cycles)
+/* Hot: loops copies in one timed window. */
+static int cb_time_hot(struct cb_krun *c, const struct cb_kvariant *v, cb_once_fn once,
+		       u32 loops, unsigned long *left, u64 *cycles)
 {
-	cb_once_fn once = cb_once_for(c->k.direction);
-	unsigned long left = 0;
-	u64 t0, sum = 0;
-	u32 i = 0;
+	u64 t0;
+	u32 i;
+	int ret = cb_window_begin(c);
+
+	if (ret)
+		return ret;
+	t0 = rdtsc_ordered();
+	for (i = 0; i < loops && !cb_stopping(c); i++)
+		*left |= once(c, v);
+	ret = cb_elapsed(c, t0, cycles);
+	cb_window_end(c);
+	if (!ret && i < loops)
+		ret = cb_check(c) ?: -ERESTARTSYS;
+	return ret;
+}
+
+/*
+ * Cold: loops copies, each in its own window after both buffers are
+ * flushed when flush is set (the cold baseline keeps the windows and skips
+ * the flush); between copies, outside the windows, every check of
+ * cb_check(), so that a long cold sample never holds up CPU hotplug.
+ */
+static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_fn once,
+			u32 loops, bool flush, unsigned long *left, u64 *cycles)
+{
+	u64 t0, t;
+	u32 i;
 	int ret;
 
-	OPTIMIZER_HIDE_VAR(once);
-	if (!windows) {
-		ret = cb_window_begin(c);
+	*cycles = 0;
+	for (i = 0; i < loops; i++) {
+		ret = flush ? cb_flush(c) : cb_check(c);
+		if (!ret)
+			ret = cb_window_begin(c);
 		if (ret)
 			return ret;
 		t0 = rdtsc_ordered();
-		for (; i < loops && !cb_stopping(c); i++)
-			left |= once(c, v);
-		sum = rdtsc_ordered() - t0;
+		*left |= once(c, v);
+		ret = cb_elapsed(c, t0, &t);
 		cb_window_end(c);
-	} else {
-		for (; i < loops && !cb_stopping(c); i++) {
-			ret = flush ? cb_flush(c) : 0;
-			if (!ret)
-				ret = cb_window_begin(c);
-			if (ret)
-				return ret;
-			t0 = rdtsc_ordered();
-			left |= once(c, v);
-			sum += rdtsc_ordered() - t0;
-			cb_window_end(c);
-		}
+		if (ret)
+			return ret;
+		*cycles += t;
 	}
-	if (i < loops)
-		return cb_check(c) ?: -EINTR;
-	if (left)
-		return cb_fail(c, -EFAULT,
-			       "a %s copy of %lu bytes came back short (the user buffer's pages were zapped, by madvise()?)",
-			       cb_direction_names[c->k.direction], c->len);
-	*cycles = sum;
 	return 0;
 }
 
+/*
+ * cb_time_sample - time loops copies with variant v, hot (one window) or
+ * cold (windows set, one window per copy; flush says whether the buffers
+ * are flushed before each). Stops within one copy when cb_stopping(). A
+ * short copy means the user side's pages were zapped (MADV_DONTNEED, which
+ * runs beside a copy under the same read lock): the pages are faulted in
+ * again, outside any window, and the sample taken again, until the
+ * deadline or a signal.
+ * Returns 0 with the cycles in *cycles, or a negative errno.
+ */
+static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *v, u32 loops,
+				   bool windows, bool flush, u64 *cycles)
+{
+	cb_once_fn once = cb_once_for(c->k.direction);
+	unsigned long left;
+	int ret;
+
+	OPTIMIZER_HIDE_VAR(once);
+	for (;;) {
+		left = 0;
+		ret = windows ? cb_time_cold(c, v, once, loops, flush, &left, cycles) :
+				cb_time_hot(c, v, once, loops, &left, cycles);
+		if (ret || !left)
+			return ret;
+		if (WARN_ON_ONCE(!c->user))	/* only user memory can be short */
+			return -EFAULT;
+		ret = cb_buf_fault_in(c, c->user) ?: cb_between(c);
+		if (ret)
+			return ret;
+	}
+}
+
 /* One copy of len bytes (len <= c->len), timed alone, hot or cold. */
-static int cb_time_one(struct cb_run *c, unsigned long len, bool cold, u64 *cycles)
+static int cb_time_one(struct cb_krun *c, unsigned long len, bool cold, u64 *cycles)
 {
 	unsigned long full = c->len;
 	int ret;
 
 	c->len = len;
-	ret = cb_sample(c, c->v, 1, cold, cold, cycles);
+	ret = cb_time_sample(c, c->v, 1, cold, cold, cycles);
 	c->len = full;
 	return ret;
 }
@@ -309,7 +367,7 @@ static int cb_time_one(struct cb_run *c, unsigned long len, bool cold, u64 *cycl
  * bound; else the size doubles while the prediction of the next step, with
  * a quarter more for a change of cache level, fits; else -E2BIG.
  */
-static int cb_calibrate_one(struct cb_run *c, bool cold)
+static int cb_calibrate_one(struct cb_krun *c, bool cold)
 {
 	u64 limit = (u64)tsc_khz * CB_SAMPLE_MS_MAX, t, pred;
 	unsigned long len = c->len, s = min(len, CB_PROBE_BYTES), next;
@@ -319,8 +377,9 @@ static int cb_calibrate_one(struct cb_run *c, bool cold)
 		ret = cb_time_one(c, s, cold, &t);
 		if (ret)
 			return ret;
-		if (s == len)
+		if (s == len || t > limit)
 			break;
+		/* t <= limit: the quotients below fit in 64 bits (no #DE). */
 		pred = mul_u64_u64_div_u64(t, len, s);
 		if (pred * 2 <= limit) {
 			s = len;
@@ -328,18 +387,18 @@ static int cb_calibrate_one(struct cb_run *c, bool cold)
 		}
 		next = min(s * 2, len);
 		if (mul_u64_u64_div_u64(t, next, s) / 4 * 5 > limit)
-			return cb_fail(c, -E2BIG,
-				       "one copy of %lu bytes would keep preemption off for about %llu ms (from a copy of %lu bytes), above the bound of %u ms; lower size",
-				       len, cb_cycles_to_ms(pred), s, CB_SAMPLE_MS_MAX);
+			return cb_krun_fail(c, -E2BIG,
+					    "one copy of %lu bytes would keep preemption off for about %llu ms (from a copy of %lu bytes), above the bound of %u ms; lower size",
+					    len, cb_cycles_to_ms(pred), s, CB_SAMPLE_MS_MAX);
 		s = next;
 		ret = cb_between(c);
 		if (ret)
 			return ret;
 	}
 	if (t > limit)
-		return cb_fail(c, -E2BIG,
-			       "one copy of %lu bytes kept preemption off for %llu ms, above the bound of %u ms; lower size",
-			       len, cb_cycles_to_ms(t), CB_SAMPLE_MS_MAX);
+		return cb_krun_fail(c, -E2BIG,
+				    "one copy of %lu bytes kept preemption off for %llu ms, above the bound of %u ms; lower size",
+				    s, cb_cycles_to_ms(t), CB_SAMPLE_MS_MAX);
 	c->one_cycles = t;
 	return 0;
 }
@@ -350,7 +409,7 @@ static int cb_calibrate_one(struct cb_run *c, bool cold)
  * smallest power of two whose sample takes CB_LOOPS_AUTO_NS (as far as the
  * bound allows), found by timing samples: the first warm-up.
  */
-static int cb_pick_loops(struct cb_run *c, bool cold, u32 *loops)
+static int cb_pick_loops(struct cb_krun *c, bool cold, u32 *loops)
 {
 	u64 limit = (u64)tsc_khz * CB_SAMPLE_MS_MAX, one = max(c->one_cycles, 1ULL), t;
 	u64 target = div_u64((u64)tsc_khz * CB_LOOPS_AUTO_NS, 1000000);
@@ -359,15 +418,15 @@ static int cb_pick_loops(struct cb_run *c, bool cold, u32 *loops)
 
 	if (n) {
 		if (!cold && n > 1 && one * n > limit)
-			return cb_fail(c, -E2BIG,
-				       "one sample of %u loops would keep preemption off for about %llu ms, above the bound of %u ms (one copy takes about %llu us); set loops to at most %llu, or 0 for automatic",
-				       n, cb_cycles_to_ms(one * n), CB_SAMPLE_MS_MAX,
-				       cb_cycles_to_us(one), div64_u64(limit, one));
+			return cb_krun_fail(c, -E2BIG,
+					    "one sample of %u loops would keep preemption off for about %llu ms, above the bound of %u ms (one copy takes about %llu us); set loops to at most %llu, or 0 for automatic",
+					    n, cb_cycles_to_ms(one * n), CB_SAMPLE_MS_MAX,
+					    cb_cycles_to_us(one), div64_u64(limit, one));
 		*loops = n;
 		return 0;
 	}
 	for (n = 1;; n *= 2) {
-		ret = cb_sample(c, c->v, n, cold, cold, &t);
+		ret = cb_time_sample(c, c->v, n, cold, cold, &t);
 		if (ret)
 			return ret;
 		if (t >= target || n >= CB_LOOPS_MAX / 2 || (!cold && one * n * 2 > limit))
@@ -422,7 +481,7 @@ static u64 cb_net(u64 v, u64 base)
 }
 
 /* The statistics of n timed samples and nb baseline samples, into c->r. */
-static void cb_stats(struct cb_run *c, u32 loops, u32 n, u32 nb)
+static void cb_stats(struct cb_krun *c, u32 loops, u32 n, u32 nb)
 {
 	struct cb_results *r = &c->r;
 	u64 sum = 0, base = 0;
@@ -435,18 +494,18 @@ static void cb_stats(struct cb_run *c, u32 loops, u32 n, u32 nb)
 	r->loops = loops;
 	r->samples = n;
 	r->truncated = n < c->k.samples;
-	r->baseline_c100 = cb_median(c->b100, nb);
-	r->min_c100 = c->c100[0];
-	r->max_c100 = c->c100[n - 1];
-	r->median_c100 = cb_median(c->c100, n);
-	r->mean_c100 = div_u64(sum, n);
-	r->stddev_c100 = cb_stddev(c->c100, n, r->mean_c100);
+	r->baseline_cycles = cb_median(c->b100, nb);
+	r->cycles_min = c->c100[0];
+	r->cycles_max = c->c100[n - 1];
+	r->cycles_median = cb_median(c->c100, n);
+	r->cycles_mean = div_u64(sum, n);
+	r->cycles_stddev = cb_stddev(c->c100, n, r->cycles_mean);
 	if (c->k.baseline) {
-		base = r->baseline_c100;
-		r->min_c100 = cb_net(r->min_c100, base);
-		r->max_c100 = cb_net(r->max_c100, base);
-		r->median_c100 = cb_net(r->median_c100, base);
-		r->mean_c100 = cb_net(r->mean_c100, base);
+		base = r->baseline_cycles;
+		r->cycles_min = cb_net(r->cycles_min, base);
+		r->cycles_max = cb_net(r->cycles_max, base);
+		r->cycles_median = cb_net(r->cycles_median, base);
+		r->cycles_mean = cb_net(r->cycles_mean, base);
 	}
 }
 
@@ -456,7 +515,7 @@ static void cb_stats(struct cb_run *c, u32 loops, u32 n, u32 nb)
  * CB_BASELINE_SAMPLES times). The deadline ends it: with the samples taken
  * (truncated) when there is one, else -ETIME.
  */
-static int cb_measure(struct cb_run *c)
+static int cb_measure_samples(struct cb_krun *c)
 {
 	bool cold = c->k.cache == CB_CACHE_cold;
 	u32 loops = 0, n = 0, nb = 0;
@@ -465,15 +524,15 @@ static int cb_measure(struct cb_run *c)
 
 	ret = cb_calibrate_one(c, cold) ?: cb_between(c) ?:
 	      cb_pick_loops(c, cold, &loops) ?: cb_between(c) ?:
-	      cb_sample(c, c->v, loops, cold, cold, &t);
+	      cb_time_sample(c, c->v, loops, cold, cold, &t);
 	while (!ret && n < c->k.samples) {
 		if (nb < CB_BASELINE_SAMPLES) {
-			ret = cb_between(c) ?: cb_sample(c, &cb_empty, loops, cold, false, &t);
+			ret = cb_between(c) ?: cb_time_sample(c, &cb_empty, loops, cold, false, &t);
 			if (ret)
 				break;
 			c->b100[nb++] = div_u64(t * 100, loops);
 		}
-		ret = cb_between(c) ?: cb_sample(c, c->v, loops, cold, cold, &t);
+		ret = cb_between(c) ?: cb_time_sample(c, c->v, loops, cold, cold, &t);
 		if (ret)
 			break;
 		c->c100[n++] = div_u64(t * 100, loops);
@@ -481,38 +540,62 @@ static int cb_measure(struct cb_run *c)
 	if (ret == -ETIME && n)
 		ret = 0;
 	else if (ret == -ETIME)
-		return cb_fail(c, -ETIME,
-			       "max_run_ms %u was reached after %llu ms, before the first timed sample (one copy takes about %llu us, loops %u); raise max_run_ms",
-			       c->k.max_run_ms,
-			       div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC),
-			       cb_cycles_to_us(c->one_cycles), loops);
+		return cb_krun_fail(c, -ETIME,
+				    "max_run_ms %u was reached after %llu ms, before the first timed sample (one copy takes about %llu us, loops %u); raise max_run_ms",
+				    c->k.max_run_ms,
+				    div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC),
+				    cb_cycles_to_us(c->one_cycles), loops);
 	if (ret)
 		return ret;
 	cb_stats(c, loops, n, nb);
 	return 0;
 }
 
-/**
- * cb_measure_thread - the body of the run's kernel thread: in the writer's
- * address space when a side is user memory, with the deadline timer armed
- * on this CPU; leaves its result in @c->ret and completes @c->done
- * @arg: the run
- *
- * Return: 0; kthread_stop() reaps the thread.
+/*
+ * The run's CPU, with migration disabled: the CPU asked for must be the
+ * one the writer is on (a run never changes the writer's affinity), -1
+ * takes it.
  */
-int cb_measure_thread(void *arg)
+static int cb_measure_cpu(struct cb_krun *c)
 {
-	struct cb_run *c = arg;
+	int here = smp_processor_id();
 
-	if (c->mm)
-		kthread_use_mm(c->mm);
-	hrtimer_init(&c->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
-	c->timer.function = cb_deadline;
-	hrtimer_start(&c->timer, ns_to_ktime(c->deadline_ns), HRTIMER_MODE_ABS_PINNED);
-	c->ret = cb_check(c) ?: cb_measure(c);
-	hrtimer_cancel(&c->timer);
-	if (c->mm)
-		kthread_unuse_mm(c->mm);
-	complete(&c->done);
-	return 0;
+	c->cpu = c->k.cpu >= 0 ? c->k.cpu : here;
+	if (!cpu_active(c->cpu))
+		return cb_krun_fail(c, -ENODEV, "cpu %d is going offline (online: %*pbl)",
+				    c->cpu, cpumask_pr_args(cpu_online_mask));
+	if (c->cpu == here)
+		return 0;
+	if (!cpumask_test_cpu(c->cpu, &current->cpus_mask))
+		return cb_krun_fail(c, -EINVAL,
+				    "cpu %d is not among the writer's allowed CPUs %*pbl (its cpuset and affinity); write -1 or one of them to cpu",
+				    c->cpu, cpumask_pr_args(&current->cpus_mask));
+	return cb_krun_fail(c, -EINVAL,
+			    "the writer is on cpu %d, not on cpu %d: a run runs on its writer's CPU and never moves it; pin the writer to cpu %d first (taskset -c %d, sched_setaffinity()), or write -1 to cpu",
+			    here, c->cpu, c->cpu, c->cpu);
+}
+
+/**
+ * cb_measure - the timed part of a run, in the writer's context, which
+ * stays on the run's CPU (migrate_disable()) with the deadline timer armed
+ * there; the results' statistics in @c->r
+ * @c: the run, prepared (buffers filled, the user side faulted in)
+ *
+ * Return: 0, or a negative errno with the reason in @c->why (none for
+ * -ERESTARTSYS, a signal).
+ */
+int cb_measure(struct cb_krun *c)
+{
+	int ret;
+
+	migrate_disable();
+	ret = cb_measure_cpu(c);
+	if (!ret) {
+		hrtimer_setup(&c->timer, cb_deadline, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
+		hrtimer_start(&c->timer, ns_to_ktime(c->deadline_ns), HRTIMER_MODE_ABS_PINNED);
+		ret = cb_check(c) ?: cb_measure_samples(c);
+		hrtimer_cancel(&c->timer);
+	}
+	migrate_enable();
+	return ret;
 }

@@ -1,75 +1,73 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cb_run.h - what the parts of a timed run share: cb_run.c (the run and
- * results files and the course of a run, in the writer), cb_buf.c (its
- * buffers and the user mapping), cb_measure.c (the timed part, on a kernel
- * thread on the run's CPU).
+ * results files, the course of a run), cb_buf.c (its buffers: the kernel
+ * side and the writer's mapping of the buffer file), cb_measure.c (the
+ * timed part). The whole run happens in the writer's own context.
  */
 #ifndef CB_RUN_H
 #define CB_RUN_H
 
-#include <linux/completion.h>
 #include <linux/hrtimer.h>
 
 #include "cb_internal.h"
 
 struct cb_ubuf;
-struct mm_struct;
-struct task_struct;
 
 /* Baseline samples: enough for a stable median, few enough to be cheap. */
 #define CB_BASELINE_SAMPLES	31U
 
 /*
- * struct cb_buf - one side of a copy: pages with a kernel address, and for
- * the user side the same pages mapped in the writer's address space.
+ * struct cb_buf - one side of a copy: pages with a kernel address, through
+ * which the run fills and checks them.
  * @kbase:	kernel address of byte 0, page aligned
- * @len:	bytes, a multiple of PAGE_SIZE
- * @vmalloced:	@kbase is a vmalloc() address (else alloc_pages_exact())
- * @ubase:	user side: where the writer sees byte 0
- * @umap:	user side: the mapping, which the run can recognise as its own
+ * @len:	bytes the run uses, a multiple of PAGE_SIZE
+ * @vmalloced:	kernel side: @kbase is a vmalloc() address (else alloc_pages_exact())
+ * @ubase:	user side: where the writer maps byte 0
+ * @ub:		user side: the buffer, which the run holds a reference to
+ * @writable:	user side: the copy writes to it
  */
 struct cb_buf {
 	u8 *kbase;
 	unsigned long len;
 	bool vmalloced;
 	void __user *ubase;
-	struct cb_ubuf *umap;
+	struct cb_ubuf *ub;
+	bool writable;
 };
 
 /*
  * struct cb_results - the outcome of a run, every value the "results" file
- * prints; cycles are per copy in hundredths of a TSC cycle, and the derived
- * values are computed once, when the run ends.
+ * prints beyond the knobs: one field per key of copybench.h's
+ * CB_RESULT_KEY list, named as the key; "cycles" and "ns" values in
+ * hundredths, "bytes/cycle" in thousandths, computed once when the run ends.
  */
 struct cb_results {
 	struct cb_knobs knobs;
-	int run_cpu;
-	u32 loops;
-	u32 samples;
-	bool truncated;
-	u64 min_c100, median_c100, mean_c100, stddev_c100, max_c100;
-	u64 baseline_c100;
-	u64 ns_median100;	/* ns, x100 */
-	u64 bpc1000;		/* bytes per cycle, x1000 */
+	u64 run_cpu;
+	u64 loops;
+	u64 samples;
+	u64 truncated;
+	u64 cycles_min, cycles_median, cycles_mean, cycles_stddev, cycles_max;
+	u64 baseline_cycles;
+	u64 ns_median;
+	u64 bytes_per_cycle;
 	u64 mb_per_s;
 	u64 tsc_khz;
 	u64 run_ms;
-	bool verified;
+	u64 verified;
 };
 
 /*
- * struct cb_run - one run, from the write of "1" to the results. The writer
- * prepares it and waits; the measuring thread owns it from wake-up to
- * @done; the deadline timer only sets @stop.
+ * struct cb_krun - one run, from the write of "1" to the results, all of
+ * it in the writer's context; the deadline timer only sets @stop.
  */
-struct cb_run {
+struct cb_krun {
 	struct cb_knobs k;
 	const struct cb_kvariant *v;
 	int cpu;			/* the CPU it runs on */
-	struct task_struct *writer;	/* its signals stop the run */
-	struct mm_struct *mm;		/* user directions: the writer's */
 	struct cb_buf src, dst;
+	struct cb_buf *user;		/* &src or &dst when a side is user memory */
 
 	/* The copy: what each direction's routine is called with. */
 	void *kdst;
@@ -81,11 +79,8 @@ struct cb_run {
 	u64 start_ns, deadline_ns;	/* ktime_get_ns() */
 	struct hrtimer timer;		/* sets stop at the deadline */
 	int stop;
-	struct completion done;
 
-	/* What the measuring thread leaves. */
-	int ret;
-	char why[200];			/* a failure, in words, for last_error */
+	char why[320];			/* a failure, in words, for last_error */
 	u64 one_cycles;			/* one copy, from calibration */
 	u64 *c100;			/* per-sample cycles per copy, x100 */
 	u64 b100[CB_BASELINE_SAMPLES];	/* the same for the baseline */
@@ -93,14 +88,16 @@ struct cb_run {
 };
 
 /* cb_buf.c */
-int cb_buf_alloc(struct cb_buf *b, u64 bytes, bool user);
-int cb_buf_map(struct cb_buf *b, bool writable);
+int cb_buf_alloc(struct cb_buf *b, u64 bytes);
+int cb_buf_find_user(struct cb_krun *c, struct cb_buf *b, u64 bytes, bool writable);
+int cb_buf_fault_in(struct cb_krun *c, const struct cb_buf *b);
 void cb_buf_free(struct cb_buf *b);
-int cb_buf_lock(struct cb_run *c);
-void cb_buf_unlock(struct cb_run *c);
+int cb_buf_lock(struct cb_krun *c);
+void cb_buf_unlock(struct cb_krun *c);
 void cb_buf_flush(const struct cb_buf *b, unsigned long off, unsigned long len);
 
 /* cb_measure.c */
-int cb_measure_thread(void *arg);
+__printf(3, 4) int cb_krun_fail(struct cb_krun *c, int err, const char *fmt, ...);
+int cb_measure(struct cb_krun *c);
 
 #endif /* CB_RUN_H */

@@ -6,6 +6,7 @@
  * variant over an iov_iter that the data file uses.
  */
 #include <linux/bvec.h>
+#include <linux/fault-inject-usercopy.h>
 #include <linux/instrumented.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -17,6 +18,7 @@
 #include <linux/uio.h>
 #include <asm/cpufeature.h>
 
+#include "cb_compat.h"
 #include "cb_internal.h"
 
 /* In enum order: both come from the same list in copybench.h. */
@@ -228,11 +230,7 @@ static bool cb_iter_seg(const struct iov_iter *i, struct cb_seg *seg)
 		return true;
 	}
 	if (iter_is_iovec(i)) {
-#ifdef CB_HAVE_ITER_IOV
 		iov = iter_iov(i);
-#else
-		iov = i->iov;
-#endif
 		seg->ubase = iov->iov_base + i->iov_offset;
 		seg->len = min(i->count, iov->iov_len - i->iov_offset);
 		return true;
@@ -253,10 +251,13 @@ static bool cb_iter_seg(const struct iov_iter *i, struct cb_seg *seg)
 
 /*
  * One segment with a fixed variant: user segments through its _to_user or
- * _from_user routine after access_ok() and barrier_nospec(), as
- * _copy_to_user() and _copy_from_user() do, kernel segments through its
- * _memcpy routine; instrumented for KASAN and KCSAN as the kernel's own
- * copies are. Returns the bytes copied.
+ * _from_user routine as copy_to_iter()'s copy_to_user_iter() and
+ * copy_from_iter()'s copy_from_user_iter() call raw_copy_to_user() and
+ * raw_copy_from_user(): fault injection (should_fail_usercopy() fails the
+ * whole segment), access_ok(), the KASAN/KCSAN instrumentation, and before
+ * a read of user memory the barrier_nospec() of _copy_from_user(); kernel
+ * segments through its _memcpy routine, instrumented as memcpy() is.
+ * Returns the bytes copied.
  */
 static size_t cb_fixed_seg(const struct cb_kvariant *v, bool to_iter, void *kbuf,
 			   const struct cb_seg *seg, size_t n)
@@ -275,13 +276,13 @@ static size_t cb_fixed_seg(const struct cb_kvariant *v, bool to_iter, void *kbuf
 		}
 		return n;
 	}
-	if (!access_ok(seg->ubase, n))
+	if (should_fail_usercopy() || !access_ok(seg->ubase, n))
 		return 0;
-	barrier_nospec();
 	if (to_iter) {
 		instrument_copy_to_user(seg->ubase, kbuf, n);
 		left = v->to_user(seg->ubase, kbuf, n);
 	} else {
+		barrier_nospec();
 		instrument_copy_from_user_before(kbuf, seg->ubase, n);
 		left = v->from_user(kbuf, seg->ubase, n);
 		instrument_copy_from_user_after(kbuf, seg->ubase, n, left);
@@ -289,7 +290,12 @@ static size_t cb_fixed_seg(const struct cb_kvariant *v, bool to_iter, void *kbuf
 	return n - left;
 }
 
-/* A fixed variant over an iov_iter: one call per segment. */
+/*
+ * A fixed variant over an iov_iter: one call per segment, after the checks
+ * copy_to_iter() and copy_from_iter() make of the whole copy first:
+ * check_copy_size() (hardened usercopy's object check of the kernel side)
+ * and might_fault() for a user-backed iter.
+ */
 static ssize_t cb_fixed_copy_iter(const struct cb_kvariant *v, void *kbuf, size_t len,
 				  struct iov_iter *iter)
 {
@@ -299,6 +305,8 @@ static ssize_t cb_fixed_copy_iter(const struct cb_kvariant *v, void *kbuf, size_
 
 	if (!cb_iter_seg(iter, &seg))
 		return -EOPNOTSUPP;
+	if (!check_copy_size(kbuf, len, to_iter))
+		return 0;
 	if (user_backed_iter(iter))
 		might_fault();
 	len = min(len, iov_iter_count(iter));
@@ -345,8 +353,15 @@ ssize_t cb_kvariant_copy_iter(const struct cb_kvariant *v, void *kbuf, size_t le
 	return cb_fixed_copy_iter(v, kbuf, len, iter);
 }
 
-/* variants: "name usable|unusable dirs description" per line, table order. */
-static int cb_variants_show(struct seq_file *m, void *unused)
+/**
+ * cb_variants_show - the variants file: "NAME usable|unusable DIRS
+ * DESCRIPTION" per line, in table order
+ * @m: the seq_file
+ * @unused: nothing
+ *
+ * Return: 0.
+ */
+int cb_variants_show(struct seq_file *m, void *unused)
 {
 	char dirs[128];
 	unsigned int i;
@@ -360,16 +375,3 @@ static int cb_variants_show(struct seq_file *m, void *unused)
 	}
 	return 0;
 }
-
-static int cb_variants_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, cb_variants_show, NULL);
-}
-
-const struct file_operations cb_variants_fops = {
-	.owner		= THIS_MODULE,
-	.open		= cb_variants_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};

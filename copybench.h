@@ -6,9 +6,10 @@
  * (selftests, tools), the way mm/gup_test.h is; it needs <linux/types.h>
  * and nothing else.
  *
- * The lists at the end (files, directions, cache modes, results keys) are
- * X-macro lists in the manner of copy_variants_list.h: outside the include
- * guard, each expands where its macro is defined:
+ * The lists at the end (files, knobs, directions, cache modes, results
+ * keys) are X-macro lists in the manner of copy_variants_list.h: outside
+ * the include guard, each expands where its macro is defined (one list
+ * macro at a time, except CB_FILE with CB_KNOB, below):
  *
  *	#define CB_RESULT_KEY(key, unit)	#key,
  *	#include "copybench.h"
@@ -25,8 +26,9 @@
 #define CB_DEBUGFS_DIR		"/sys/kernel/debug/copybench"
 
 /*
- * Knob limits and defaults (unit in the name or the comment). Every knob is
- * one decimal value or one name per file; see CB_KNOBS below.
+ * Knob limits and defaults (unit in the name or the comment), used by the
+ * CB_KNOB list below and by userspace tools that check values before they
+ * write them.
  */
 #define CB_SIZE_MAX		(64UL << 20)	/* bytes per copy */
 #define CB_SIZE_DEFAULT		4096UL
@@ -51,6 +53,13 @@
  */
 #define CB_DATA_CHUNK_MAX	(2UL << 20)
 #define CB_DATA_CHUNK_DEFAULT	4096UL		/* 0: CB_DATA_CHUNK_MAX */
+
+/*
+ * The buffer file: a process maps it (MAP_SHARED) to give runs of the user
+ * directions their user side; one mapping holds at most this many bytes,
+ * the largest size plus the largest offset, in whole pages.
+ */
+#define CB_BUFFER_MAX		(CB_SIZE_MAX + CB_OFFSET_MAX + 1)
 
 /* The last_error file: one line of at most this many bytes, newline included. */
 #define CB_LAST_ERROR_MAX	512
@@ -81,28 +90,59 @@ static inline __u8 cb_data_byte(__u64 pos)
 
 /*
  * CB_FILE(name, mode): the files of CB_DEBUGFS_DIR, which the module creates
- * from this list. Read-write (0600) files are knobs, except "data", the read
- * path; the others are the interface's verbs and outputs.
+ * from this list. The knobs are files too: where only CB_FILE is defined,
+ * each CB_KNOB entry below expands as CB_FILE(name, 0600), in its place.
+ * "buffer" is the user side of a run, mapped by the process (mmap, no
+ * read or write); "data" is the read path; the others are verbs and
+ * outputs.
  */
 #ifdef CB_FILE
 CB_FILE(variants,	0400)
-CB_FILE(variant,	0600)
-CB_FILE(direction,	0600)
-CB_FILE(size,		0600)
-CB_FILE(src_offset,	0600)
-CB_FILE(dst_offset,	0600)
-CB_FILE(cache,		0600)
-CB_FILE(loops,		0600)
-CB_FILE(samples,	0600)
-CB_FILE(cpu,		0600)
-CB_FILE(baseline,	0600)
-CB_FILE(max_run_ms,	0600)
+#ifndef CB_KNOB
+#define CB_KNOB(name, type, min, max, dflt)	CB_FILE(name, 0600)
+#define CB_KNOB_AS_FILE
+#endif
+#endif
+
+/*
+ * CB_KNOB(name, type, min, max, default): the knobs, one value per file,
+ * read back as written (Documentation/copybench.rst gives each one's
+ * meaning). type says how a value is written:
+ *   u64, u32	a plain decimal number in [min, max] (digits only)
+ *   bool	0 or 1 (min 0, max 1)
+ *   cpu	-1 or an online CPU (min and max unused, 0)
+ *   variant	a name of the "variants" file (min and max unused)
+ *   direction, cache	a name of the CB_DIRECTION or CB_CACHE list
+ * default is the value a new load starts with: a number for the numeric
+ * types, a string for the named ones.
+ */
+#ifdef CB_KNOB
+CB_KNOB(variant,	variant,	0, 0,			CB_NATIVE_NAME)
+CB_KNOB(direction,	direction,	0, 0,			CB_DIRECTION_DEFAULT)
+CB_KNOB(size,		u64,	0, CB_SIZE_MAX,			CB_SIZE_DEFAULT)
+CB_KNOB(src_offset,	u32,	0, CB_OFFSET_MAX,		0)
+CB_KNOB(dst_offset,	u32,	0, CB_OFFSET_MAX,		0)
+CB_KNOB(cache,		cache,	0, 0,				CB_CACHE_DEFAULT)
+CB_KNOB(loops,		u32,	0, CB_LOOPS_MAX,		CB_LOOPS_DEFAULT)
+CB_KNOB(samples,	u32,	CB_SAMPLES_MIN, CB_SAMPLES_MAX,	CB_SAMPLES_DEFAULT)
+CB_KNOB(cpu,		cpu,	0, 0,				-1)
+CB_KNOB(baseline,	bool,	0, 1,				1)
+CB_KNOB(max_run_ms,	u32,	CB_MAX_RUN_MS_MIN, CB_MAX_RUN_MS_MAX, CB_MAX_RUN_MS_DEFAULT)
+CB_KNOB(data_size,	u64,	CB_DATA_SIZE_MIN, CB_DATA_SIZE_MAX, CB_DATA_SIZE_DEFAULT)
+CB_KNOB(data_chunk,	u64,	0, CB_DATA_CHUNK_MAX,		CB_DATA_CHUNK_DEFAULT)
+#endif
+
+#ifdef CB_KNOB_AS_FILE
+#undef CB_KNOB
+#undef CB_KNOB_AS_FILE
+#endif
+
+#ifdef CB_FILE
 CB_FILE(run,		0200)
 CB_FILE(results,	0400)
 CB_FILE(last_error,	0400)
 CB_FILE(tsc_khz,	0400)
-CB_FILE(data_size,	0600)
-CB_FILE(data_chunk,	0600)
+CB_FILE(buffer,		0600)
 CB_FILE(data,		0600)
 #endif
 

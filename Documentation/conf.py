@@ -4,8 +4,9 @@
 #
 #   make htmldocs        HTML in build/htmldocs/, warnings are errors
 #
-# Like the kernel's Documentation/, every *.rst here is part of the book
-# (index.rst's toctree globs them), written in plain reStructuredText: no
+# Like the kernel's Documentation/, every *.rst here is part of the book,
+# listed in index.rst's toctrees in reading order (a page left out is a
+# warning, hence an error), written in plain reStructuredText: no
 # extension beyond what Debian's python3-sphinx ships.
 
 import os
@@ -24,6 +25,9 @@ source_suffix = ".rst"
 exclude_patterns = []
 highlight_language = "none"
 language = "en"
+# Options and commands render as typed: no "--" turned into an en dash, no
+# curly quotes in 'to_user.native.*'.
+smartquotes = False
 
 html_theme = "alabaster"
 html_title = "copybench " + release

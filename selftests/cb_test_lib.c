@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <linux/io_uring.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,6 +35,13 @@ const struct cb_file_info cb_files[CB_NFILES] = {
 #define CB_FILE(fname, fmode)	{ .name = #fname, .mode = fmode },
 #include "copybench.h"
 #undef CB_FILE
+};
+
+const struct cb_knob_info cb_knob_list[CB_NKNOBS] = {
+#define CB_KNOB(kname, ktype, kmin, kmax, dflt)	\
+	{ .name = #kname, .type = #ktype, .min = kmin, .max = kmax },
+#include "copybench.h"
+#undef CB_KNOB
 };
 
 const char * const cb_directions[CB_NDIRECTIONS] = {
@@ -68,7 +76,12 @@ int cb_name_index(const char * const *list, int n, const char *name)
 
 bool cb_is_knob(int i)
 {
-	return cb_files[i].mode == 0600 && i != CBF_data;
+	int k;
+
+	for (k = 0; k < CB_NKNOBS; k++)
+		if (!strcmp(cb_files[i].name, cb_knob_list[k].name))
+			return true;
+	return false;
 }
 
 int cb_file_write(const char *path, const void *buf, size_t len)
@@ -389,6 +402,100 @@ unsigned long long cb_res_c100(const struct cb_res *r, const char *key)
 	return strtoull(s, NULL, 10) * 100 + (dot ? strtoull(dot + 1, NULL, 10) : 0);
 }
 
+void *cb_buffer_map(size_t len)
+{
+	int fd = open(CB_PATH("buffer"), O_RDWR | O_CLOEXEC), err;
+	void *p;
+
+	if (fd < 0)
+		return MAP_FAILED;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	err = errno;
+	close(fd);
+	errno = err;
+	return p;
+}
+
+/* The process that mapped the run buffer, and where: a fork child has none of its own. */
+static pthread_mutex_t cb_buffer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pid_t cb_buffer_pid;
+static void *cb_buffer_addr;
+
+int cb_buffer_ready(void)
+{
+	int err = 0;
+
+	if (!strcmp(cb_value("direction"), "memcpy"))
+		return 0;
+	pthread_mutex_lock(&cb_buffer_lock);
+	if (cb_buffer_pid != getpid()) {
+		cb_buffer_addr = cb_buffer_map(CB_BUFFER_MAX);
+		if (cb_buffer_addr == MAP_FAILED)
+			err = -errno;
+		else
+			cb_buffer_pid = getpid();
+	}
+	pthread_mutex_unlock(&cb_buffer_lock);
+	return err;
+}
+
+void cb_buffer_release(void)
+{
+	pthread_mutex_lock(&cb_buffer_lock);
+	if (cb_buffer_pid == getpid())
+		munmap(cb_buffer_addr, CB_BUFFER_MAX);
+	cb_buffer_pid = 0;
+	pthread_mutex_unlock(&cb_buffer_lock);
+}
+
+long long cb_buffer_rss(pid_t pid)
+{
+	char path[64], line[512];
+	long long kb, total = 0;
+	unsigned long long a, b;
+	bool in_buffer = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		/* A mapping's first line: "start-end perms offset dev inode path". */
+		if (sscanf(line, "%llx-%llx ", &a, &b) == 2)
+			in_buffer = strstr(line, CB_DEBUGFS_DIR "/buffer\n") != NULL;
+		else if (in_buffer && sscanf(line, "Rss: %lld kB", &kb) == 1)
+			total += kb * 1024;
+	}
+	fclose(f);
+	return total;
+}
+
+int cb_wait_measuring(pid_t pid, size_t bytes, double timeout)
+{
+	double end = cb_now() + timeout;
+
+	do {
+		if (cb_buffer_rss(pid) >= (long long)bytes)
+			return 0;
+		sched_yield();
+	} while (cb_now() < end);
+	return -1;
+}
+
+int cb_do_run(void)
+{
+	long long cpu = cb_value_ll("cpu");
+	cpu_set_t set;
+
+	if (cpu >= 0 && cpu < CPU_SETSIZE) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);	/* refused: the run says why */
+	}
+	return cb_buffer_ready() ?: cb_write("run", "1");
+}
+
 int cb_load(const char *ko)
 {
 	int fd = open(ko, O_RDONLY | O_CLOEXEC), ret;
@@ -442,7 +549,7 @@ static int cb_run_child(void *p)
 		return 101;
 	if (sigaction(SIGUSR1, &sa, NULL))
 		return 102;
-	ret = cb_write("run", "1");
+	ret = cb_do_run();
 	if (a->report_fd >= 0) {
 		CPU_ZERO(&set);
 		sched_getaffinity(0, sizeof(set), &set);

@@ -68,9 +68,25 @@ extern const char * const cb_caches[CB_NCACHES];
 int cb_name_index(const char * const *list, int n, const char *name);
 
 /*
- * Is file i a knob (read-write, and not the data file)? data_size and
- * data_chunk are knobs.
+ * The CB_KNOB list: each knob's name, type ("u64", "cpu", "direction"...)
+ * and limits (0 and 0 for the types without a range).
  */
+enum {
+#define CB_KNOB(name, type, min, max, dflt)	CBN_##name,
+#include "copybench.h"
+#undef CB_KNOB
+	CB_NKNOBS
+};
+
+struct cb_knob_info {
+	const char *name;
+	const char *type;
+	unsigned long long min, max;
+};
+
+extern const struct cb_knob_info cb_knob_list[CB_NKNOBS];
+
+/* Is file i a knob (in the CB_KNOB list)? data_size and data_chunk are knobs. */
 bool cb_is_knob(int i);
 
 /*
@@ -146,6 +162,33 @@ unsigned long long cb_res_u(const struct cb_res *r, const char *key);
 /* A fixed-point value in hundredths ("12.34" -> 1234). */
 unsigned long long cb_res_c100(const struct cb_res *r, const char *key);
 
+/*
+ * The buffer file, the user side of the runs of the user directions:
+ * cb_buffer_map() maps len bytes of it (MAP_SHARED, read-write) and
+ * returns the mapping, or MAP_FAILED with errno set. cb_buffer_ready()
+ * makes sure the process maps a buffer when the direction knob is not
+ * memcpy (CB_BUFFER_MAX bytes, mapped once per process and kept: a fork
+ * child maps its own); 0 or -errno. cb_do_run() writes "1" to run as the
+ * module asks of a writer: the calling thread first pinned to the cpu
+ * knob's CPU when it is not -1 (and left there), the buffer ready; 0 or
+ * -errno. cb_buffer_release() unmaps that buffer (a mapped buffer keeps the
+ * module loaded).
+ */
+void *cb_buffer_map(size_t len);
+int cb_buffer_ready(void);
+void cb_buffer_release(void);
+int cb_do_run(void);
+/*
+ * The bytes of process pid's mappings of the buffer file that are in its
+ * page tables (their Rss in /proc/PID/smaps), -1 when unreadable. A run
+ * faults the part it uses in as its preparation's last step:
+ * cb_wait_measuring() waits (polling) until at least bytes are, that is,
+ * the run of a process with a fresh buffer is measuring; 0, or -1 after
+ * timeout seconds.
+ */
+long long cb_buffer_rss(pid_t pid);
+int cb_wait_measuring(pid_t pid, size_t bytes, double timeout);
+
 /* Load the module file ko, unload copybench (O_NONBLOCK); 0 or -errno. */
 int cb_load(const char *ko);
 int cb_unload(void);
@@ -157,7 +200,7 @@ double cb_now(void);
 pid_t cb_child(int (*fn)(void *), void *arg);
 /*
  * A run in a child process: it joins cgroup cg (when not NULL), catches
- * SIGUSR1 without SA_RESTART, writes "1" to run, writes its CPU affinity
+ * SIGUSR1 without SA_RESTART, runs (cb_do_run()), writes its CPU affinity
  * (a cpu_set_t) to report_fd (when >= 0) and exits with the errno of the
  * write (0 on success; 100 + n when setting up failed).
  */

@@ -11,7 +11,10 @@
 # python3 (a terminal for the progress test). Runs the unit tests (nested),
 # then every subcommand and every option's bad values: a usage error (exit
 # 2) that names the option, the value and what is accepted, with nothing
-# written to -o; records parse and hold every documented field; random
+# written to -o; records parse and hold every documented field; a record
+# of N repeats is N processes (N pids) at placements drawn from the seed,
+# within their bounds; a killed worker or command leaves nothing behind;
+# placement names the slow placements of records made to order; random
 # sizes and shuffles repeat with the seed; plots are written and not empty;
 # a SIGINT leaves no file behind. Timings are never asserted.
 set -u
@@ -21,8 +24,9 @@ set -u
 
 UNIT=${COPYBENCH_UNIT:-$(dirname "$CB")/copybench_unit_test}
 DOC=$cb_top/Documentation/records.rst
-# Quick points: timings are not looked at here.
-fast=(--backend user --samples 5 --max-run-ms 200)
+# Quick points, one process a record unless a test asks more: timings are
+# not looked at here.
+fast=(--backend user --samples 5 --max-run-ms 200 --repeat 1)
 
 # The unit tests, nested: each of their results counts.
 unit()
@@ -45,7 +49,7 @@ fi
 usage_no_args()
 {
 	"$CB" > "$tmp/o" 2> "$tmp/e"
-	[ $? = 2 ] && grep -q "usage: copybench SUBCOMMAND" "$tmp/e"
+	[ $? = 2 ] && grep -q "^Usage: copybench SUBCOMMAND" "$tmp/e"
 }
 check "no subcommand: usage on stderr, exit 2" usage_no_args
 
@@ -64,7 +68,7 @@ check "--help, help SUBCOMMAND, --version" help_works
 unknown_subcommand()
 {
 	"$CB" frobnicate 2> "$tmp/e"
-	[ $? = 2 ] && grep -q "unknown subcommand 'frobnicate' (accepted: sweep, alias, plot, compare, bisect-run, help)" "$tmp/e"
+	[ $? = 2 ] && grep -q "unknown subcommand 'frobnicate' (accepted: sweep, alias, plot, compare, bisect-run, placement, help)" "$tmp/e"
 }
 check "unknown subcommand: named, with the accepted ones, exit 2" unknown_subcommand
 
@@ -164,10 +168,11 @@ cold_and_offsets()
 {
 	"$CB" sweep "${fast[@]}" --sizes 4K --variants movsb,native --cache hot,cold \
 		--directions memcpy --src-offset 1 --dst-offset 4095 --clock core --estimator median \
-		-o "$tmp/c.json" > /dev/null 2>&1 &&
+		--repeat 1 -o "$tmp/c.json" > /dev/null 2>&1 &&
 		tail -n +2 "$tmp/c.json" | jq -s -e 'length == 4 and all(.verified) and
 			(map(.cache) | unique == ["cold", "hot"]) and
-			all(.src_offset == 1 and .dst_offset == 4095 and .clock_ratio > 0)' > /dev/null &&
+			all(.src_offset == 1 and .dst_offset == 4095 and .clock_ratio > 0) and
+			all(.src_place % 4096 == 1 and .dst_place % 4096 == 4095)' > /dev/null &&
 		head -n 1 "$tmp/c.json" | jq -e '.clock == "core" and .estimator == "median"' > /dev/null
 }
 check "sweep: cold cache, offsets, --clock core, --estimator median" cold_and_offsets
@@ -179,15 +184,273 @@ pinned()
 }
 check "sweep --cpu 0: pinned there" pinned
 
+# --- processes and placement --------------------------------------------------
+
+# A record of N repeats is N processes: N pids, none of them the command's,
+# each with its placement (drawn from the seed, distances out of the band,
+# stack aligned), the CPUs taken in turn; the same seed, the same placements.
+processes()
+{
+	local ncpu
+
+	"$CB" sweep "${fast[@]}" --sizes 64,4K --variants native,movsb --repeat 4 \
+		-o "$tmp/p.json" > /dev/null 2>&1 &
+	wait $! || return 1
+	record_ok "$tmp/p.json" || return 1
+	ncpu=$(nproc)
+	head -n 1 "$tmp/p.json" | jq -e '.placement == "vary" and .repeat == 4' > /dev/null &&
+	tail -n +2 "$tmp/p.json" | jq -s -e --argjson ncpu "$ncpu" '
+		def m: (. % 4096 + 4096) % 4096;
+		(map(.pid) | unique | length) == 4 and
+		(group_by(.pid) | all(length == 4 and (map(.repeat) | unique | length) == 1 and
+			(map([.src_place, .dst_place, .stack_place, .run_cpu]) | unique | length) == 1)) and
+		(map(.repeat) | unique) == [0, 1, 2, 3] and
+		all(.src_place % 64 == 0 and .dst_place % 64 == 0 and .src_place < 2097152 and
+		    .dst_place < 2097152 and .stack_place % 16 == 0 and .stack_place < 4096) and
+		all((.dst_place - .src_place | m) as $d | $d == 0 or ($d > 256 and $d < 3840)) and
+		(map([.src_place, .dst_place]) | unique | length) == 4 and
+		(if $ncpu > 1 then (map(.run_cpu) | unique | length) > 1 else true end)' \
+		> /dev/null || { tail -n +2 "$tmp/p.json" | jq -c '{pid, repeat, src_place, dst_place, stack_place, run_cpu}'; return 1; }
+	# The same seed draws the same placements; another seed others.
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --repeat 4 --json 2> /dev/null |
+		jq -s -c '.[1:] | map([.src_place, .dst_place, .stack_place])' > "$tmp/pl1" &&
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --repeat 4 --seed 1 --json 2> /dev/null |
+		jq -s -c '.[1:] | map([.src_place, .dst_place, .stack_place])' > "$tmp/pl2" &&
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --repeat 4 --seed 2 --json 2> /dev/null |
+		jq -s -c '.[1:] | map([.src_place, .dst_place, .stack_place])' > "$tmp/pl3" || return 1
+	cmp -s "$tmp/pl1" "$tmp/pl2" && ! cmp -s "$tmp/pl1" "$tmp/pl3" &&
+		[ "$(tail -n +2 "$tmp/p.json" | jq -s -c 'map(select(.size == 64 and
+			.variant == "movsb") | [.src_place, .dst_place, .stack_place])')" = "$(cat "$tmp/pl1")" ]
+}
+check "sweep --repeat 4: 4 processes, 4 pids, each at its placement, from the seed" processes
+
+placement_modes()
+{
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --repeat 3 --placement fixed \
+		--json 2> /dev/null > "$tmp/f.json" &&
+		head -n 1 "$tmp/f.json" | jq -e '.placement == "fixed" and .cpu >= 0' > /dev/null &&
+		tail -n +2 "$tmp/f.json" | jq -s -e 'length == 3 and (map(.pid) | unique | length) == 3 and
+			all(.src_place == 0 and .dst_place == 0 and (has("stack_place") | not)) and
+			(map(.run_cpu) | unique | length) == 1' > /dev/null || return 1
+	# At one placement, as a record gives it: every process there.
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants movsb --repeat 2 --src-offset 8 \
+		--placement 8192:4160:2048 --json 2> /dev/null > "$tmp/at.json" &&
+		head -n 1 "$tmp/at.json" | jq -e '.placement == "8192:4160:2048"' > /dev/null &&
+		tail -n +2 "$tmp/at.json" | jq -s -e 'length == 2 and
+			all(.src_place == 8200 and .dst_place == 4160 and .stack_place == 2048)' > /dev/null
+}
+check "--placement fixed: every process alike; SRC:DST:STACK: every process there" placement_modes
+
+dry_run_processes()
+{
+	"$CB" sweep --backend user --sizes 64 --variants movsb --repeat 3 --dry-run > "$tmp/dr" &&
+		[ "$(grep -c '^# process [0-2]: src+[0-9]* dst+[0-9]* distance [0-9]* stack [0-9]* cpu [0-9]*$' "$tmp/dr")" = 3 ] &&
+		grep -q '^# 3 points in 3 process(es)' "$tmp/dr"
+}
+check "--dry-run: each process and its placement" dry_run_processes
+
+# --slow-native adds real work after each native copy: at 1000% the native
+# point costs several times what it costs without (any machine), and the
+# header says it is a test record.
+slow_native()
+{
+	"$CB" sweep "${fast[@]}" --sizes 4K --variants native,movsb --repeat 2 --samples 21 \
+		-o "$tmp/sn0.json" > /dev/null 2>&1 &&
+	"$CB" sweep "${fast[@]}" --sizes 4K --variants native,movsb --repeat 2 --samples 21 \
+		--slow-native 1000 -o "$tmp/sn.json" > /dev/null 2>&1 || return 1
+	head -n 1 "$tmp/sn.json" | jq -e '.slow_native == 1000' > /dev/null &&
+	[ "$(jq -s -r '[.[1:][] | select(.variant == "native") | .cycles_min] | max' "$tmp/sn0.json")" != null ] &&
+	jq -n -e --slurpfile a "$tmp/sn0.json" --slurpfile b "$tmp/sn.json" '
+		([$a[1:][] | select(.variant == "native") | .cycles_min] | max) * 3 <
+		([$b[1:][] | select(.variant == "native") | .cycles_min] | min)' > /dev/null
+}
+check "--slow-native 1000: the native copy with real work after it, several times dearer" slow_native
+
+# A worker killed under the command: the command says so and exits 128 + 9,
+# with nothing written; the command killed: its worker goes with it. Each
+# worker measures 4096 points, some seconds at least on any machine.
+long_sweep=(sweep --backend user --sizes 1-4096 --variants movsb --samples 201 --repeat 3)
+
+# worker_of PID: the first child of PID, waited for up to 10 s.
+worker_of()
+{
+	local i w
+
+	for ((i = 0; i < 500; i++)); do
+		w=$(pgrep -P "$1" | head -n 1)
+		[ -n "$w" ] && { echo "$w"; return 0; }
+		sleep 0.02
+	done
+	return 1
+}
+
+worker_killed()
+{
+	local pid w i rc
+
+	"$CB" "${long_sweep[@]}" -o "$tmp/k.json" > /dev/null 2> "$tmp/ke" &
+	pid=$!
+	w=$(worker_of $pid) || { kill $pid; wait $pid; echo "no worker seen"; return 1; }
+	kill -KILL "$w" || { kill $pid; wait $pid; echo "worker $w gone before the kill"; return 1; }
+	wait $pid
+	rc=$?
+	[ $rc = 137 ] || { echo "exit $rc, want 137"; cat "$tmp/ke"; return 1; }
+	grep -q "process $w was killed by signal 9" "$tmp/ke" && [ ! -e "$tmp/k.json" ] &&
+		! ls -a "$tmp" | grep -q '^\.k\.json\.' || { cat "$tmp/ke"; return 1; }
+	"$CB" "${long_sweep[@]}" > /dev/null 2>&1 &
+	pid=$!
+	w=$(worker_of $pid) || { kill $pid; wait $pid; echo "no second worker seen"; return 1; }
+	kill -KILL "$pid"
+	wait $pid 2> /dev/null
+	for ((i = 0; i < 500; i++)); do
+		[ -d "/proc/$w" ] && [ "$(awk '{ print $3 }' "/proc/$w/stat" 2> /dev/null)" != Z ] || return 0
+		sleep 0.02
+	done
+	echo "worker $w still runs 10 s after its command was killed"
+	kill -KILL "$w"
+	return 1
+}
+check "a worker killed: exit 137, said, nothing written; the command killed: its worker ends" worker_killed
+
+worker_hidden()
+{
+	"$CB" worker 1 2 > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "a worker of copybench sweep and alias, which start it themselves" "$tmp/e" &&
+		! "$CB" --help | grep -q worker &&
+		"$CB" nosuch 2>&1 | grep -q "accepted: sweep, alias, plot, compare, bisect-run, placement, help)"
+}
+check "the worker subcommand: not listed, refuses what a person would type" worker_hidden
+
+# --- placement -----------------------------------------------------------------
+
+# plrec FILE RULE: a record of to_user.native.512 and its control movsb
+# measured by 8 placements x 3 rounds (process = round x 8 + placement, on
+# CPU placement % 2), the costs as RULE says (awk: slow, cslow from
+# placement pl, round r, cpu c). Fast: 12.8 and 30; slow: 22 and 40.
+plrec()
+{
+	"$CB" sweep --backend user --sizes 64 --variants movsb --samples 3 --repeat 1 --json 2> /dev/null |
+		head -n 1 | jq -c '.repeat = 24 | .placement = "vary"' > "$1"
+	awk -v OFS= 'BEGIN { for (r = 0; r < 3; r++) for (pl = 0; pl < 8; pl++) {
+		c = pl % 2; slow = 0; cslow = 0; '"$2"'
+		for (k = 0; k < 2; k++) {
+			v = k ? (cslow ? 40 : 30) : (slow ? 22 : 12.8)
+			v += ((r * 8 + pl) % 5) * 0.01
+			printf "{\"direction\":\"to_user\",\"variant\":\"%s\",\"size\":512,", k ? "movsb" : "native"
+			printf "\"src_offset\":0,\"dst_offset\":0,\"cache\":\"hot\",\"repeat\":%d,", r * 8 + pl
+			printf "\"run_cpu\":%d,\"loops\":64,\"samples\":101,\"samples_discarded\":0,", c
+			printf "\"truncated\":false,\"cycles_min\":%.4f,\"cycles_median\":%.4f,", v, v
+			printf "\"cycles_mean\":%.4f,\"cycles_stddev\":0.1,\"cycles_max\":%.4f,", v, v
+			printf "\"baseline_cycles\":4,\"ns_median\":1,\"bytes_per_cycle\":1,\"verified\":true,"
+			printf "\"pid\":%d,\"src_place\":%d,\"dst_place\":%d,\"stack_place\":%d}\n", \
+				2000 + r * 8 + pl, 4096 * (pl + 1), 4096 * (pl + 3) + 640, 16 * pl
+		}
+	} }' >> "$1"
+}
+
+# Placements 2 and 5 slow in every round, their control fast: the
+# placement's doing, named, with the sweep that measures one there again.
+placement_named()
+{
+	plrec "$tmp/pl1.json" 'slow = pl == 2 || pl == 5' &&
+	"$CB" placement to_user.native.512 "$tmp/pl1.json" > "$tmp/o" &&
+		grep -q '^# verdict: PLACEMENT: 2 of 8 placements are slow in every round while their control is not' "$tmp/o" &&
+		grep -q '^#   placement 2: src+12288 dst+21120 distance 640 stack 32 cpu 0: median 22.0[0-9] ' "$tmp/o" &&
+		grep -q -- '--variants native,movsb --directions to_user --cache hot --placement 12288:21120:32 --cpu 0 --repeat 5$' "$tmp/o" &&
+		[ "$(grep -c '^ *[0-9]* *[0-2] *2[0-9]* .* alone$' "$tmp/o")" = 6 ] &&
+		"$CB" placement to_user.native.512 "$tmp/pl1.json" --json |
+		jq -s -e '.[-1] | .verdict == "placement" and .slow_placements == [2, 5] and
+			.processes == 24 and .placements == 8 and .rounds == 3' > /dev/null ||
+		{ cat "$tmp/o"; return 1; }
+}
+check "placement RECORD: placements slow in every round, control fast: named, the placement's" placement_named
+
+# Slow in round 1 at every placement, the control too: the machine; every
+# process on CPU 1 slow: the CPU; none slow: steady.
+placement_verdicts()
+{
+	plrec "$tmp/pl2.json" 'slow = cslow = r == 1' &&
+	"$CB" placement to_user.native.512 "$tmp/pl2.json" --json | jq -s -e '.[-1].verdict == "machine"' > /dev/null &&
+	plrec "$tmp/pl3.json" 'slow = cslow = c == 1' &&
+	"$CB" placement to_user.native.512 "$tmp/pl3.json" > "$tmp/o" &&
+		grep -q '^# verdict: the CPU: 12 of the 12 processes on CPU 1 are slow' "$tmp/o" &&
+		grep -q '^#   CPU  *cpu 0: 0/12  cpu 1: 12/12$' "$tmp/o" &&
+	plrec "$tmp/pl4.json" '' &&
+	"$CB" placement to_user.native.512 "$tmp/pl4.json" | grep -q '^# verdict: steady' &&
+	plrec "$tmp/pl5.json" 'slow = pl == 3 && r < 2' &&
+	"$CB" placement to_user.native.512 "$tmp/pl5.json" --control none --json |
+		jq -s -e '.[-1] | .verdict == "machine" and .slow == 2' > /dev/null
+}
+check "placement RECORD: the machine, the CPU, steady, each said" placement_verdicts
+
+# Measured: 3 placements x 2 rounds, six processes; the record, the plot.
+placement_measured()
+{
+	"$CB" placement to_user.native.64 --placements 3 --rounds 2 --samples 21 \
+		-o "$tmp/plm.json" --plot "$tmp/plm.svg" --json > "$tmp/o" 2> /dev/null || return 1
+	record_ok "$tmp/plm.json" && [ -s "$tmp/plm.svg" ] && [ -s "$tmp/plm.dat" ] &&
+		[ -s "$tmp/plm.gp" ] &&
+		jq -s -e '.[-1] | .processes == 6 and .placements == 3 and .rounds == 2' "$tmp/o" > /dev/null &&
+		tail -n +2 "$tmp/plm.json" | jq -s -e '(map(.pid) | unique | length) == 6 and
+			(map([.src_place, .dst_place, .stack_place]) | unique | length) == 3 and
+			(map(.variant) | unique) == ["movsb", "native"]' > /dev/null
+}
+check "placement POINT: 3 placements x 2 rounds measured: 6 processes, the record and the plot" placement_measured
+
+placement_refusals()
+{
+	local a bad=0
+
+	ONE=1
+	"$CB" sweep --backend user --sizes 512 --variants native,movsb --samples 3 --repeat 1 \
+		--json 2> /dev/null | jq -c 'del(.pid, .src_place, .dst_place, .stack_place, .placement)' \
+		> "$tmp/plold.json"
+	for a in ":needs a point: POINT [RECORD]" \
+		 "a b c:takes a point and at most one record" \
+		 "to_user.native:invalid point 'to_user.native' (accepted: a point's name" \
+		 "to_user.native.512 --placements 1:invalid --placements '1' (accepted: a decimal integer, 2..1000)" \
+		 "to_user.native.512 --placements 1001:invalid --placements '1001'" \
+		 "to_user.native.512 --rounds 0:invalid --rounds '0' (accepted: a decimal integer, 1..100)" \
+		 "to_user.native.512 --rounds x:invalid --rounds 'x'" \
+		 "to_user.native.512 --control native:invalid --control 'native'" \
+		 "to_user.native.512 --control movsb,orig:invalid --control 'movsb,orig'" \
+		 "to_user.movsb.512 --control movsb:invalid --control 'movsb': it is the point's own variant" \
+		 "to_user.native.512 --threshold -1:invalid --threshold '-1' (accepted: a percentage, 0..1000)" \
+		 "to_user.native.512 --backend gpu:invalid --backend 'gpu' (accepted: auto, user, module)" \
+		 "to_user.native.512 --plot $tmp/x.pdf:invalid --plot '$tmp/x.pdf' (accepted: FILE.svg or FILE.png)" \
+		 "to_user.native.512 $tmp/pl1.json --rounds 3:with a record, nothing is measured" \
+		 "to_user.native.512 $tmp/pl1.json -o $tmp/x.json:with a record, nothing is measured" \
+		 "to_user.native.4K $tmp/pl1.json:has no point to_user.native.4K" \
+		 "to_user.native.512 $tmp/plold.json:is a record of one process" \
+		 "to_user.native.512 $tmp/none.json:cannot read record" \
+		 "to_user.nosuch.512 --samples 3 -o $tmp/x.json:invalid --variants 'nosuch,movsb'" \
+		 "to_user.native.512 --bogus:unknown option '--bogus'"; do
+		# shellcheck disable=SC2086 # the arguments are words
+		"$CB" placement ${a%%:*} > "$tmp/o" 2> "$tmp/e"
+		if [ $? != 2 ] || [ -s "$tmp/o" ] || ! grep -qF -- "${a#*:}" "$tmp/e" ||
+		   [ -e "$tmp/x.json" ] || [ -e "$tmp/x.svg" ]; then
+			echo "'${a%%:*}': not refused with '${a#*:}':"
+			cat "$tmp/e"
+			bad=1
+		fi
+	done
+	return $bad
+}
+check "placement: every bad option, point and record refused, exit 2, nothing written" placement_refusals
+
 # --- alias -------------------------------------------------------------------
 
 alias_record()
 {
-	"$CB" alias "${fast[@]}" --variants movsb --from -64 --to 64 --step 32 \
+	"$CB" alias "${fast[@]}" --variants movsb --from -64 --to 64 --step 32 --repeat 1 \
 		-o "$tmp/a.json" > "$tmp/a.txt" 2>/dev/null || return 1
 	record_ok "$tmp/a.json" &&
 		tail -n +2 "$tmp/a.json" | jq -s -c 'map(.dst_offset - .src_offset)' |
 		grep -qx '\[-64,-32,0,32,64\]' &&
+		tail -n +2 "$tmp/a.json" | jq -s -e 'def m: (. % 4096 + 4096) % 4096;
+			all((.dst_place - .src_place | m) == (.dst_offset - .src_offset | m))' \
+			> /dev/null &&
+		head -n 1 "$tmp/a.json" | jq -e '.placement == "vary-pages"' > /dev/null &&
 		head -n 1 "$tmp/a.json" | jq -e '.subcommand == "alias"' > /dev/null &&
 		grep -qE '^ +-64 ' "$tmp/a.txt"
 }
@@ -281,6 +544,16 @@ bad "--backend" sweep "invalid --backend 'gpu' (accepted: auto, user, module)" -
 bad "--src-offset 4096" sweep "invalid --src-offset '4096' (accepted: 0..4095 bytes)" --src-offset 4096
 bad "--dst-offset -1" sweep "invalid --dst-offset '-1' (accepted: 0..4095 bytes)" --dst-offset -1
 bad "--load=" sweep "invalid --load ''" --load=
+for v in x 64:64 65:0:0 0:0:8 0:0:4096 2097152:0:0 -64:0:0 0:0:0:0 :0:0 0::0 0:0: vary,fixed; do
+	bad "--placement $v" sweep "invalid --placement '$v' (accepted: vary, vary-pages, fixed, or SRC:DST:STACK" \
+		--placement "$v"
+done
+for v in 0 -1 1001 x 5%; do
+	bad "--slow-native $v" sweep "invalid --slow-native '$v' (accepted: a percentage, 0 < PCT <= 1000)" \
+		--slow-native "$v"
+done
+bad "--slow-native, cold" sweep "--slow-native: hot, fixed-size native points only" \
+	--slow-native 5 --cache cold --variants native,movsb
 bad "--json --plateau" sweep "--json and --plateau exclude each other" --json --plateau
 bad "unknown option" sweep "unknown option '--frobnicate' (accepted: --src-offset, --dst-offset, --backend" \
 	--frobnicate
@@ -384,7 +657,7 @@ check "tools/precision: bad options refused; a short run gives both tools' sprea
 # Progress on a terminal, nothing on a pipe.
 progress()
 {
-	local cmd="$CB sweep --backend user --sizes pow2:1-64K --variants all --samples 51"
+	local cmd="$CB sweep --backend user --sizes pow2:1-64K --variants all --samples 51 --repeat 2"
 
 	$cmd > /dev/null 2> "$tmp/e" || return 1
 	[ "$(wc -l < "$tmp/e")" = 0 ] || [ "$(grep -vc '^copybench sweep: backend' "$tmp/e")" = 0 ] ||

@@ -18,7 +18,6 @@
  *	COPYBENCH_KO=build/ko/$(uname -r)/copybench.ko ./copybench_limits_test
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -103,47 +102,24 @@ static void cb_knobs(struct __test_metadata *_metadata, const char * const *kv)
 }
 
 /*
- * Wait until a run's measuring thread (comm "copybench/CPU") exists, that
- * is, the run is past its preparation; 0, or -1 after timeout seconds.
+ * A cold run whose samples are long: 150 copies of 16 MiB, one byte at a
+ * time, into the writer's buffer (whose pages the run faults in at the end
+ * of its preparation: cb_wait_measuring() sees it).
  */
-static int cb_wait_measuring(double timeout)
-{
-	double end = cb_now() + timeout;
-	char path[300], comm[32];
-	struct dirent *e;
-	DIR *d;
-
-	do {
-		d = opendir("/proc");
-		while (d && (e = readdir(d))) {
-			snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
-			if (cb_file_line(path, comm, sizeof(comm)) &&
-			    !strncmp(comm, "copybench/", 10)) {
-				closedir(d);
-				return 0;
-			}
-		}
-		if (d)
-			closedir(d);
-	} while (cb_now() < end);
-	return -1;
-}
-
-/* A cold run whose samples are long: 150 copies of 16 MiB, one byte at a time. */
 static const char * const cb_long_cold[] = {
-	"variant=bytes", "direction=memcpy", "size=16777216", "cache=cold", "loops=150",
+	"variant=bytes", "direction=to_user", "size=16777216", "cache=cold", "loops=150",
 	"samples=1", NULL,
 };
 
-/* A long cold run on cpu 1: up to 100000 samples of one 1 MiB copy. */
+/* A long cold run on cpu 1: up to 100000 samples of one 1 MiB copy to the writer. */
 static const char * const cb_long_on_cpu1[] = {
-	"size=1048576", "cache=cold", "samples=100000", "cpu=1", NULL,
+	"direction=to_user", "size=1048576", "cache=cold", "samples=100000", "cpu=1", NULL,
 };
 
 /*
  * Issue 8, bug 1: a cold run ignored SIGKILL and max_run_ms until all its
  * loops were done (31 s and an RCU stall, reported). SIGKILL while the run
- * prepares its buffers, as its measuring thread starts, and 2 s into the
+ * prepares its buffers, as its measurement starts, and 2 s into the
  * measurement: the writer is reaped within a few seconds every time.
  */
 TEST_F_TIMEOUT(limits, a_cold_run_dies_promptly_on_sigkill, 600)
@@ -161,8 +137,8 @@ TEST_F_TIMEOUT(limits, a_cold_run_dies_promptly_on_sigkill, 600)
 		ASSERT_LE(0, pid);
 		ASSERT_EQ(0, cb_wait_run_started(pid, 60, &status));
 		if (delays[i] >= 0) {
-			if (cb_wait_measuring(10))
-				TH_LOG("no measuring thread seen in 10 s: killing now");
+			if (cb_wait_measuring(pid, 16 << 20, 60))
+				TH_LOG("the run's buffer was not faulted in within 60 s: killing now");
 			nanosleep(&d, NULL);	/* the point of the measurement to kill it at */
 		}
 		t0 = cb_now();
@@ -215,7 +191,7 @@ TEST_F_TIMEOUT(limits, runs_end_within_max_run_ms_plus_one_copy, 600)
 		cb_knobs(_metadata, cases[i].knobs);
 		ASSERT_EQ(0, cb_writeu("max_run_ms", max_ms));
 		t0 = cb_now();
-		ret = cb_write("run", "1");
+		ret = cb_do_run();
 		took = cb_now() - t0;
 		what = ret ? cb_last_error() : "results";
 		TH_LOG("%s: after %.2f s, %s", cases[i].name, took, what);
@@ -266,6 +242,46 @@ TEST_F_TIMEOUT(limits, a_cpu_outside_the_cpuset_is_refused, 300)
 }
 
 /*
+ * A writer allowed on cpu 0 and cpu 1, with cpu 1 asked for, either runs
+ * there (it was on cpu 1) or is refused with EINVAL and told to pin itself
+ * (it was on cpu 0): never a run on another CPU than the one asked for,
+ * never its affinity changed.
+ */
+TEST_F_TIMEOUT(limits, an_unpinned_writer_runs_on_the_cpu_asked_for_or_is_told_to_pin, 300)
+{
+	int i, ran = 0, told = 0, ret;
+	cpu_set_t both, after;
+	struct cb_res r;
+	char why[256];
+
+	if (cb_second_cpu() < 0)
+		SKIP(return, "needs two online CPUs");
+	CPU_ZERO(&both);
+	CPU_SET(0, &both);
+	CPU_SET(1, &both);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(both), &both));
+	ASSERT_EQ(0, cb_write("direction", "memcpy"));
+	ASSERT_EQ(0, cb_write("samples", "1"));
+	ASSERT_EQ(0, cb_write("cpu", "1"));
+	for (i = 0; i < 20; i++) {
+		ret = cb_write("run", "1");
+		if (!ret) {
+			ran++;
+			ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
+			EXPECT_EQ(1ULL, cb_res_u(&r, "run_cpu"));
+		} else {
+			told++;
+			EXPECT_EQ(-EINVAL, ret);
+			EXPECT_NE(NULL, strstr(cb_last_error(), "not on cpu 1: a run runs on its writer's CPU and never moves it; pin the writer to cpu 1 first"))
+				TH_LOG("%s", cb_last_error());
+		}
+		ASSERT_EQ(0, sched_getaffinity(0, sizeof(after), &after));
+		EXPECT_TRUE(CPU_EQUAL(&both, &after));
+	}
+	TH_LOG("20 runs asking for cpu 1: %d ran there, %d were told to pin", ran, told);
+}
+
+/*
  * Issue 8, bug 2: a cpuset narrowed during a run was widened again by the
  * run's restore of the writer's affinity. The writer's cpuset goes from
  * {0,1} to {0} while its run is on cpu 1: the run ends with EINVAL, and the
@@ -289,8 +305,8 @@ TEST_F_TIMEOUT(limits, a_cpuset_narrowed_during_a_run_stays_narrowed, 300)
 	ASSERT_LE(0, pid);
 	close(report[1]);
 	ASSERT_EQ(0, cb_wait_run_started(pid, 60, &status));
-	if (cb_wait_measuring(10))
-		TH_LOG("no measuring thread seen in 10 s: narrowing now");
+	if (cb_wait_measuring(pid, 1 << 20, 60))
+		TH_LOG("the run's buffer was not faulted in within 60 s: narrowing now");
 	ASSERT_EQ(0, cb_cgroup_write(self->cg, "cpuset.cpus", "0"));
 	status = cb_wait_child(pid, 30);
 	if (status == -1) {
@@ -325,15 +341,15 @@ TEST_F_TIMEOUT(limits, a_cpu_offlined_during_a_run_ends_it_with_enodev, 300)
 	if (cb_second_cpu() < 0)
 		SKIP(return, "needs two online CPUs");
 	ASSERT_EQ(0, cb_write("samples", "1"));
-	ASSERT_EQ(0, cb_write("run", "1"));
+	ASSERT_EQ(0, cb_do_run());
 	cb_read("results", before, sizeof(before));
 	cb_knobs(_metadata, cb_long_on_cpu1);
 
 	self->child = pid = cb_spawn_run(NULL, -1);
 	ASSERT_LE(0, pid);
 	ASSERT_EQ(0, cb_wait_run_started(pid, 60, &status));
-	if (cb_wait_measuring(10))
-		TH_LOG("no measuring thread seen in 10 s: taking cpu1 offline now");
+	if (cb_wait_measuring(pid, 1 << 20, 60))
+		TH_LOG("the run's buffer was not faulted in within 60 s: taking cpu1 offline now");
 	ret = cb_cpu_online(1, false);
 	ASSERT_EQ(0, ret) TH_LOG("cpu1 offline: %s", strerror(-ret));
 	self->offline_cpu = 1;
@@ -354,62 +370,9 @@ TEST_F_TIMEOUT(limits, a_cpu_offlined_during_a_run_ends_it_with_enodev, 300)
 	self->offline_cpu = -1;
 	ASSERT_EQ(0, cb_write("samples", "2"));
 	ASSERT_EQ(0, cb_write("cache", "hot"));
-	ASSERT_EQ(0, cb_write("run", "1"));
+	ASSERT_EQ(0, cb_do_run());
 	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
 	EXPECT_EQ(1ULL, cb_res_u(&r, "run_cpu"));
-}
-
-/* The intervals of /proc/self/maps. */
-struct cb_maps {
-	unsigned long start[4096], end[4096];
-	int n;
-};
-
-static void cb_read_maps(struct cb_maps *m)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-
-	m->n = 0;
-	while (f && fgets(line, sizeof(line), f) && m->n < 4096)
-		if (sscanf(line, "%lx-%lx", &m->start[m->n], &m->end[m->n]) == 2)
-			m->n++;
-	if (f)
-		fclose(f);
-}
-
-/* Is [a, b) covered by old? */
-static bool cb_covered(const struct cb_maps *old, unsigned long a, unsigned long b)
-{
-	int i;
-
-	for (i = 0; i < old->n; i++)
-		if (old->start[i] < b && a < old->end[i])
-			return true;
-	return false;
-}
-
-/*
- * The start of a region of exactly len bytes that is mapped now and was not
- * in old (a new mapping, or the new part of a grown one), or 0.
- */
-static unsigned long cb_new_region(const struct cb_maps *old, unsigned long len)
-{
-	struct cb_maps *now = malloc(sizeof(*now));
-	unsigned long found = 0, a, pg = sysconf(_SC_PAGESIZE);
-	int i;
-
-	cb_read_maps(now);
-	for (i = 0; i < now->n && !found; i++)
-		for (a = now->start[i]; a + len <= now->end[i]; a += pg)
-			if (!cb_covered(old, a, a + len) &&
-			    (a == now->start[i] || cb_covered(old, a - pg, a)) &&
-			    (a + len == now->end[i] || cb_covered(old, a + len, a + len + pg))) {
-				found = a;
-				break;
-			}
-	free(now);
-	return found;
 }
 
 struct cb_run_arg {
@@ -417,18 +380,25 @@ struct cb_run_arg {
 	int ret;
 };
 
-/* Knobs for a long cold to_user run of size bytes with variant, in another thread. */
-static void cb_long_user_run(struct __test_metadata *_metadata, const char *variant,
-			     unsigned long size)
+/*
+ * Knobs for a long cold to_user run of size bytes with variant, in another
+ * thread, into a buffer of size bytes the process maps (its address).
+ */
+static unsigned char *cb_long_user_run(struct __test_metadata *_metadata, const char *variant,
+				       unsigned long size)
 {
 	static const char * const knobs[] = {
 		"direction=to_user", "cache=cold", "loops=1", "samples=100000",
 		"max_run_ms=20000", NULL,
 	};
+	unsigned char *buf;
 
 	ASSERT_EQ(0, cb_write("variant", variant));
 	ASSERT_EQ(0, cb_writeu("size", size));
 	cb_knobs(_metadata, knobs);
+	buf = cb_buffer_map(size);
+	ASSERT_NE(MAP_FAILED, buf) TH_LOG("%s", strerror(errno));
+	return buf;
 }
 
 static void *cb_run_thread(void *p)
@@ -443,40 +413,33 @@ static void *cb_run_thread(void *p)
 }
 
 /*
- * Issue 8, bug 3: the run unmapped by address what it no longer owned: a
- * thread that put its own MAP_FIXED mapping where the run's buffer was lost
- * it (msync then failed with ENOMEM), and the run copied into it. Now the
- * run stops with EFAULT and a sentence, and the thread's mapping stays,
- * whole and untouched.
+ * Issue 8, bug 3: a run copied into, and unmapped, a mapping another
+ * thread had put where the run's buffer was. Now the buffer is the
+ * process's own: a thread that maps its own memory over it (MAP_FIXED)
+ * during the run makes the run stop with EFAULT and a sentence, and that
+ * memory stays mapped, whole and untouched.
  */
 TEST_F_TIMEOUT(limits, a_run_never_touches_a_mapping_put_in_place_of_its_buffer, 300)
 {
-	const unsigned long size = 7 * MiB + 12288;	/* a length no other mapping has */
+	const unsigned long size = 7 * MiB + 12288;
 	struct cb_run_arg arg = { .ret = 1 };
-	struct cb_maps *before = malloc(sizeof(*before));
-	unsigned long addr = 0, i, bad = 0;
-	double end;
+	unsigned long i, bad = 0;
+	unsigned char *buf, *p;
 	pthread_t th;
-	unsigned char *p;
 
-	ASSERT_NE(NULL, before);
-	cb_long_user_run(_metadata, "native", size);
+	buf = cb_long_user_run(_metadata, "native", size);
 	ASSERT_EQ(0, pipe(arg.go));
 	ASSERT_EQ(0, pthread_create(&th, NULL, cb_run_thread, &arg));
-	cb_read_maps(before);	/* after the thread's stack exists */
 	ASSERT_EQ(1, write(arg.go[1], "g", 1));
-
-	for (end = cb_now() + 60; !addr && cb_now() < end && arg.ret == 1; )
-		addr = cb_new_region(before, size);
-	ASSERT_NE(0UL, addr) TH_LOG("the run's buffer never appeared in /proc/self/maps");
-	p = mmap((void *)addr, size, PROT_READ | PROT_WRITE,
-		 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_EQ((void *)addr, p);
+	ASSERT_EQ(0, cb_wait_measuring(getpid(), size, 60)) TH_LOG("the run never measured");
+	p = mmap(buf, size, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	ASSERT_EQ(buf, p);
 	memset(p, 0x5a, size);
 	pthread_join(th, NULL);
 
 	EXPECT_EQ(-EFAULT, arg.ret) TH_LOG("the run went on: %s", cb_last_error());
-	EXPECT_NE(NULL, strstr(cb_last_error(), "replaced by another thread"))
+	EXPECT_NE(NULL, strstr(cb_last_error(), "was unmapped, replaced or lost its PROT_WRITE"))
 		TH_LOG("%s", cb_last_error());
 	EXPECT_EQ(0, msync(p, size, MS_SYNC)) TH_LOG("the thread's mapping is gone: %s",
 						     strerror(errno));
@@ -485,53 +448,36 @@ TEST_F_TIMEOUT(limits, a_run_never_touches_a_mapping_put_in_place_of_its_buffer,
 			bad += p[i] != 0x5a;
 	EXPECT_EQ(0UL, bad) TH_LOG("the run wrote %lu bytes into the thread's mapping", bad);
 	munmap(p, size);
-	free(before);
 }
 
 /*
- * The start of the run's own mapping, "anon_inode:[copybench]" in
- * /proc/self/maps, of len bytes; 0 when there is none.
+ * Another thread zaps the pages of the run's buffer (MADV_DONTNEED, which
+ * runs beside the copies): a copy that comes back short is taken again
+ * once the pages are faulted in again, and the run ends verified; the
+ * buffer stays mapped, the process's.
  */
-static unsigned long cb_run_mapping(unsigned long len)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	unsigned long a, b, found = 0;
-	char line[512];
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		if (strstr(line, "anon_inode:[copybench]") &&
-		    sscanf(line, "%lx-%lx", &a, &b) == 2 && b - a == len)
-			found = a;
-	if (f)
-		fclose(f);
-	return found;
-}
-
-/*
- * Another thread zaps the pages of the run's buffer (MADV_DONTNEED): the
- * copies come back short, and the run fails with EFAULT and a sentence;
- * afterwards the run's mapping is gone from the writer.
- */
-TEST_F_TIMEOUT(limits, a_run_whose_pages_are_zapped_fails_with_efault, 300)
+TEST_F_TIMEOUT(limits, a_run_whose_pages_are_zapped_faults_them_in_again, 300)
 {
 	const unsigned long size = 5 * MiB + 8192;
 	struct cb_run_arg arg = { .ret = 1 };
-	unsigned long addr = 0;
+	struct cb_res r;
+	unsigned char *buf;
+	char why[256];
 	pthread_t th;
-	double end;
 
-	cb_long_user_run(_metadata, "movsb", size);
+	buf = cb_long_user_run(_metadata, "movsb", size);
+	ASSERT_EQ(0, cb_write("max_run_ms", "3000"));
 	ASSERT_EQ(0, pipe(arg.go));
 	ASSERT_EQ(0, pthread_create(&th, NULL, cb_run_thread, &arg));
 	ASSERT_EQ(1, write(arg.go[1], "g", 1));
-	for (end = cb_now() + 60; !addr && cb_now() < end && arg.ret == 1; )
-		addr = cb_run_mapping(size);
-	ASSERT_NE(0UL, addr) TH_LOG("no anon_inode:[copybench] mapping of %lu bytes", size);
-	EXPECT_EQ(0, madvise((void *)addr, size, MADV_DONTNEED)) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, cb_wait_measuring(getpid(), size, 60)) TH_LOG("the run never measured");
+	EXPECT_EQ(0, madvise(buf, size, MADV_DONTNEED)) TH_LOG("%s", strerror(errno));
 	pthread_join(th, NULL);
-	EXPECT_EQ(-EFAULT, arg.ret) TH_LOG("%s", cb_last_error());
-	EXPECT_NE(NULL, strstr(cb_last_error(), "came back short")) TH_LOG("%s", cb_last_error());
-	EXPECT_EQ(0UL, cb_run_mapping(size));
+	ASSERT_EQ(0, arg.ret) TH_LOG("%s", cb_last_error());
+	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
+	EXPECT_STREQ("1", cb_res_get(&r, "verified"));
+	EXPECT_EQ(0, msync(buf, size, MS_SYNC)) TH_LOG("the buffer is gone: %s", strerror(errno));
+	munmap(buf, size);
 }
 
 /*
@@ -605,6 +551,51 @@ TEST_F_TIMEOUT(limits, data_buffers_are_charged_to_the_writer_memcg, 300)
 	EXPECT_STREQ("67108864", cb_value("data_size"));
 	EXPECT_NE(NULL, strstr(cb_last_error(), "data_size stays 67108864"))
 		TH_LOG("%s", cb_last_error());
+	EXPECT_EQ(0, cb_cgroup_read(self->cg, "memory.events", "oom_kill"));
+}
+
+/*
+ * The buffer file's pages are charged to the memory cgroup of the process
+ * that maps them: from a group of 32 MiB, 16 MiB of buffer raise
+ * memory.current by about that much, and 64 MiB are refused with ENOMEM
+ * and a sentence, not an OOM kill.
+ */
+TEST_F_TIMEOUT(limits, buffer_pages_are_charged_to_the_mapper_memcg, 300)
+{
+	long long grew = -1;
+	int ret, status, report[2];
+	pid_t pid;
+
+	ret = cb_cgroup_make(self->cg, sizeof(self->cg), "cb_memcg", "+memory");
+	ASSERT_EQ(0, ret) TH_LOG("cgroup: %s", strerror(-ret));
+	ASSERT_EQ(0, cb_cgroup_write(self->cg, "memory.max", "33554432"));
+	ASSERT_EQ(0, pipe(report));
+
+	self->child = pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		long long c0, c1;
+
+		if (cb_cgroup_enter(self->cg))
+			_exit(101);
+		c0 = cb_cgroup_read(self->cg, "memory.current", NULL);
+		if (cb_buffer_map(16 * MiB) == MAP_FAILED)
+			_exit(102);
+		c1 = cb_cgroup_read(self->cg, "memory.current", NULL) - c0;
+		if (write(report[1], &c1, sizeof(c1)) != sizeof(c1))
+			_exit(103);
+		_exit(cb_buffer_map(64 * MiB) == MAP_FAILED ? errno : 0);
+	}
+	close(report[1]);
+	status = cb_wait_child(pid, 120);
+	ASSERT_NE(-1, status);
+	self->child = 0;
+	ASSERT_EQ((ssize_t)sizeof(grew), read(report[0], &grew, sizeof(grew)));
+	close(report[0]);
+	TH_LOG("memory.current grew by %lld bytes for a buffer of 16 MiB", grew);
+	EXPECT_LE((long long)(15 * MiB), grew);
+	EXPECT_EQ(ENOMEM, cb_exit_code(status)) TH_LOG("%s", cb_last_error());
+	EXPECT_NE(NULL, strstr(cb_last_error(), "buffer: ENOMEM:")) TH_LOG("%s", cb_last_error());
 	EXPECT_EQ(0, cb_cgroup_read(self->cg, "memory.events", "oom_kill"));
 }
 
@@ -719,10 +710,12 @@ static pid_t cb_spawn_reader(size_t len, bool read_it, int ready)
 		_exit(101);
 	if (write(ready, "r", 1) != 1)
 		_exit(102);
-	if (read_it)
-		read(fd, buf, len);
-	else
+	if (read_it) {
+		if (read(fd, buf, len) < 0)
+			_exit(103);
+	} else {
 		pause();
+	}
 	_exit(0);
 }
 

@@ -98,10 +98,18 @@ static void cb_expect_run_refused(struct __test_metadata *_metadata, int err,
 	char before[8192], after[8192];
 
 	cb_read("results", before, sizeof(before));
+	ASSERT_EQ(0, cb_buffer_ready());
 	EXPECT_EQ(-err, cb_write("run", "1")) TH_LOG("%s", cb_last_error());
 	cb_expect_refusal(_metadata, "run", errname, NULL, rule);
 	cb_read("results", after, sizeof(after));
 	EXPECT_STREQ(before, after);
+}
+
+/* A run refused with EINVAL and rule in last_error, the process's buffers as they are. */
+static void cb_expect_run_einval(struct __test_metadata *_metadata, const char *rule)
+{
+	EXPECT_EQ(-EINVAL, cb_write("run", "1")) TH_LOG("%s", cb_last_error());
+	cb_expect_refusal(_metadata, "run", "EINVAL", NULL, rule);
 }
 
 /* The value as the module quotes it: stripped of surrounding white space. */
@@ -555,7 +563,7 @@ TEST_F_TIMEOUT(run, every_variant_gives_verified_results, 600)
 			ASSERT_EQ(0, cb_writeu("size", shapes[s].size));
 			ASSERT_EQ(0, cb_writeu("src_offset", shapes[s].soff));
 			ASSERT_EQ(0, cb_writeu("dst_offset", shapes[s].doff));
-			ret = cb_write("run", "1");
+			ret = cb_do_run();
 			ASSERT_EQ(0, ret) TH_LOG("%s %s size %llu: run failed: %s",
 						 self->variants[v], variant->direction,
 						 shapes[s].size, strerror(-ret));
@@ -587,6 +595,143 @@ TEST_F(run, a_variant_without_the_direction_refuses_the_run)
 	}
 	/* The fixed variants lack exactly the iter directions. */
 	EXPECT_EQ(strstr(variant->direction, "iter") ? self->nvariants - 1 : 0, refused);
+}
+
+/* The buffer file: the user side of a run, which the writer maps itself. */
+FIXTURE(buffer) {
+	struct cb_saved saved;
+};
+
+FIXTURE_SETUP(buffer)
+{
+	if (cb_fixture_setup(_metadata, &self->saved))
+		ASSERT_EQ(0, cb_write("max_run_ms", "600000"));
+}
+
+FIXTURE_TEARDOWN(buffer)
+{
+	cb_restore(&self->saved);
+}
+
+/* mmap() of the buffer file with prot and flags at offset off: the mapping, or NULL. */
+static void *cb_map_buffer(size_t len, int prot, int flags, off_t off)
+{
+	int fd = open(CB_PATH("buffer"), O_RDWR), err;
+	void *p;
+
+	if (fd < 0)
+		return NULL;
+	p = mmap(NULL, len, prot, flags, fd, off);
+	err = errno;
+	close(fd);
+	errno = err;
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * The buffer file maps MAP_SHARED from offset 0, at most CB_BUFFER_MAX
+ * bytes, never executable, as new zeroed pages; anything else is refused
+ * with EINVAL (or the VFS's EPERM for PROT_EXEC on a noexec mount) and a
+ * sentence in last_error. It has no read() nor write().
+ */
+TEST_F(buffer, mmap_is_shared_from_offset_0_within_the_limit_and_zeroed)
+{
+	size_t len = 64 << 10, i;
+	unsigned char *p;
+	char c;
+	int fd;
+
+	EXPECT_EQ(NULL, cb_map_buffer(len, PROT_READ | PROT_WRITE, MAP_PRIVATE, 0));
+	EXPECT_EQ(EINVAL, errno);
+	cb_expect_refusal(_metadata, "buffer", "EINVAL", NULL, "a private mapping is refused");
+	EXPECT_EQ(NULL, cb_map_buffer(len, PROT_READ | PROT_WRITE, MAP_SHARED, 4096));
+	EXPECT_EQ(EINVAL, errno);
+	cb_expect_refusal(_metadata, "buffer", "EINVAL", NULL, "from offset 4096");
+	EXPECT_EQ(NULL, cb_map_buffer(CB_BUFFER_MAX + 4096, PROT_READ | PROT_WRITE, MAP_SHARED, 0));
+	EXPECT_EQ(EINVAL, errno);
+	cb_expect_refusal(_metadata, "buffer", "EINVAL", NULL, "is refused: at most");
+	EXPECT_EQ(NULL, cb_map_buffer(len, PROT_READ | PROT_EXEC, MAP_SHARED, 0));
+	EXPECT_TRUE(errno == EINVAL || errno == EPERM) TH_LOG("PROT_EXEC: %s", strerror(errno));
+
+	p = cb_map_buffer(CB_BUFFER_MAX, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
+	ASSERT_NE(NULL, p) TH_LOG("%s", strerror(errno));
+	for (i = 0; i < CB_BUFFER_MAX && !p[i]; i += 4093)
+		;
+	EXPECT_LE(CB_BUFFER_MAX, i) TH_LOG("byte %zu of a new buffer is 0x%02x", i, p[i]);
+	memset(p, 0xa5, len);
+	EXPECT_EQ(0xa5, p[len - 1]);
+	EXPECT_EQ(0, munmap(p, CB_BUFFER_MAX));
+
+	fd = open(CB_PATH("buffer"), O_RDWR);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-1, read(fd, &c, 1));
+	EXPECT_EQ(-1, write(fd, &c, 1));
+	close(fd);
+}
+
+/*
+ * A run of a user direction uses the writer's one buffer: none, two, one
+ * smaller than size plus offset, or a read-only one for a destination are
+ * refused with EINVAL, and last_error says what to map; a read-only one
+ * serves as a source.
+ */
+TEST_F(buffer, a_run_needs_one_buffer_big_enough_with_the_access_it_needs)
+{
+	unsigned char *a, *b;
+
+	ASSERT_EQ(0, cb_write("direction", "to_user"));
+	ASSERT_EQ(0, cb_write("size", "8192"));
+	ASSERT_EQ(0, cb_write("dst_offset", "1"));
+	ASSERT_EQ(0, cb_write("samples", "1"));
+	cb_expect_run_einval(_metadata,
+			     "copies to the writer's own memory: map 12288 bytes of /sys/kernel/debug/copybench/buffer first");
+	a = cb_map_buffer(8192, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
+	ASSERT_NE(NULL, a);
+	cb_expect_run_einval(_metadata, "holds 8192 bytes, and this run needs 12288");
+	ASSERT_EQ(0, munmap(a, 8192));
+	a = cb_map_buffer(12288, PROT_READ, MAP_SHARED, 0);
+	ASSERT_NE(NULL, a);
+	cb_expect_run_einval(_metadata, "mapped without PROT_WRITE, which direction to_user needs");
+	ASSERT_EQ(0, cb_write("direction", "from_user"));
+	ASSERT_EQ(0, cb_write("src_offset", "1"));
+	EXPECT_EQ(0, cb_write("run", "1")) TH_LOG("from a read-only buffer: %s", cb_last_error());
+	b = cb_map_buffer(12288, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
+	ASSERT_NE(NULL, b);
+	cb_expect_run_einval(_metadata, "maps 2 buffers");
+	ASSERT_EQ(0, munmap(a, 12288));
+	ASSERT_EQ(0, cb_write("direction", "to_user"));
+	EXPECT_EQ(0, cb_write("run", "1")) TH_LOG("%s", cb_last_error());
+	EXPECT_EQ(0, munmap(b, 12288));
+}
+
+/*
+ * A buffer is one mapping, unmapped whole: munmap(), mprotect() and
+ * madvise() of a part of it, and mremap() (to grow, shrink or move it),
+ * fail, and it stays as it was.
+ */
+TEST_F(buffer, a_buffer_is_never_split_nor_moved)
+{
+	size_t pg = sysconf(_SC_PAGESIZE), len = 4 * pg;
+	unsigned char *p, *q;
+
+	p = cb_map_buffer(len, PROT_READ | PROT_WRITE, MAP_SHARED, 0);
+	ASSERT_NE(NULL, p);
+	memset(p, 0x3c, len);
+	EXPECT_EQ(-1, munmap(p + pg, pg));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, mprotect(p, pg, PROT_READ));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, madvise(p, pg, MADV_DOFORK));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mremap(p, len, 2 * len, MREMAP_MAYMOVE));
+	EXPECT_EQ(MAP_FAILED, mremap(p, len, pg, 0));
+	q = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, q);
+	EXPECT_EQ(MAP_FAILED, mremap(p, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, q));
+	munmap(q, len);
+	EXPECT_EQ(0x3c, p[len - 1]);
+	EXPECT_EQ(0, msync(p, len, MS_SYNC));
+	EXPECT_EQ(0, munmap(p, len));
 }
 
 /* Runs whose behaviour does not depend on direction and cache mode. */
@@ -629,7 +774,7 @@ TEST_F_TIMEOUT(runctl, tsc_khz_is_what_runs_time_with, 300)
 	EXPECT_EQ(-EINVAL, cb_write("tsc_khz", "1"));
 	ASSERT_EQ(0, cb_write("samples", "3"));
 	ASSERT_EQ(0, cb_write("size", "256"));
-	ASSERT_EQ(0, cb_write("run", "1"));
+	ASSERT_EQ(0, cb_do_run());
 	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
 	EXPECT_EQ(khz, cb_res_u(&r, "tsc_khz"));
 }
@@ -644,7 +789,7 @@ TEST_F_TIMEOUT(runctl, automatic_loops_picks_a_power_of_two, 300)
 	ASSERT_EQ(0, cb_write("samples", "3"));
 	ASSERT_EQ(0, cb_write("loops", "0"));
 	ASSERT_EQ(0, cb_write("size", "256"));
-	ASSERT_EQ(0, cb_write("run", "1"));
+	ASSERT_EQ(0, cb_do_run());
 	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
 	loops = cb_res_u(&r, "loops");
 	EXPECT_LE(1ULL, loops);
@@ -652,8 +797,13 @@ TEST_F_TIMEOUT(runctl, automatic_loops_picks_a_power_of_two, 300)
 	EXPECT_STREQ("1", cb_res_get(&r, "verified"));
 }
 
-/* The run happens on the CPU asked for, and the writer's affinity comes back. */
-TEST_F(runctl, runs_on_the_chosen_cpu_and_restores_affinity)
+/*
+ * A run happens on its writer's CPU and never changes the writer's
+ * affinity: pinned to each CPU in turn, with cpu set to it, the run is
+ * there and the affinity stays what it was. A writer on another CPU than
+ * the cpu knob's is refused with EINVAL and told to pin itself.
+ */
+TEST_F(runctl, runs_on_the_chosen_cpu_and_leaves_affinity_alone)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t before, after;
@@ -661,19 +811,30 @@ TEST_F(runctl, runs_on_the_chosen_cpu_and_restores_affinity)
 	char why[256], s[32];
 	long cpu;
 
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(before), &before));
 	ASSERT_EQ(0, cb_write("samples", "2"));
 	ASSERT_EQ(0, cb_write("loops", "1"));
 	for (cpu = 0; cpu < ncpu; cpu++) {
+		CPU_ZERO(&before);
+		CPU_SET(cpu, &before);
+		ASSERT_EQ(0, sched_setaffinity(0, sizeof(before), &before));
 		snprintf(s, sizeof(s), "%ld", cpu);
 		ASSERT_EQ(0, cb_write("cpu", s));
-		ASSERT_EQ(0, cb_write("run", "1"));
+		ASSERT_EQ(0, cb_do_run()) TH_LOG("%s", cb_last_error());
 		ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
 		EXPECT_EQ(cpu, (long)cb_res_u(&r, "run_cpu"));
 		EXPECT_STREQ(s, cb_res_get(&r, "cpu"));
 		ASSERT_EQ(0, sched_getaffinity(0, sizeof(after), &after));
 		EXPECT_TRUE(CPU_EQUAL(&before, &after));
 	}
+	if (ncpu < 2)
+		return;
+	ASSERT_EQ(0, cb_write("direction", "memcpy"));
+	ASSERT_EQ(0, cb_write("cpu", "1"));
+	CPU_ZERO(&before);
+	CPU_SET(0, &before);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(before), &before));
+	cb_expect_run_refused(_metadata, EINVAL, "EINVAL",
+			      "cpu 1 is not among the writer's allowed CPUs 0");
 }
 
 /* baseline=1 subtracts the empty loop: net median is raw median minus baseline. */
@@ -685,14 +846,14 @@ TEST_F(runctl, baseline_switch_changes_only_the_subtraction)
 	ASSERT_EQ(0, cb_write("samples", "3"));
 	ASSERT_EQ(0, cb_write("loops", "2"));
 	ASSERT_EQ(0, cb_write("baseline", "0"));
-	ASSERT_EQ(0, cb_write("run", "1"));
+	ASSERT_EQ(0, cb_do_run());
 	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
 	EXPECT_STREQ("0", cb_res_get(&r, "baseline"));
 	/* Without subtraction a copy cannot be cheaper than the empty loop's floor. */
 	EXPECT_LT(0ULL, cb_res_c100(&r, "cycles_min"));
 	EXPECT_LT(0ULL, cb_res_c100(&r, "baseline_cycles"));
 	ASSERT_EQ(0, cb_write("baseline", "1"));
-	ASSERT_EQ(0, cb_write("run", "1"));
+	ASSERT_EQ(0, cb_do_run());
 	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
 	EXPECT_STREQ("1", cb_res_get(&r, "baseline"));
 }
@@ -706,7 +867,7 @@ TEST_F_TIMEOUT(runctl, max_run_ms_truncates_a_long_run, 300)
 	ASSERT_EQ(0, cb_write("samples", "100000"));
 	ASSERT_EQ(0, cb_write("loops", "1"));
 	ASSERT_EQ(0, cb_write("max_run_ms", "300"));
-	ASSERT_EQ(0, cb_write("run", "1"));
+	ASSERT_EQ(0, cb_do_run());
 	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
 	EXPECT_STREQ("1", cb_res_get(&r, "truncated"));
 	EXPECT_LE(1ULL, cb_res_u(&r, "samples"));
@@ -753,7 +914,7 @@ TEST_F_TIMEOUT(runctl, writes_during_a_run_are_busy_and_a_signal_stops_it, 600)
 
 	ASSERT_EQ(0, cb_write("samples", "2"));
 	ASSERT_EQ(0, cb_write("loops", "1"));
-	ASSERT_EQ(0, cb_write("run", "1"));
+	ASSERT_EQ(0, cb_do_run());
 	cb_read("results", results_before, sizeof(results_before));
 
 	/* Long: each copy of 1 MiB from flushed buffers, up to 100000 of them. */
@@ -779,7 +940,7 @@ TEST_F_TIMEOUT(runctl, writes_during_a_run_are_busy_and_a_signal_stops_it, 600)
 	}
 	EXPECT_EQ(0, cb_write("data_size", "8192"));
 	EXPECT_STREQ("8192", cb_value("data_size"));
-	EXPECT_EQ(-EBUSY, cb_write("run", "1"));
+	EXPECT_EQ(-EBUSY, cb_do_run());
 	cb_expect_refusal(_metadata, "run", "EBUSY", NULL, "already in progress");
 	/* Bad input during a run: EBUSY or EINVAL, value unchanged either way. */
 	ret = cb_write("size", "garbage");
@@ -1350,11 +1511,12 @@ TEST_F_TIMEOUT(data, readv_and_writev_stop_exactly_at_a_prot_none_page, 600)
 }
 
 /*
- * The data file's size is data_size's: a truncating open, truncate() and
- * ftruncate() to another size are refused with EINVAL and a sentence in
- * last_error; stat() and read() keep agreeing.
+ * The data file's size is data_size's: a truncating open is refused with
+ * EINVAL and a sentence in last_error; truncate() and ftruncate() change
+ * only the inode's size, never the content, what a read returns or
+ * SEEK_END, and every open gives the inode data_size's size again.
  */
-TEST_F(data, truncation_is_refused_and_size_and_reads_agree)
+TEST_F(data, truncation_never_changes_the_content_and_an_open_restores_the_size)
 {
 	unsigned char *buf = malloc(self->size + 1);
 	struct stat st;
@@ -1367,17 +1529,21 @@ TEST_F(data, truncation_is_refused_and_size_and_reads_agree)
 	if (fd >= 0)
 		close(fd);
 	cb_expect_refusal(_metadata, "data", "EINVAL", NULL, "O_TRUNC");
-	EXPECT_EQ(-1, truncate(CB_PATH("data"), 10));
-	EXPECT_EQ(EINVAL, errno);
+	/* truncate() reaches only the inode's size; an open gives it back. */
+	EXPECT_EQ(0, truncate(CB_PATH("data"), 10));
 	fd = open(CB_PATH("data"), O_RDWR);
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-1, ftruncate(fd, 0));
-	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(0, ftruncate(fd, self->size));
 	ASSERT_EQ(0, fstat(fd, &st));
 	EXPECT_EQ((off_t)self->size, st.st_size);
+	EXPECT_EQ(0, ftruncate(fd, 0));
 	EXPECT_EQ((ssize_t)self->size, pread(fd, buf, self->size + 1, 0));
 	EXPECT_EQ(-1, cb_first_bad(buf, self->size, 0));
+	EXPECT_EQ((off_t)self->size, lseek(fd, 0, SEEK_END));
+	close(fd);
+	fd = open(CB_PATH("data"), O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, fstat(fd, &st));
+	EXPECT_EQ((off_t)self->size, st.st_size);
 	close(fd);
 	free(buf);
 }

@@ -128,7 +128,9 @@ static void rd_help(void)
 	printf("Usage: readers [OPTION]...\n"
 	       "Parallel reads of CHUNK bytes into shared, private or strided buffers,\n"
 	       "timed, checked for short reads, and verified byte by byte when the\n"
-	       "content is known. GB/s are 10^9 bytes per second.\n\n");
+	       "content is known. GB/s are 10^9 bytes per second. The manual is\n"
+	       "the copybench documentation's chapter on readers.\n\n"
+	       "Options:\n");
 	for (i = 0; i < RD_NOPTIONS; i++) {
 		const struct rd_option *o = &rd_options[i];
 		const char *p = o->help;
@@ -151,7 +153,7 @@ static void rd_help(void)
 	}
 	printf("\nA value that starts with '-' goes after '=': --source=-file.\n");
 	printf("\nExit status: 0 done; 1 error or a verification mismatch; 2 bad usage;\n"
-	       "3 short reads (without --allow-short). Documentation/readers.rst.\n");
+	       "3 short reads (without --allow-short).\n");
 }
 
 static void __noreturn __printf(1, 2) rd_usage_error(const char *fmt, ...)

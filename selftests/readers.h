@@ -22,7 +22,20 @@
 #include <signal.h>
 #include <stdatomic.h>
 
-#include "kselftest.h"		/* ARRAY_SIZE, __printf, __noreturn */
+/*
+ * readers is a tool the copybench package ships, built without the kernel's
+ * kselftest headers; its tests include kselftest_harness.h first, whose
+ * kselftest.h defines these the same way.
+ */
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
+#endif
+#ifndef __noreturn
+#define __noreturn		__attribute((__noreturn__))
+#endif
+#ifndef __printf
+#define __printf(a, b)		__attribute((format(printf, a, b)))
+#endif
 #include "copybench.h"
 #include "copy_variants.h"
 

@@ -87,7 +87,7 @@ static double bd_copy_time(const char *variant, const char *direction)
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		snprintf(size, sizeof(size), "%lu", sizes[i]);
-		ret = bd_knobs(kv) ?: cb_write("run", "1");
+		ret = bd_knobs(kv) ?: cb_do_run();
 		if (ret != -E2BIG)
 			break;
 		fprintf(stderr, "# %s %s of %s bytes refused (%s): timing a quarter of it\n",

@@ -153,7 +153,7 @@ static int fi_prepare_from_user(void) { return fi_prepare_run("from_user"); }
 
 static int fi_run(void)
 {
-	return cb_write("run", "1");
+	return cb_do_run();
 }
 
 static int fi_open(void)

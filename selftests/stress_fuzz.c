@@ -637,7 +637,7 @@ static bool fz_run_op(struct fz *f)
 	for (v_i = 0; v_i < f->nvariants && strcmp(var, f->variants[v_i].name); v_i++)
 		;
 	t0 = cb_now();
-	ret = cb_write("run", "1");
+	ret = cb_do_run();
 	ms = (cb_now() - t0) * 1000;
 	fz_note(f, "run %s %s size %lld loops %lld samples %lld cache %s: %d in %lld ms", var, dir,
 		cb_value_ll("size"), cb_value_ll("loops"), cb_value_ll("samples"),
@@ -768,6 +768,7 @@ TEST_F_TIMEOUT(fuzz, knobs_data_and_runs_keep_their_contract, 3000)
 
 	close(f->fd);
 	f->fd = -1;
+	cb_buffer_release();
 	ret = cb_unload();
 	ASSERT_EQ(0, ret) TH_LOG("rmmod after the fuzz: %s", strerror(-ret));
 	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -85,14 +86,22 @@ TEST_F(life, rmmod_is_refused_while_any_file_is_open)
 		int fd;
 
 		snprintf(path, sizeof(path), CB_DEBUGFS_DIR "/%s", f->name);
-		fd = open(path, readable ? O_RDONLY : O_WRONLY);
+		fd = open(path, i == CBF_buffer ? O_RDWR : readable ? O_RDONLY : O_WRONLY);
 		ASSERT_LE(0, fd) TH_LOG("open %s: %s", f->name, strerror(errno));
 		ret = cb_unload();
 		EXPECT_TRUE(life_in_use(ret))
 			TH_LOG("rmmod with %s open: %d (%s)", f->name, ret, strerror(-ret));
 		ASSERT_EQ(0, access(CB_DEBUGFS_DIR, F_OK))
 			TH_LOG("the module went while %s was open", f->name);
-		if (readable) {
+		if (i == CBF_buffer) {
+			/* mmap() is all the buffer file does. */
+			void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+			EXPECT_NE(MAP_FAILED, p) TH_LOG("mmap buffer after the refused rmmod: %s",
+							strerror(errno));
+			if (p != MAP_FAILED)
+				munmap(p, 4096);
+		} else if (readable) {
 			EXPECT_LE(0, read(fd, buf, sizeof(buf)))
 				TH_LOG("read %s after the refused rmmod: %s", f->name,
 				       strerror(errno));

@@ -225,7 +225,7 @@ static void *race_runner(void *arg)
 	struct race *r = arg;
 
 	while (!atomic_load(&r->stop)) {
-		int ret = cb_write("run", "1");
+		int ret = cb_do_run();
 
 		/*
 		 * EOPNOTSUPP: a variant that lacks the direction the knobs name;

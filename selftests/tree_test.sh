@@ -153,4 +153,29 @@ module_says_its_kernel() {
 }
 check "make module names the kernel it builds for and why" module_says_its_kernel
 
+# The selftests compile without a warning under the hardening flags a
+# Debian package build adds (dpkg-buildflags: _FORTIFY_SOURCE, whose
+# warn_unused_result read() and write() the plain build never sees). The
+# commands, the library and the unit tests are compiled so by the package
+# build itself, which deb_test checks.
+hardened_no_warning() {
+	local f flags out=0
+	flags="$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CPPFLAGS)
+	       $(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CFLAGS)"
+	echo "flags: $flags"
+	for f in $(git ls-files 'selftests/*.c'); do
+		# shellcheck disable=SC2086
+		gcc $flags -Wall -Wextra -Wno-unused-parameter -I"$ksft/tools/testing/selftests" \
+			-I"$top" -I"$top/tools/copybench" -I"$top/selftests" -pthread \
+			-c -o /dev/null "$f" 2>&1 | grep -A3 'warning:' && out=1
+	done
+	return $out
+}
+if command -v dpkg-buildflags >/dev/null; then
+	check "the selftests compile without a warning under Debian's hardening flags" \
+		hardened_no_warning
+else
+	ktap_test_fail "dpkg-buildflags missing (dpkg-dev): hardening flags not checked"
+fi
+
 ktap_end

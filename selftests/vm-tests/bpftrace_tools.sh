@@ -70,7 +70,7 @@ cleanup()
 trap cleanup EXIT
 mkdir "$mnt" && mount -t tmpfs none "$mnt" || skip_all "cannot mount tmpfs"
 
-knobs="variant samples data_size data_chunk"
+knobs="variant direction samples data_size data_chunk"
 save_knobs()
 {
 	local k
@@ -194,6 +194,7 @@ test_cbcopy()
 		head -c 100000 /dev/zero | dd of=$dbg/data bs=4096 conv=notrunc 2> /dev/null
 	done
 	echo native > $dbg/variant
+	echo memcpy > $dbg/direction
 	echo 3 > $dbg/samples
 	echo 1 > $dbg/run
 	echo 1048576 > $dbg/data_size

@@ -20,13 +20,14 @@ if [ ! -x "$bin" ]; then
 	ktap_finished
 fi
 # The debug kernel runs on one CPU (Documentation/testing.rst says why):
-# the three tests that need a second CPU are not in its plan (excluded
+# the four tests that need a second CPU are not in its plan (excluded
 # with the harness's -T, said here), not skipped; Debian's kernels, on two
 # CPUs, run them.
 case $(uname -r) in
 *-copybench-debug)
 	set --
 	for t in a_cpu_outside_the_cpuset_is_refused \
+		 an_unpinned_writer_runs_on_the_cpu_asked_for_or_is_told_to_pin \
 		 a_cpuset_narrowed_during_a_run_stays_narrowed \
 		 a_cpu_offlined_during_a_run_ends_it_with_enodev; do
 		echo "# $t: not in the debug kernel's plan (one CPU)"

@@ -75,7 +75,7 @@ knobs_restored()
 {
 	echo movsb > "$dir/variant" && echo 12345 > "$dir/size" &&
 		echo 7 > "$dir/src_offset" && echo cold > "$dir/cache" || return 1
-	"$CB" sweep --sizes 64 --variants native,unrolled --samples 3 > /dev/null 2> "$tmp/e" ||
+	"$CB" sweep --sizes 64 --variants native,unrolled --samples 3 --repeat 2 > /dev/null 2> "$tmp/e" ||
 		{ cat "$tmp/e"; return 1; }
 	grep -q "backend module: $dir exists" "$tmp/e" ||
 		{ echo "auto did not pick the module:"; cat "$tmp/e"; return 1; }
@@ -89,12 +89,30 @@ check "auto picks the loaded module; its knobs are back afterwards" knobs_restor
 cold_offsets()
 {
 	"$CB" sweep --backend module --sizes 100 --variants movsb,native --directions memcpy,to_user \
-		--cache cold --src-offset 3 --dst-offset 4093 --samples 3 --json > "$tmp/c.json" \
-		2> /dev/null || return 1
+		--cache cold --src-offset 3 --dst-offset 4093 --samples 3 --repeat 1 --json \
+		> "$tmp/c.json" 2> /dev/null || return 1
 	tail -n +2 "$tmp/c.json" | jq -s -e 'length == 4 and all(.verified and .cache == "cold" and
-		.src_offset == 3 and .dst_offset == 4093)' > /dev/null
+		.src_offset == 3 and .dst_offset == 4093 and .src_place == 3 and .dst_place == 4093)' \
+		> /dev/null
 }
 check "module backend: cold cache and offsets, verified" cold_offsets
+
+# Every repeat a process of its own, each run at its placement: the
+# offsets the module got moved by whole lines, the distance out of the
+# 4K-aliasing band, the record saying which.
+placed_runs()
+{
+	"$CB" sweep --backend module --sizes 256 --variants movsb --samples 3 --repeat 3 \
+		--json > "$tmp/p.json" 2> /dev/null || return 1
+	tail -n +2 "$tmp/p.json" | jq -s -e 'def m: (. % 4096 + 4096) % 4096;
+		length == 3 and (map(.pid) | unique | length) == 3 and all(.verified) and
+		all(.src_place % 64 == 0 and .dst_place % 64 == 0 and .src_place < 4096 and
+		    .dst_place < 4096 and (.dst_place - .src_place | m) as $d |
+		    ($d == 0 or ($d > 256 and $d < 3840))) and
+		(map([.src_place, .dst_place]) | unique | length) > 1' > /dev/null ||
+		{ jq -c '{pid, src_place, dst_place, run_cpu}' "$tmp/p.json"; return 1; }
+}
+check "module backend: three processes, each run at its placement (src_place, dst_place)" placed_runs
 
 random_refused()
 {
@@ -106,8 +124,8 @@ check "module backend refuses random sizes (exit 2)" random_refused
 alias_module()
 {
 	"$CB" alias --backend module --variants movsb --from -16 --to 16 --step 16 --samples 3 \
-		--json 2> /dev/null | tail -n +2 | jq -s -e 'map(.dst_offset - .src_offset) == [-16, 0, 16]
-		and all(.verified)' > /dev/null
+		--repeat 1 --json 2> /dev/null | tail -n +2 | jq -s -e 'map(.dst_offset - .src_offset) ==
+		[-16, 0, 16] and all(.verified)' > /dev/null
 }
 check "alias on the module backend" alias_module
 

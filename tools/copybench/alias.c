@@ -10,7 +10,7 @@
 #include "run.h"
 
 static const char cb_alias_usage[] =
-	"usage: copybench alias [OPTIONS]\n"
+	"Usage: copybench alias [OPTIONS]\n"
 	"\n"
 	"Times each variant x direction x size at dst - src distances FROM..TO (mod\n"
 	"4096): for d >= 0 the source starts a page and the destination d bytes into\n"

@@ -122,25 +122,50 @@ void cb_backend_free(struct cb_backend *b)
 	memset(b, 0, sizeof(*b));
 }
 
-int cb_pin_cpu(long cpu, struct cb_error *e)
+int cb_cpus_allowed(int **cpus, struct cb_error *e)
 {
-	cpu_set_t allowed, one;
-	struct cb_str list = { 0 };
-	int i;
+	cpu_set_t allowed;
+	int i, n = 0;
 
+	*cpus = NULL;
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return cb_fail(e, CB_EXIT_RUNTIME, "sched_getaffinity: %s", strerror(errno));
-	if (cpu < 0)
-		cpu = sched_getcpu();
-	if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed)) {
-		for (i = 0; i < CPU_SETSIZE; i++)
-			if (CPU_ISSET(i, &allowed))
-				cb_str_printf(&list, "%s%d", list.len ? "," : "", i);
+	*cpus = cb_calloc((size_t)CPU_COUNT(&allowed) + 1, sizeof(**cpus));
+	for (i = 0; i < CPU_SETSIZE; i++)
+		if (CPU_ISSET(i, &allowed))
+			(*cpus)[n++] = i;
+	return n;
+}
+
+int cb_cpu_check(long cpu, struct cb_error *e)
+{
+	struct cb_str list = { 0 };
+	int *cpus, n, i, ok = 0;
+
+	n = cb_cpus_allowed(&cpus, e);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		ok |= cpus[i] == cpu;
+		cb_str_printf(&list, "%s%d", list.len ? "," : "", cpus[i]);
+	}
+	free(cpus);
+	if (!ok)
 		cb_fail(e, CB_EXIT_USAGE, "invalid --cpu %ld: accepted values: %s (the CPUs this process may run on)",
 			cpu, list.s ? list.s : "none");
-		cb_str_free(&list);
+	cb_str_free(&list);
+	return ok ? 0 : -1;
+}
+
+int cb_pin_cpu(long cpu, struct cb_error *e)
+{
+	cpu_set_t one;
+
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	/* Not allowed (nor below CPU_SETSIZE): refused, naming the ones that are. */
+	if (cb_cpu_check(cpu, e))
 		return -1;
-	}
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	if (sched_setaffinity(0, sizeof(one), &one))

@@ -67,10 +67,14 @@ struct cb_result {
 	double baseline;
 	double size_mean;	/* random sizes: mean bytes per copy; else size */
 	double clock_ratio;	/* core clocks per TSC cycle; 0: not measured */
+	long long src_place;	/* where the source was (record's src_place); -1 */
+	long long dst_place;	/* where the destination was; -1 */
 };
 
 /* What --load loads when given no file. */
 #define CB_DEFAULT_KO	"./copybench.ko"
+
+struct cb_place;
 
 /* The measuring settings both backends honour (command-line options). */
 struct cb_settings {
@@ -80,6 +84,16 @@ struct cb_settings {
 	unsigned long max_run_ms;	/* bound of one point's run */
 	unsigned long long max_bytes;	/* largest size + offset of the plan */
 	const char *load;		/* module: .ko to load if not loaded */
+	/*
+	 * describe: open only to say what the backend offers (variants,
+	 * directions, limits, tsc_khz), for the command that starts the
+	 * workers: no buffers, no pinning, no knob touched.
+	 */
+	int describe;
+	const struct cb_place *place;	/* the worker's placement; NULL: fixed */
+	unsigned long long tsc_khz;	/* the TSC frequency; 0: find it */
+	double slow_native;		/* test-only: native + this % of its cost */
+	int cold, random;		/* the plan has cold points, random sizes */
 };
 
 struct cb_backend;
@@ -146,6 +160,11 @@ static inline int cb_stop(void)
  * returns the CPU or -1 with e set.
  */
 int cb_pin_cpu(long cpu, struct cb_error *e);
+
+/* The CPUs this process may run on, ascending, in *cpus (freed by the caller): how many, or -1 with e set. */
+int cb_cpus_allowed(int **cpus, struct cb_error *e);
+/* 0 when this process may run on cpu; else -1 with e naming the ones it may (exit 2). */
+int cb_cpu_check(long cpu, struct cb_error *e);
 
 /*
  * TSC frequency in kHz, calibrated against CLOCK_MONOTONIC_RAW (which the

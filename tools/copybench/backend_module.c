@@ -11,7 +11,17 @@
  * "variants" file is "NAME usable|unusable [DIRS] DESCRIPTION": DIRS, a
  * comma-separated list of directions, is new; without it a variant
  * supports memcpy, to_user and from_user. The clock probe (backend.h) runs
- * in userspace on the run's CPU just before and after each run.
+ * in userspace on the run's CPU just before and after each run. The user
+ * side of the user directions is this command's own mapping of the
+ * module's "buffer" file, made before the first such run and made larger
+ * when a point needs more (a module without that file maps one itself).
+ *
+ * Each repeat is a process of its own (process.h): its own mapping of the
+ * buffer file, and fresh kernel-side buffers each run (the module
+ * allocates them per run); the process's placement moves the offsets it
+ * writes by its shifts (modulo a page: the module's buffers are pages of
+ * their own), and the record says which offsets each run had (src_place,
+ * dst_place).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -28,6 +39,7 @@
 
 #include "copybench.h"
 #include "backend.h"
+#include "process.h"
 
 #define MB_LAST_ERROR	CB_DEBUGFS_DIR "/last_error"
 #define MB_PROBES	9	/* clock probes before and after each run */
@@ -58,6 +70,8 @@ static const char *const mb_keys[] = {
 
 struct mb {
 	int loaded;			/* this command loaded the module */
+	void *buf;			/* the mapping of the buffer file, or NULL */
+	size_t buf_len;
 	char *saved[MB_NKNOBS];		/* knob values found at open */
 	char *cur[MB_NKNOBS];		/* values last written */
 	double res[ARRAY_SIZE(mb_keys)];
@@ -319,14 +333,19 @@ static int mb_open(struct cb_backend *b, struct cb_error *e)
 				       mb_knobs[k]);
 	if (mb_find(b, m, e))
 		return -1;
-	cpu = cb_pin_cpu(b->set->cpu, e);
-	if (cpu < 0)
-		return -1;
-	b->cpu = cpu;
+	b->cpu = -1;
 	b->size_max = CB_SIZE_MAX;
 	b->buffers = "kernel";
 	if (mb_variants(b, e))
 		return -1;
+	b->tsc_khz = b->set->tsc_khz ? b->set->tsc_khz : mb_tsc_khz();
+	/* The command that starts the workers: loaded (when --load), looked at. */
+	if (b->set->describe)
+		return 0;
+	cpu = cb_pin_cpu(b->set->cpu, e);
+	if (cpu < 0)
+		return -1;
+	b->cpu = cpu;
 	for (k = 0; k < MB_NKNOBS; k++) {
 		m->saved[k] = mb_read(mb_knobs[k], e);
 		if (!m->saved[k])
@@ -335,7 +354,6 @@ static int mb_open(struct cb_backend *b, struct cb_error *e)
 		if (nl)
 			*nl = '\0';
 	}
-	b->tsc_khz = mb_tsc_khz();
 	return 0;
 }
 
@@ -347,6 +365,8 @@ static void mb_close(struct cb_backend *b)
 
 	if (!m)
 		return;
+	if (m->buf)
+		munmap(m->buf, m->buf_len);
 	if (m->loaded) {
 		mb_unload(m);
 	} else {
@@ -436,10 +456,58 @@ static int mb_res(struct mb *m, const char *key, double *v, struct cb_error *e)
 	return 0;
 }
 
+/*
+ * The user side of a run of point p: this command's mapping of the buffer
+ * file, of at least size plus offset bytes (a power of two from 64 KiB,
+ * so that a sweep remaps rarely). Nothing for memcpy, nor for a module
+ * without the file (older ones map a buffer themselves).
+ */
+static int mb_buffer(struct mb *m, const struct cb_point *p, struct cb_error *e)
+{
+	size_t need = p->size.lo + (p->src_offset > p->dst_offset ? p->src_offset : p->dst_offset);
+	size_t len = 64 << 10;
+	char *path;
+	int fd;
+
+	if (!strcmp(cb_directions[p->dir], "memcpy") || (m->buf && need <= m->buf_len))
+		return 0;
+	while (len < need)
+		len *= 2;
+	if (len > CB_BUFFER_MAX)
+		len = CB_BUFFER_MAX;
+	path = mb_path("buffer");
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) {
+		free(path);
+		return 0;
+	}
+	if (m->buf)
+		munmap(m->buf, m->buf_len);
+	m->buf = NULL;
+	m->buf_len = 0;
+	if (fd >= 0) {
+		m->buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+	}
+	if (fd < 0 || m->buf == MAP_FAILED) {
+		m->buf = NULL;
+		cb_fail(e, CB_EXIT_RUNTIME, "cannot map %zu bytes of %s: %s", len, path,
+			strerror(errno));
+		free(path);
+		return -1;
+	}
+	m->buf_len = len;
+	free(path);
+	return 0;
+}
+
 static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,
 		      struct cb_error *e)
 {
 	const struct cb_variant_info *v = &b->variants[p->variant];
+	const struct cb_place *pl = b->set->place;
+	unsigned int src = (p->src_offset + (pl ? (unsigned int)pl->src_shift : 0)) % 4096;
+	unsigned int dst = (p->dst_offset + (pl ? (unsigned int)pl->dst_shift : 0)) % 4096;
 	struct mb *m = b->priv;
 	double loops = 0, samples = 0, trunc = 0, verified = 0, cpu = 0;
 	const struct {
@@ -473,10 +541,10 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 			snprintf(num, sizeof(num), "%llu", p->size.lo);
 			break;
 		case MB_SRC_OFFSET:
-			snprintf(num, sizeof(num), "%u", p->src_offset);
+			snprintf(num, sizeof(num), "%u", src);
 			break;
 		case MB_DST_OFFSET:
-			snprintf(num, sizeof(num), "%u", p->dst_offset);
+			snprintf(num, sizeof(num), "%u", dst);
 			break;
 		case MB_CACHE:
 			snprintf(num, sizeof(num), "%s", cb_caches[p->cache]);
@@ -499,7 +567,7 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		}
 		ret = mb_knob(m, k, num, e);
 	}
-	if (ret)
+	if (ret || mb_buffer(m, p, e))
 		return -1;
 	/* The core clock around the run, from userspace on the run's CPU. */
 	for (k = 0; k < MB_PROBES; k++)
@@ -521,6 +589,8 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	r->run_cpu = (long long)cpu;
 	r->q02 = NAN;		/* the module does not report it */
 	r->size_mean = (double)p->size.lo;
+	r->src_place = src;
+	r->dst_place = dst;
 	return 0;
 }
 

@@ -4,18 +4,23 @@
  * build of copy_variants.S) timed in this process, the way copybench.ko's
  * cb_run.c times a run, plus what precision across processes needs:
  *
- *  - pinned to one CPU for the whole command, warmed up for 20 ms first;
- *  - one pair of buffers for every point, each starting on a 2 MiB
- *    boundary and backed by transparent huge pages when the kernel allows
- *    (MADV_HUGEPAGE): the physical layout of the first 2 MiB, and so the
- *    cache sets a copy touches, is then the same in every process;
+ *  - one process of a record (a worker, process.h), pinned to its CPU,
+ *    warmed up for 20 ms first;
+ *  - one pair of buffers for every point, each in a region that starts
+ *    on a 2 MiB boundary and is backed by transparent huge pages when the
+ *    kernel allows (MADV_HUGEPAGE), each buffer shifted into its region as
+ *    the process's placement says: which cache sets a copy touches is
+ *    then the placement's doing, the same wherever the kernel put the
+ *    huge pages;
  *  - loops calibrated as the module does (the smallest power of two whose
  *    sample takes 10 us), one untimed sample at the final loops, then the
  *    timed samples; the baseline (the median of up to 31 samples of the
  *    same loop around an empty copy) measured once per process for each
  *    power-of-two loops, at start, before any copy (ub_baseline() says why);
- *  - after each sample, a clock probe (a chain of dependent adds, one core
- *    clock each) gives the core clocks per TSC cycle during the run;
+ *  - after every 8th sample, a clock probe (a chain of dependent adds, one
+ *    core clock each) gives the core clocks per TSC cycle during the run;
+ *  - sampling ends at --samples, or after 100 ms once 101 samples are in
+ *    (long copies, whose every sample is long);
  *  - interrupts, context switches and steal on the CPU during the samples
  *    are counted (/proc/interrupts, getrusage(), /proc/stat) and as many of
  *    the slowest samples are discarded, at most half of them;
@@ -42,6 +47,7 @@
 #include "copybench.h"
 #include "copy_variants.h"
 #include "backend.h"
+#include "process.h"
 #include "stats.h"
 
 #define UB_HUGE			(2UL << 20)
@@ -52,6 +58,18 @@
 #define UB_BASE_TABLE_SAMPLES	101
 #define UB_RANDOM_DRAWS		4096UL	/* random sizes drawn per point */
 #define UB_WARMUP_NS		20000000ULL
+/*
+ * A point's sampling ends at --samples, or after this long once it has
+ * UB_BUDGET_SAMPLES: the long copies (a byte loop over a megabyte takes
+ * half a millisecond) need fewer samples for a steady minimum, and would
+ * otherwise take most of a sweep's time.
+ */
+#define UB_BUDGET_NS		100000000ULL
+#define UB_BUDGET_SAMPLES	101UL
+/* --slow-native: the copy's cost, the fastest of this many samples. */
+#define UB_SLOW_CALIBRATE	11
+/* The clock probe after every this many samples. */
+#define UB_PROBE_EVERY		8UL
 #define UB_SAMPLE_MAX_MS	1000ULL	/* bound of one sample, as the module's */
 
 typedef unsigned long (*ub_copy_fn)(void *dst, const void *src, unsigned long len);
@@ -67,11 +85,13 @@ static const struct {
 };
 
 struct ub {
-	char *map, *src, *dst;
+	char *map, *src, *dst;		/* the regions */
+	char *src_at, *dst_at;		/* the buffers: shifted as placed */
 	size_t maplen, region;
 	unsigned int lens[UB_RANDOM_DRAWS];
 	double *s, *base, *probe;
 	double base_tab[UB_BASE_KINDS][UB_BASE_POW2];	/* 0: not measured */
+	int cold, random;		/* the plan has cold points, random sizes */
 	unsigned long long deadline_ns;
 };
 
@@ -85,6 +105,7 @@ struct ub_run {
 	unsigned long pos;		/* next draw */
 	int cold;
 	unsigned long left;		/* OR of the copies' return values */
+	unsigned long adds;		/* test-only --slow-native: the chain per copy */
 };
 
 static unsigned long ub_empty_copy(void *dst, const void *src, unsigned long len)
@@ -135,6 +156,33 @@ ub_hot_random(ub_copy_fn fn, char *dst, const char *src, const unsigned int *len
 	return t1 - t0;
 }
 
+/*
+ * Hot, fixed size, the test-only --slow-native: after each copy a chain of
+ * adds dependent adds (one core clock each), started from the copy's
+ * result, and the next copy's length depends on the chain's end (adding
+ * its "and $0"): a change of the code timed, of a known number of clocks.
+ */
+static noinline unsigned long long
+ub_hot_fixed_slow(ub_copy_fn fn, char *dst, const char *src, unsigned long len,
+		  unsigned long loops, unsigned long *left, unsigned long adds)
+{
+	unsigned long long t0, t1;
+	unsigned long l = 0, i, dep = 0, n;
+
+	asm volatile("" : "+r" (fn));
+	t0 = cb_rdtsc();
+	for (i = 0; i < loops; i++) {
+		l |= fn(dst, src, len + dep);
+		dep = l;
+		n = adds;
+		asm volatile("1:\n\tadd $1, %0\n\tdec %1\n\tjnz 1b\n\tand $0, %0"
+			     : "+r" (dep), "+r" (n));
+	}
+	t1 = cb_rdtsc();
+	*left |= l;
+	return t1 - t0;
+}
+
 static void ub_flush(const char *p, unsigned long len)
 {
 	uintptr_t a = (uintptr_t)p & ~63UL, end = (uintptr_t)p + len;
@@ -170,6 +218,8 @@ static unsigned long long ub_sample(struct ub_run *r, ub_copy_fn fn, unsigned lo
 
 	if (r->cold)
 		t = ub_cold(r, fn, loops);
+	else if (r->adds && fn == r->fn)
+		t = ub_hot_fixed_slow(fn, r->dst, r->src, r->len, loops, &r->left, r->adds);
 	else if (r->lens)
 		t = ub_hot_random(fn, r->dst, r->src, r->lens, r->pos, loops, &r->left);
 	else
@@ -224,11 +274,14 @@ static double ub_baseline(struct ub *u, struct ub_run *r, unsigned long loops,
  */
 static void ub_baseline_table(struct ub *u)
 {
-	struct ub_run r = { .dst = u->dst, .src = u->src };
+	struct ub_run r = { .dst = u->dst_at, .src = u->src_at };
 	unsigned int kind, k, i;
 	double t, best;
 
 	for (kind = 0; kind < UB_BASE_KINDS; kind++) {
+		/* Random sizes and cold copies only where the plan has them. */
+		if ((kind == 1 && !u->random) || (kind == 2 && !u->cold))
+			continue;
 		r.lens = kind == 1 ? u->lens : NULL;	/* zeros: the loads are what counts */
 		r.cold = kind == 2;
 		for (k = 0; k < UB_BASE_POW2; k++) {
@@ -313,7 +366,8 @@ static int ub_thp_backed(const char *addr, size_t len)
 static int ub_alloc(struct cb_backend *b, struct ub *u, struct cb_error *e)
 {
 	static const char *const backing[] = { "4k", "thp-partial", "thp" };
-	unsigned long long need = b->set->max_bytes + UB_GUARD;
+	const struct cb_place *pl = b->set->place;
+	unsigned long long need = b->set->max_bytes + UB_GUARD + CB_PLACE_SPAN;
 	uintptr_t a;
 
 	u->region = (need + UB_HUGE - 1) & ~(UB_HUGE - 1);
@@ -327,6 +381,8 @@ static int ub_alloc(struct cb_backend *b, struct ub *u, struct cb_error *e)
 	a = ((uintptr_t)u->map + UB_HUGE - 1) & ~(UB_HUGE - 1);
 	u->src = (char *)a;
 	u->dst = u->src + u->region;
+	u->src_at = u->src + (pl ? pl->src_shift : 0);
+	u->dst_at = u->dst + (pl ? pl->dst_shift : 0);
 	madvise(u->src, 2 * u->region, MADV_HUGEPAGE);
 	memset(u->src, 0x5a, 2 * u->region);	/* fault everything in now */
 	b->buffers = backing[ub_thp_backed(u->src, 2 * u->region)];
@@ -341,10 +397,7 @@ static int ub_open(struct cb_backend *b, struct cb_error *e)
 	unsigned int i, j;
 	int d, cpu;
 
-	cpu = cb_pin_cpu(b->set->cpu, e);
-	if (cpu < 0)
-		return -1;
-	b->cpu = cpu;
+	b->cpu = -1;
 	b->size_max = CB_SIZE_MAX;
 	b->random_sizes = 1;
 	b->nvariants = cb_variant_count();
@@ -359,21 +412,29 @@ static int ub_open(struct cb_backend *b, struct cb_error *e)
 				b->variants[i].dirs |= 1UL << d;
 		}
 	}
+	b->tsc_khz = b->set->tsc_khz ? b->set->tsc_khz : cb_tsc_khz_calibrate();
+	if (b->set->describe)
+		return 0;
+	cpu = cb_pin_cpu(b->set->cpu, e);
+	if (cpu < 0)
+		return -1;
+	b->cpu = cpu;
 	u = cb_calloc(1, sizeof(*u));
 	b->priv = u;
+	u->cold = b->set->cold;
+	u->random = b->set->random;
 	if (ub_alloc(b, u, e))
 		return -1;
 	u->s = cb_calloc(b->set->samples, sizeof(*u->s));
 	u->base = cb_calloc(UB_BASELINE_SAMPLES, sizeof(*u->base));
 	u->probe = cb_calloc(b->set->samples, sizeof(*u->probe));
-	b->tsc_khz = cb_tsc_khz_calibrate();
 
 	ub_baseline_table(u);
 	/* Warm-up: let the core reach the clock it will run the copies at. */
 	t0 = ub_now_ns();
 	while (ub_now_ns() - t0 < UB_WARMUP_NS) {
-		memcpy(u->dst, u->src, 4096);
-		asm volatile("" : : "r" (u->dst) : "memory");
+		memcpy(u->dst_at, u->src_at, 4096);
+		asm volatile("" : : "r" (u->dst_at) : "memory");
 	}
 	ub_baseline_table(u);
 	cb_probe();	/* measures its own overhead on the first call */
@@ -413,10 +474,10 @@ static void ub_fill(const struct cb_point *p, struct ub *u, unsigned long max)
 
 	n = p->src_offset + max + UB_GUARD;
 	for (i = 0; i < n; i++)
-		u->src[i] = (char)ub_src_byte(i);
+		u->src_at[i] = (char)ub_src_byte(i);
 	n = p->dst_offset + max + UB_GUARD;
 	for (i = 0; i < n; i++)
-		u->dst[i] = (char)ub_dst_fill(p, i);
+		u->dst_at[i] = (char)ub_dst_fill(p, i);
 }
 
 /* After the timing: every copied byte right, every byte around untouched. */
@@ -427,7 +488,7 @@ static int ub_verify(const struct cb_point *p, const struct ub *u, unsigned long
 
 	n = p->src_offset + max + UB_GUARD;
 	for (i = 0; i < n; i++)
-		if ((unsigned char)u->src[i] != ub_src_byte(i))
+		if ((unsigned char)u->src_at[i] != ub_src_byte(i))
 			return 0;
 	n = p->dst_offset + max + UB_GUARD;
 	for (i = 0; i < n; i++) {
@@ -435,7 +496,7 @@ static int ub_verify(const struct cb_point *p, const struct ub *u, unsigned long
 			want = ub_src_byte(i - p->dst_offset + p->src_offset);
 		else
 			want = ub_dst_fill(p, i);
-		if ((unsigned char)u->dst[i] != want)
+		if ((unsigned char)u->dst_at[i] != want)
 			return 0;
 	}
 	return 1;
@@ -512,6 +573,35 @@ static int ub_pick_loops(struct cb_backend *b, struct ub_run *r, unsigned long *
 	return 0;
 }
 
+/*
+ * --slow-native PCT: the chain that adds PCT% of the copy's own cost, in
+ * core clocks (its cost net of the baseline, times the clock probe's core
+ * clocks per TSC cycle). Hot fixed-size points only.
+ */
+static int ub_slow_native(struct cb_backend *b, struct ub_run *r, unsigned long loops,
+			  double baseline, struct cb_error *e)
+{
+	unsigned long long t, best;
+	double cost, probe;
+	unsigned int i;
+
+	if (r->cold || r->lens)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "--slow-native: hot, fixed-size native points only (accepted: --cache hot, sizes without random:)");
+	for (i = 0, best = ~0ULL; i < UB_SLOW_CALIBRATE; i++) {
+		t = ub_sample(r, r->fn, loops);
+		best = t < best ? t : best;
+	}
+	cost = (double)best / (double)loops - baseline;
+	probe = cb_probe();
+	if (cost < 1)
+		cost = 1;
+	r->adds = (unsigned long)(b->set->slow_native / 100 * cost *
+				  (probe > 0 ? (double)CB_PROBE_ADDS / probe : 1) + 0.5);
+	r->adds = r->adds ? r->adds : 1;
+	return 0;
+}
+
 static double ub_net(double v, double base)
 {
 	return v > base ? v - base : 0;
@@ -521,8 +611,8 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		      struct cb_error *e)
 {
 	const struct cb_variant *v = cb_variant_find(b->variants[p->variant].name);
-	unsigned long loops, n, i, keep, max;
-	unsigned long long d0, dist;
+	unsigned long loops, n, np, i, keep, max;
+	unsigned long long d0, dist, budget;
 	struct ub *u = b->priv;
 	struct ub_run r = { 0 };
 	struct cb_summary sum;
@@ -536,8 +626,10 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	if (!r.fn)
 		return cb_fail(e, CB_EXIT_USAGE, "the user backend cannot time direction %s",
 			       cb_directions[p->dir]);
-	r.dst = u->dst + p->dst_offset;
-	r.src = u->src + p->src_offset;
+	r.dst = u->dst_at + p->dst_offset;
+	r.src = u->src_at + p->src_offset;
+	res->src_place = (long long)((uintptr_t)r.src % CB_PLACE_SPAN);
+	res->dst_place = (long long)((uintptr_t)r.dst % CB_PLACE_SPAN);
 	r.cold = !strcmp(cb_caches[p->cache], "cold");
 	if (p->size.random) {
 		r.lens = u->lens;
@@ -556,12 +648,21 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	ub_sample(&r, r.fn, loops);
 
 	res->baseline = ub_baseline(u, &r, loops, b->set->samples);
+	if (b->set->slow_native > 0 && !strcmp(b->variants[p->label].name, CB_NATIVE_NAME) &&
+	    ub_slow_native(b, &r, loops, res->baseline, e))
+		return -1;
 	d0 = ub_disturbances(b->cpu);
-	for (n = 0; n < b->set->samples; n++) {
-		if (n && ub_between(u))
+	budget = ub_now_ns() + UB_BUDGET_NS;
+	for (n = 0, np = 0; n < b->set->samples; n++) {
+		if (n && ub_between(u)) {
+			res->truncated = 1;
+			break;
+		}
+		if (n >= UB_BUDGET_SAMPLES && ub_now_ns() > budget)
 			break;
 		u->s[n] = (double)ub_sample(&r, r.fn, loops) / (double)loops;
-		u->probe[n] = cb_probe();
+		if (!(n % UB_PROBE_EVERY))
+			u->probe[np++] = cb_probe();
 	}
 	dist = ub_disturbances(b->cpu) - d0;
 	if (cb_stop())
@@ -572,7 +673,6 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 
 	res->loops = loops;
 	res->samples = n;
-	res->truncated = n < b->set->samples;
 	res->discarded = dist < (n - 1) / 2 ? dist : (n - 1) / 2;
 	keep = n - res->discarded;
 	/* The slowest samples go: sorted, the kept ones are the first keep. */
@@ -585,7 +685,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	res->max = ub_net(sum.max, res->baseline);
 	res->stddev = sum.stddev;
 
-	res->clock_ratio = cb_clock_ratio(u->probe, n);
+	res->clock_ratio = cb_clock_ratio(u->probe, np);
 	/* Random sizes: the copies reached as far as the largest draw made. */
 	for (i = 0, max = r.lens ? 0 : max; r.lens && i < r.pos && i < UB_RANDOM_DRAWS; i++)
 		max = u->lens[i] > max ? u->lens[i] : max;

@@ -43,7 +43,7 @@ enum {
 };
 
 static const char cb_bisect_usage[] =
-	"usage: copybench bisect-run --good GOOD.json [--bad BAD.json] [OPTIONS] [-- PREFIX...]\n"
+	"Usage: copybench bisect-run --good GOOD.json [--bad BAD.json] [OPTIONS] [-- PREFIX...]\n"
 	"\n"
 	"One step of 'git bisect run': measures the points of GOOD again on the running\n"
 	"kernel (copybench sweep --like GOOD, under PREFIX when given, e.g.\n"
@@ -52,8 +52,7 @@ static const char cb_bisect_usage[] =
 	"one line and appends it to bisect-run.log there.\n"
 	"\n"
 	"  git bisect run copybench bisect-run --good good.json --threshold 5\n"
-	"  git bisect run copybench bisect-run --good good.json --bad bad.json \\\n"
-	"      --points 'to_user.native.*'\n"
+	"  git bisect run copybench bisect-run --good good.json --bad bad.json\n"
 	"\n"
 	"Exit status, and nothing else: 0 good (no native point regressed against\n"
 	"GOOD), 1 bad (regressed beyond the threshold, net of the controls; with\n"
@@ -394,10 +393,33 @@ struct cb_step {
 };
 
 /*
- * The answer against GOOD alone: the compare's status, 3 (the machine,
- * too few repeats, missing points) a skip.
+ * A native point whose processes disagree beyond the threshold, and whose
+ * change is beyond it towards a regression: placement could explain it,
+ * or hide one. The step is not blamed, nor cleared: a skip, said why.
  */
-static void cb_step_good_only(const struct cb_cmp *g, struct cb_step *s)
+static int cb_step_placement(const struct cb_cmp *g, double threshold, struct cb_step *s)
+{
+	const struct cb_cmp_point *p;
+	size_t i;
+
+	for (i = 0; i < g->npts; i++) {
+		p = &g->pts[i];
+		if (p->control || p->out != CB_OUT_PLACEMENT || !(p->v.ratio > 1 + threshold))
+			continue;
+		s->answer = CB_BISECT_SKIP;
+		cb_str_printf(&s->why, "placement-sensitive: %s %+.1f%%, processes %.2f to %.2f against %.2f to %.2f: placement could explain it",
+			      p->name, p->v.change_pct, p->base.min, p->base.max, p->new.min,
+			      p->new.max);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The answer against GOOD alone: the compare's status, 3 (the machine,
+ * too few repeats, missing points, placement) a skip.
+ */
+static void cb_step_good_only(const struct cb_cmp *g, double threshold, struct cb_step *s)
 {
 	const struct cb_cmp_point *w;
 	char a[32], n[32];
@@ -416,12 +438,14 @@ static void cb_step_good_only(const struct cb_cmp *g, struct cb_step *s)
 			      g->count[CB_OUT_REGRESSED], g->natives, w->name, a, n);
 		return;
 	}
-	if (g->status == CB_EXIT_OK) {
+	if (g->status == CB_EXIT_OK && !cb_step_placement(g, threshold, s)) {
 		s->answer = CB_BISECT_GOOD;
 		cb_str_printf(&s->why, "%zu native points as in GOOD (%zu improved)", g->natives,
 			      g->count[CB_OUT_IMPROVED]);
 		return;
 	}
+	if (g->status == CB_EXIT_OK || (g->undecided && cb_step_placement(g, threshold, s)))
+		return;
 	s->answer = CB_BISECT_SKIP;
 	cb_str_printf(&s->why, "inconclusive: %zu of %zu native points undecided, %zu points missing",
 		      g->count[CB_OUT_INCONCLUSIVE], g->natives, g->nonly_base + g->nonly_new);
@@ -444,7 +468,8 @@ static const struct cb_cmp_point *cb_find_point(const struct cb_cmp *c, const ch
  * controls is not beyond the threshold towards the other side (the raw
  * change is the machine's: the byte loop alone moves by 1.5x on a shared
  * host); inconclusive (the controls scatter too much to net the change)
- * is when its raw change is not.
+ * or placement-sensitive (its processes disagree beyond the threshold) is
+ * when its raw change is not.
  */
 static bool cb_step_as(const struct cb_cmp_point *p, double threshold, bool worse)
 {
@@ -463,6 +488,7 @@ static bool cb_step_as(const struct cb_cmp_point *p, double threshold, bool wors
 		r = p->net.net;
 		break;
 	case CB_OUT_INCONCLUSIVE:
+	case CB_OUT_PLACEMENT:
 		r = p->v.ratio;
 		break;
 	default:
@@ -629,6 +655,12 @@ static int cb_bisect_step(struct cb_bisect *b)
 	    (b->bad && cb_bisect_check_bad(&gb, &e)))
 		goto fail;
 	/* GOOD needs what alpha needs n against n; the step at least as many. */
+	if (cb_record_one_process(&recs[0])) {
+		cb_fail(&e, CB_EXIT_USAGE,
+			"%s is a record of one process (its repeats share one placement): compare counts processes; record it again with this copybench (sweep --repeat %zu)",
+			b->good, infer_mwu_min_repeats(b->cmp.o.par.alpha, 0));
+		goto fail;
+	}
 	if (cb_fewest_repeats(&recs[0], &least, &e))
 		goto fail;
 	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, 0);
@@ -654,7 +686,7 @@ static int cb_bisect_step(struct cb_bisect *b)
 	if (b->bad)
 		cb_step_good_bad(&gb, &g, &bc, b->cmp.o.par.threshold, &s);
 	else
-		cb_step_good_only(&g, &s);
+		cb_step_good_only(&g, b->cmp.o.par.threshold, &s);
 	cb_bisect_cpu(&recs[0], &step, &s);
 
 	free(dir);

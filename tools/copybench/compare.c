@@ -16,7 +16,7 @@
 #include "options.h"
 
 static const char cb_compare_usage[] =
-	"usage: copybench compare BASE.json NEW.json [MORE.json...] [OPTIONS]\n"
+	"Usage: copybench compare BASE.json NEW.json [MORE.json...] [OPTIONS]\n"
 	"\n"
 	"Compares records of copybench sweep point by point, base first, in LKP's\n"
 	"layout (mean +-%stddev  %change  mean +-%stddev  point), and decides each\n"
@@ -169,7 +169,8 @@ static void cb_text_record(FILE *f, const char *role, const struct cb_record *r)
 	cb_str_add_clean(&b, r->header.backend);
 	cb_str_add(&b, ", recorded ");
 	cb_str_add_clean(&b, r->header.date);
-	cb_str_printf(&b, ", %llu repeat(s) asked\n", r->header.repeat);
+	cb_str_printf(&b, ", %llu repeat(s) asked, %s\n", r->header.repeat,
+		      cb_record_one_process(r) ? "all in one process" : "each a process");
 	fputs(b.s, f);
 	cb_str_free(&b);
 }
@@ -218,6 +219,17 @@ static void cb_text_synthetic(FILE *f, const struct cb_record *r)
 	}
 }
 
+/* A record from before processes: said plainly, it decides nothing. */
+static void cb_text_one_process(FILE *f, const struct cb_record *r, int one)
+{
+	if (!one)
+		return;
+	fputs("# warning: ", f);
+	cb_put_clean(f, r->path);
+	fprintf(f, " is a record of one process (a copybench before processes wrote it): its %llu repeat(s) share one placement, compare counts processes and cannot decide on it; record it again with this copybench\n",
+		r->header.repeat);
+}
+
 static void cb_text_class(FILE *f, const struct cb_cmp_class *k, const struct infer_params *par)
 {
 	char lo[24], hi[24], r[32], a[32], b[32];
@@ -256,20 +268,30 @@ static const char *cb_lkp_word(const struct infer_lkp *l)
 	return l->changed ? "changed" : "-";
 }
 
+/* "3%/12%": how far each side's processes disagree, (max - min) / min. */
+static const char *cb_spreads(const struct cb_cmp_point *p, char *buf, size_t len)
+{
+	if (!p->has_pl)
+		return "-";
+	snprintf(buf, len, "%.0f%%/%.0f%%", fmin(100 * p->pl.base_spread, 999),
+		 fmin(100 * p->pl.new_spread, 999));
+	return buf;
+}
+
 static void cb_text_point(FILE *f, const struct cb_cmp_point *p)
 {
-	char ch[32], net[32], pv[32];
+	char ch[32], net[32], pv[32], sp[32];
 	double lkp = p->base.mean > 0 ? p->new.mean / p->base.mean : NAN;
 
 	cb_text_lkp_side(f, &p->base);
 	fprintf(f, "%10s  ", cb_pct(lkp, ch, sizeof(ch)));
 	cb_text_lkp_side(f, &p->new);
 	snprintf(pv, sizeof(pv), "%.4f", p->v.mwu.p);
-	fprintf(f, " %-12s%s %7s %7s %7s  %-7s  %s\n", cb_outcome_name(p->out),
+	fprintf(f, " %-19s%s %7s %7s %7s %9s  %-7s  %s\n", cb_outcome_name(p->out),
 		p->boot_agrees ? " " : "*", cb_pct(p->v.ratio, ch, sizeof(ch)),
 		p->has_net ? cb_pct(p->net.net, net, sizeof(net)) : "-",
 		p->v.why == INFER_WHY_NONE || p->v.why == INFER_WHY_FEW_REPEATS ? pv : "-",
-		cb_lkp_word(&p->lkp), p->name);
+		cb_spreads(p, sp, sizeof(sp)), cb_lkp_word(&p->lkp), p->name);
 }
 
 static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_params *par)
@@ -284,12 +306,26 @@ static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_para
 		if (!n++)
 			fprintf(f, "# inconclusive:\n");
 		fprintf(f, "#   %s: %s", p->name, p->why);
-		if (p->v.why == INFER_WHY_FEW_REPEATS)
-			fprintf(f, " (%zu against %zu repeats; alpha %g needs %zu a side: sweep --repeat %zu)",
+		if (p->v.why == INFER_WHY_FEW_REPEATS && !c->base_one && !c->new_one)
+			fprintf(f, " (%zu against %zu processes; alpha %g needs %zu a side: sweep --repeat %zu)",
 				p->base.n, p->new.n, par->alpha, p->v.repeats_needed,
 				p->v.repeats_needed);
 		fputc('\n', f);
 	}
+	for (i = 0, n = 0; i < c->npts; i++) {
+		p = &c->pts[i];
+		if (p->out != CB_OUT_PLACEMENT || p->control)
+			continue;
+		if (!n++)
+			fprintf(f, "# placement-sensitive: the processes of one side disagree beyond %g%%, and the change lies within what that explains:\n",
+				100 * par->threshold);
+		fprintf(f, "#   %s: processes %.2f to %.2f (%.0f%%) against %.2f to %.2f (%.0f%%), change %+.1f%%%s\n",
+			p->name, p->base.min, p->base.max, 100 * p->pl.base_spread, p->new.min,
+			p->new.max, 100 * p->pl.new_spread, p->v.change_pct,
+			p->v.change == INFER_REGRESSED ? ": significant, undecided" : "");
+	}
+	if (n)
+		fprintf(f, "#   (copybench placement POINT BASE.json shows which placements are slow)\n");
 	for (i = 0, n = 0; i < c->npts; i++) {
 		p = &c->pts[i];
 		if (p->boot_agrees)
@@ -327,6 +363,8 @@ static const char *cb_status_words(const struct cb_cmp *c)
 			return "inconclusive: the machine moved";
 		if (c->count[CB_OUT_INCONCLUSIVE])
 			return "inconclusive: some points cannot be decided";
+		if (c->undecided)
+			return "inconclusive: placement could explain a significant change";
 		return "inconclusive: points missing on one side";
 	}
 }
@@ -368,6 +406,8 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 	cb_text_record(f, "new", c->new);
 	cb_text_synthetic(f, c->base);
 	cb_text_synthetic(f, c->new);
+	cb_text_one_process(f, c->base, c->base_one);
+	cb_text_one_process(f, c->new, c->new_one);
 	fprintf(f, "# header differences: %zu%s\n", c->ndiffs,
 		c->blocking ? " (different machines: compared anyway, --force)" : "");
 	for (i = 0; i < c->ndiffs; i++)
@@ -375,7 +415,7 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 			c->diffs[i].field, c->diffs[i].base, c->diffs[i].new);
 	cb_text_only(f, c->base->path, c->only_base, c->nonly_base);
 	cb_text_only(f, c->new->path, c->only_new, c->nonly_new);
-	fprintf(f, "# each repeat's %s in %s per copy; a change is significant at alpha %g (Mann-Whitney U) and beyond %g%%%s\n",
+	fprintf(f, "# each process's %s in %s per copy; a change is significant at alpha %g (Mann-Whitney U over the processes) and beyond %g%%%s\n",
 		c->median ? "cycles_median" : "cycles_min", c->core ? "core clocks" : "TSC clocks",
 		par->alpha, 100 * par->threshold,
 		c->no_controls ? "" : "; native points also net of their size class's controls");
@@ -386,8 +426,9 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 	for (i = 0; i < c->ncls; i++)
 		cb_text_class(f, &c->cls[i], par);
 	/* The columns of cb_text_point(); "±" is two bytes, one column. */
-	fprintf(f, "\n%12s %-7s%10s  %12s %-7s %-12s  %7s %7s %7s  %-7s  %s\n", "base", "%stddev",
-		"%change", "new", "%stddev", "verdict", "change", "net", "p", "lkp", "point");
+	fprintf(f, "\n%12s %-7s%10s  %12s %-7s %-19s  %7s %7s %7s %9s  %-7s  %s\n", "base",
+		"%stddev", "%change", "new", "%stddev", "verdict", "change", "net", "p", "spread",
+		"lkp", "point");
 	for (i = 0; i < c->npts; i++) {
 		if (c->pts[i].control && !heading++)
 			fprintf(f, "# controls\n");
@@ -422,7 +463,7 @@ static void cb_jbool(struct cb_str *b, const char *key, int v)
 
 static void cb_jside(struct cb_str *b, const char *key, const struct cb_side *s)
 {
-	cb_str_printf(b, ",\"%s\":{\"n\":%zu", key, s->n);
+	cb_str_printf(b, ",\"%s\":{\"n\":%zu,\"lines\":%zu", key, s->n, s->lines);
 	cb_jnum(b, "mean", s->mean);
 	cb_jnum(b, "stddev", s->stddev);
 	cb_jnum(b, "median", s->median);
@@ -504,6 +545,16 @@ static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
 	cb_jstr(b, "why", p->why);
 	cb_jside(b, "base", &p->base);
 	cb_jside(b, "new", &p->new);
+	if (p->has_pl) {
+		cb_str_add(b, ",\"placement\":{");
+		cb_str_printf(b, "\"sensitive\":%s", p->pl.sensitive ? "true" : "false");
+		cb_jnum(b, "base_spread", p->pl.base_spread);
+		cb_jnum(b, "new_spread", p->pl.new_spread);
+		cb_jnum(b, "gap", p->pl.gap);
+		cb_str_printf(b, ",\"beyond\":%d}", p->pl.beyond);
+	} else {
+		cb_str_add(b, ",\"placement\":null");
+	}
 	cb_jnum(b, "mean_change_pct",
 		p->base.mean > 0 ? 100 * (p->new.mean / p->base.mean - 1) : NAN);
 	cb_str_add(b, ",\"test\":{");
@@ -563,6 +614,9 @@ static void cb_json_summary(struct cb_str *b, const struct cb_cmp *c)
 	cb_jnames(b, "only_base", c->only_base, c->nonly_base);
 	cb_jnames(b, "only_new", c->only_new, c->nonly_new);
 	cb_jbool(b, "machine_moved", c->moved);
+	cb_str_printf(b, ",\"undecided\":%zu", c->undecided);
+	cb_jbool(b, "base_one_process", c->base_one);
+	cb_jbool(b, "new_one_process", c->new_one);
 	if (c->worst >= 0) {
 		cb_jstr(b, "worst", c->pts[c->worst].name);
 		cb_jnum(b, "worst_change_pct", c->pts[c->worst].v.change_pct);

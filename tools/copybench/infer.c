@@ -375,6 +375,69 @@ out:
 	return 0;
 }
 
+/* ---- Placement ------------------------------------------------------------ */
+
+int infer_placement(const double *base, size_t nb, const double *new, size_t nn,
+		    const struct infer_params *par, struct infer_placement *res)
+{
+	struct infer_placement r = { .gap = 1 };
+	double bmin, bmax, nmin, nmax, up;
+
+	if (!res || infer_params_check(par) || !base || !new || !nb || !nn)
+		return -EINVAL;
+	if (nb > INFER_MAX_N || nn > INFER_MAX_N)
+		return -E2BIG;
+	if (check_finite(base, nb) || check_finite(new, nn))
+		return -EINVAL;
+	if (!all_positive(base, nb) || !all_positive(new, nn))
+		return -EDOM;
+	bmin = cb_stats_min(base, nb);
+	bmax = cb_stats_max(base, nb);
+	nmin = cb_stats_min(new, nn);
+	nmax = cb_stats_max(new, nn);
+	r.base_spread = (bmax - bmin) / bmin;
+	r.new_spread = (nmax - nmin) / nmin;
+	r.sensitive = r.base_spread > par->threshold || r.new_spread > par->threshold;
+	if (nmin > bmax)
+		r.gap = nmin / bmax;
+	else if (nmax < bmin)
+		r.gap = nmax / bmin;
+	up = 1 + par->threshold;
+	r.beyond = r.gap > up ? 1 : r.gap * up < 1 ? -1 : 0;
+	*res = r;
+	return 0;
+}
+
+double infer_poibin_tail(const double *p, size_t n, size_t k)
+{
+	double *f, tail = 0;
+	size_t i, j;
+
+	if ((n && !p) || n > INFER_DRIFT_MAX_N)
+		return NAN;
+	for (i = 0; i < n; i++)
+		if (!(p[i] >= 0 && p[i] <= 1))
+			return NAN;
+	if (!k)
+		return 1;
+	if (k > n)
+		return 0;
+	/* f[j]: the chance of j successes so far, one trial at a time. */
+	f = calloc(n + 1, sizeof(*f));
+	if (!f)
+		return NAN;
+	f[0] = 1;
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j > 0; j--)
+			f[j] = f[j] * (1 - p[i]) + f[j - 1] * p[i];
+		f[0] *= 1 - p[i];
+	}
+	for (j = k; j <= n; j++)
+		tail += f[j];
+	free(f);
+	return tail > 1 ? 1 : tail;
+}
+
 /* ---- RNG: xoshiro256** seeded by splitmix64 ------------------------------ */
 
 static uint64_t splitmix64(uint64_t *state)

@@ -430,6 +430,67 @@ struct infer_net {
 int infer_net(double native_ratio, double native_log_se, const struct infer_drift *d,
 	      const struct infer_params *par, struct infer_net *res);
 
+/* ---- Placement: do a point's processes agree? --------------------------- */
+
+/**
+ * struct infer_placement - how far a point's processes disagree, and
+ *	whether a change lies beyond that.
+ * @base_spread: (max - min) / min of the base side's values, one per
+ *	process (each process a placement of its own); 0 for one value
+ * @new_spread: the same of the new side
+ * @sensitive: either spread is beyond the threshold: the placements of
+ *	one and the same code disagree by more than a change worth reporting
+ * @gap: how far apart the two sides' ranges lie: min(new) / max(base)
+ *	when the new side lies wholly above, max(new) / min(base) when wholly
+ *	below, 1 when the ranges overlap or touch
+ * @beyond: +1 when the new range lies above the base range by more than
+ *	the threshold (@gap > 1 + threshold: every new process slower than
+ *	every base process, by more than any placement seen explains), -1
+ *	below it by as much (@gap < 1 / (1 + threshold)), else 0
+ *
+ * The unit of replication is the process: a fresh process draws a fresh
+ * placement (buffers, stack, ASLR), and repeats inside one process share
+ * it. A point whose processes disagree beyond the threshold is
+ * placement-sensitive: compare reports a change there only when it is
+ * @beyond (Documentation/compare.rst, "Placement").
+ */
+struct infer_placement {
+	double base_spread;
+	double new_spread;
+	bool sensitive;
+	double gap;
+	int beyond;
+};
+
+/**
+ * infer_placement() - the placement verdict of one point.
+ * @base: the base side's values, one per process, finite and > 0
+ * @nb: 1..INFER_MAX_N
+ * @new: the new side's values, one per process, finite and > 0
+ * @nn: 1..INFER_MAX_N
+ * @par: the threshold
+ * @res: the result
+ *
+ * Return: 0; -EINVAL, -EDOM (a value <= 0) or -E2BIG.
+ */
+int infer_placement(const double *base, size_t nb, const double *new, size_t nn,
+		    const struct infer_params *par, struct infer_placement *res);
+
+/**
+ * infer_poibin_tail() - the chance of k or more successes among independent
+ *	trials of different chances (the Poisson binomial distribution).
+ * @p: the trials' chances of success, each in [0, 1]
+ * @n: how many trials, 0..INFER_DRIFT_MAX_N
+ * @k: the least number of successes
+ *
+ * copybench placement asks it how likely k placements slow in every round
+ * are when only the machine's slow spells are at work (each placement's
+ * chance: the share of slow processes to the power of its rounds).
+ *
+ * Return: P(X >= k), 1 for k == 0; NaN for bad arguments or no memory.
+ */
+double infer_poibin_tail(const double *p, size_t n, size_t k);
+
 /* ---- Building blocks, exposed for tests and for compare ---------------- */
 
 /**

@@ -280,6 +280,71 @@ MWU_CASES = {
 }
 
 
+def poibin_tail(p, k):
+    """P(X >= k) for independent trials of chances p, by enumerating every
+    outcome (2^n of them) in Fractions: infer.c counts by recurrence."""
+    from fractions import Fraction as F
+    ps = [F(x) for x in p]
+    total = F(0)
+    for outcome in itertools.product((0, 1), repeat=len(ps)):
+        if sum(outcome) < k:
+            continue
+        pr = F(1)
+        for o, q in zip(outcome, ps):
+            pr *= q if o else 1 - q
+        total += pr
+    return float(total)
+
+
+POIBIN_CASES = (
+    ([0.5, 0.5, 0.5], 2),
+    ([0.1, 0.2, 0.3, 0.4], 1),
+    ([0.1, 0.2, 0.3, 0.4], 3),
+    ([0.27] * 12, 1),
+    ([0.001] * 16, 2),
+    ([0.0, 1.0, 0.25], 1),
+    ([0.0, 1.0, 0.25], 2),
+    ([0.0, 1.0, 0.25], 3),
+)
+
+
+# infer_test.c's placement fixture: base, new (one value per process).
+PLACEMENT_CASES = (
+    ("agree_unchanged", [100, 100.5, 101, 100.2, 100.8],
+     [100.3, 100.9, 100.1, 100.6, 100.4]),
+    ("agree_shifted", [100, 100.5, 101, 100.2, 100.8],
+     [110, 110.5, 111, 110.2, 110.8]),
+    ("disagree_overlapping", [8.45, 9.1, 13.3, 8.6, 9.83],
+     [8.5, 12.9, 13.1, 9.9, 13.0]),
+    ("disagree_apart_within_threshold", [100, 101, 102, 103, 104],
+     [105, 106, 107, 108, 109]),
+    ("disagree_beyond", [100, 101, 102, 103, 110],
+     [113, 114, 120, 115, 116]),
+    ("disagree_beyond_below", [113, 114, 120, 115, 116],
+     [100, 101, 102, 103, 110]),
+    ("one_process_each", [100], [150]),
+    ("touching", [100, 104], [104, 110]),
+)
+
+
+def placement(base, new, threshold):
+    """Spreads, gap and beyond of infer_placement(), by sorting and
+    comparing with Fractions (infer.c takes min and max in doubles)."""
+    from fractions import Fraction as F
+    b = sorted(F(v) for v in base)
+    n = sorted(F(v) for v in new)
+    bs = (b[-1] - b[0]) / b[0]
+    ns = (n[-1] - n[0]) / n[0]
+    t = F(threshold)
+    sensitive = bs > t or ns > t
+    # Every pair of one base and one new value on the same side of each other.
+    above = all(y > x for x in b for y in n)
+    below = all(y < x for x in b for y in n)
+    gap = n[0] / b[-1] if above else n[-1] / b[0] if below else F(1)
+    beyond = 1 if gap > 1 + t else -1 if gap * (1 + t) < 1 else 0
+    return float(bs), float(ns), sensitive, float(gap), beyond
+
+
 def gen_sample(rng, n, base, spread):
     """Deterministic sample from the shared RNG: base + spread*U[0,1)."""
     return [base + spread * ((rng.next() >> 11) * 2.0 ** -53) for _ in range(n)]
@@ -367,6 +432,10 @@ def main():
     print(f"net 1.07 se 0 of {ctl2}: {net(1.07, 0, ctl2, 0.01, 0.02)}")
     print(f"net 1.15 se 0.02 of {ctl2}: {net(1.15, 0.02, ctl2, 0.01, 0.02)}")
     print(f"net 1.15 se 0 of {ctl3}: {net(1.15, 0, ctl3, 0.01, 0.02)}")
+    for name, base, new in PLACEMENT_CASES:
+        print(f"placement {name}: {placement(base, new, 0.02)}")
+    for p, k in POIBIN_CASES:
+        print(f"poibin_tail {p} k={k}: {poibin_tail(p, k)!r}")
     lx, ly = [100, 101, 99, 102, 98], [110, 112, 109]
     print(f"log_se {lx} {ly}: {log_se(lx, ly)!r}")
 

@@ -386,6 +386,136 @@ TEST_F(decide, verdict)
 	}
 }
 
+/* ---- Placement: processes that disagree ---------------------------------- */
+
+FIXTURE(placement) {};
+FIXTURE_SETUP(placement) {}
+FIXTURE_TEARDOWN(placement) {}
+
+/* Values from infer_ref.py's placement(), on Fractions. */
+FIXTURE_VARIANT(placement) {
+	double base[MAXV], new[MAXV];
+	size_t nb, nn;
+	double base_spread, new_spread, gap;
+	bool sensitive;
+	int beyond;
+};
+
+FIXTURE_VARIANT_ADD(placement, agree_unchanged) {
+	.base = { 100, 100.5, 101, 100.2, 100.8 }, .nb = 5,
+	.new = { 100.3, 100.9, 100.1, 100.6, 100.4 }, .nn = 5,
+	.base_spread = 0.01, .new_spread = 0.007992007992008106, .gap = 1,
+};
+FIXTURE_VARIANT_ADD(placement, agree_shifted) {
+	.base = { 100, 100.5, 101, 100.2, 100.8 }, .nb = 5,
+	.new = { 110, 110.5, 111, 110.2, 110.8 }, .nn = 5,
+	.base_spread = 0.01, .new_spread = 0.00909090909090909,
+	.gap = 1.0891089108910892, .beyond = 1,
+};
+/* The native 512 B: processes 8.45 to 13.3 clocks on both sides. */
+FIXTURE_VARIANT_ADD(placement, disagree_overlapping) {
+	.base = { 8.45, 9.1, 13.3, 8.6, 9.83 }, .nb = 5,
+	.new = { 8.5, 12.9, 13.1, 9.9, 13.0 }, .nn = 5,
+	.base_spread = 0.5739644970414204, .new_spread = 0.5411764705882353,
+	.sensitive = true, .gap = 1,
+};
+FIXTURE_VARIANT_ADD(placement, disagree_apart_within_threshold) {
+	.base = { 100, 101, 102, 103, 104 }, .nb = 5,
+	.new = { 105, 106, 107, 108, 109 }, .nn = 5,
+	.base_spread = 0.04, .new_spread = 0.0380952380952381,
+	.sensitive = true, .gap = 1.0096153846153846,
+};
+FIXTURE_VARIANT_ADD(placement, disagree_beyond) {
+	.base = { 100, 101, 102, 103, 110 }, .nb = 5,
+	.new = { 113, 114, 120, 115, 116 }, .nn = 5,
+	.base_spread = 0.1, .new_spread = 0.061946902654867256,
+	.sensitive = true, .gap = 1.0272727272727273, .beyond = 1,
+};
+FIXTURE_VARIANT_ADD(placement, disagree_beyond_below) {
+	.base = { 113, 114, 120, 115, 116 }, .nb = 5,
+	.new = { 100, 101, 102, 103, 110 }, .nn = 5,
+	.base_spread = 0.061946902654867256, .new_spread = 0.1,
+	.sensitive = true, .gap = 0.9734513274336283, .beyond = -1,
+};
+FIXTURE_VARIANT_ADD(placement, one_process_each) {
+	.base = { 100 }, .nb = 1, .new = { 150 }, .nn = 1,
+	.gap = 1.5, .beyond = 1,
+};
+FIXTURE_VARIANT_ADD(placement, touching) {
+	.base = { 100, 104 }, .nb = 2, .new = { 104, 110 }, .nn = 2,
+	.base_spread = 0.04, .new_spread = 0.057692307692307696,
+	.sensitive = true, .gap = 1,
+};
+
+/* Spreads per side, whether they pass the threshold, how far apart the ranges are. */
+TEST_F(placement, spreads_and_gap)
+{
+	struct infer_params par = INFER_PARAMS_DEFAULT;
+	struct infer_placement r;
+
+	ASSERT_EQ(0, infer_placement(variant->base, variant->nb, variant->new, variant->nn,
+				     &par, &r));
+	expect_near(_metadata, "base spread", r.base_spread, variant->base_spread, 1e-12);
+	expect_near(_metadata, "new spread", r.new_spread, variant->new_spread, 1e-12);
+	expect_near(_metadata, "gap", r.gap, variant->gap, 1e-12);
+	EXPECT_EQ(variant->sensitive, r.sensitive);
+	EXPECT_EQ(variant->beyond, r.beyond);
+}
+
+/* Garbage is refused, and the result is left as it was. */
+TEST(placement_bad_input)
+{
+	struct infer_params par = INFER_PARAMS_DEFAULT, bad = par;
+	double ok[] = { 1, 2, 3 }, nan_v[] = { 1, NAN, 3 }, zero[] = { 1, 0, 3 };
+	static double big[INFER_MAX_N + 1];
+	struct infer_placement r, keep;
+	size_t i;
+
+	for (i = 0; i < INFER_MAX_N + 1; i++)
+		big[i] = 1 + (double)i;
+	memset(&r, 0x5a, sizeof(r));
+	keep = r;
+	bad.threshold = -1;
+	EXPECT_EQ(-EINVAL, infer_placement(ok, 3, ok, 3, &bad, &r));
+	EXPECT_EQ(-EINVAL, infer_placement(ok, 0, ok, 3, &par, &r));
+	EXPECT_EQ(-EINVAL, infer_placement(NULL, 3, ok, 3, &par, &r));
+	EXPECT_EQ(-EINVAL, infer_placement(ok, 3, nan_v, 3, &par, &r));
+	EXPECT_EQ(-EDOM, infer_placement(zero, 3, ok, 3, &par, &r));
+	EXPECT_EQ(-E2BIG, infer_placement(big, INFER_MAX_N + 1, ok, 3, &par, &r));
+	EXPECT_EQ(-EINVAL, infer_placement(ok, 3, ok, 3, &par, NULL));
+	EXPECT_EQ(0, memcmp(&r, &keep, sizeof(r)));
+}
+
+/* The Poisson binomial tail against infer_ref.py's enumeration in Fractions. */
+TEST(poibin_tail_known_values)
+{
+	static const double half[] = { 0.5, 0.5, 0.5 }, ramp[] = { 0.1, 0.2, 0.3, 0.4 };
+	static const double edge[] = { 0.0, 1.0, 0.25 };
+	double q27[12], q001[16];
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		q27[i] = 0.27;
+	for (i = 0; i < 16; i++)
+		q001[i] = 0.001;
+	expect_near(_metadata, "half k2", infer_poibin_tail(half, 3, 2), 0.5, 1e-12);
+	expect_near(_metadata, "ramp k1", infer_poibin_tail(ramp, 4, 1), 0.6976, 1e-12);
+	expect_near(_metadata, "ramp k3", infer_poibin_tail(ramp, 4, 3), 0.042800000000000005,
+		    1e-12);
+	expect_near(_metadata, "0.27 x12 k1", infer_poibin_tail(q27, 12, 1), 0.9770979519535098,
+		    1e-12);
+	expect_near(_metadata, "0.001 x16 k2", infer_poibin_tail(q001, 16, 2),
+		    0.00011888544256797146, 1e-9);
+	expect_near(_metadata, "edge k1", infer_poibin_tail(edge, 3, 1), 1, 1e-12);
+	expect_near(_metadata, "edge k2", infer_poibin_tail(edge, 3, 2), 0.25, 1e-12);
+	expect_near(_metadata, "edge k3", infer_poibin_tail(edge, 3, 3), 0, 1e-12);
+	EXPECT_EQ(1, infer_poibin_tail(ramp, 4, 0));
+	EXPECT_EQ(0, infer_poibin_tail(ramp, 4, 5));
+	EXPECT_TRUE(isnan(infer_poibin_tail(NULL, 3, 1)));
+	EXPECT_TRUE(isnan(infer_poibin_tail((const double[]){ 0.5, 1.5 }, 2, 1)));
+	EXPECT_TRUE(isnan(infer_poibin_tail((const double[]){ 0.5, NAN }, 2, 1)));
+}
+
 /* ---- Bad input: clear error, output untouched ---------------------------- */
 
 #define SENTINEL	0x5a
@@ -589,7 +719,12 @@ TEST(boot_reproducible_with_seed)
 	par.seed = 42;
 	ASSERT_EQ(0, infer_boot_median_ratio(boot_x, 7, boot_y, 6, &par, &a));
 	ASSERT_EQ(0, infer_boot_median_ratio(boot_x, 7, boot_y, 6, &par, &b));
-	EXPECT_EQ(0, memcmp(&a, &b, sizeof(a)));
+	/* Field by field: the struct's tail padding is whatever the stack held. */
+	EXPECT_EQ(0, memcmp(&a.ratio, &b.ratio, sizeof(a.ratio)));
+	EXPECT_EQ(0, memcmp(&a.lo, &b.lo, sizeof(a.lo)));
+	EXPECT_EQ(0, memcmp(&a.hi, &b.hi, sizeof(a.hi)));
+	EXPECT_EQ(0, memcmp(&a.level, &b.level, sizeof(a.level)));
+	EXPECT_EQ(a.resamples, b.resamples);
 	expect_near(_metadata, "ratio", a.ratio, 1.0318407960199003, 1e-15);
 	expect_near(_metadata, "lo", a.lo, 1.0112745098039215, 1e-15);
 	expect_near(_metadata, "hi", a.hi, 1.0562310030395137, 1e-15);
@@ -1023,13 +1158,22 @@ static double pct(int count, int trials)
 }
 
 /*
+ * The simulations: seconds of CPU each, which a loaded host or a slow
+ * build machine (the Debian package runs these tests) can stretch past the
+ * harness's default 30 s alarm; bounded at 10 minutes instead.
+ */
+FIXTURE(sim) {};
+FIXTURE_SETUP(sim) {}
+FIXTURE_TEARDOWN(sim) {}
+
+/*
  * Same distribution on both sides: the decision fires at most alpha of the
  * time (2/252 = 0.79% at 5 vs 5: the test's size); 3 vs 3 is inconclusive,
  * never a verdict. The bootstrap's and LKP's rates are printed beside: at
  * 3 and 5 repeats the bootstrap's 99% interval misses 1 more often than 1%
  * of the time; LKP's rule has no error rate to hold.
  */
-TEST(decide_false_alarms)
+TEST_F_TIMEOUT(sim, decide_false_alarms, 600)
 {
 	static const size_t sizes[] = { 3, 5, 10, 20 };
 	size_t i;
@@ -1060,7 +1204,7 @@ TEST(decide_false_alarms)
  * Known multiplicative shifts, sigma 1%: how often the default settings
  * (alpha 0.01, threshold 2%) call the regression, by repeats per side.
  */
-TEST(decide_power)
+TEST_F_TIMEOUT(sim, decide_power, 600)
 {
 	static const double shifts[] = { 1.01, 1.02, 1.03, 1.05, 1.10 };
 	static const size_t sizes[] = { 5, 10, 20 };

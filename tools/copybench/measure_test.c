@@ -251,6 +251,41 @@ TEST(points_names_and_classes)
 }
 
 /* --points: items checked, names matched by pattern, controls brought along. */
+/* Names parse back into their points; anything else is refused. */
+TEST(points_names_parse_back)
+{
+	static const char *const good[] = {
+		"to_user.native.4K", "memcpy.movsb.random:1-64.cold.dst8", "to_user.orig.1000.src3",
+		"from_user.bytes.0", "to_user.movsb.64M.src1.dst4095", "to_user.native.512.cold",
+	};
+	static const char *const bad[] = {
+		"", "to_user", "to_user.native", "to_user.native.4Q", "to_user.native.4K.hot",
+		"to_user.native.4K.src0", "to_user.native.4K.dst4096", "to_user..4K",
+		".to_user.native.4K", "to_user.native.4K.", "to_user.native.random:8-1",
+		"to_user.native.4K.dst8.src3", "to_user.native.65M", "a.b.1.c.src1.dst1.x",
+	};
+	struct cb_error e = { 0 };
+	struct cb_str name = { 0 };
+	struct cb_key k;
+	char *buf;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		ASSERT_EQ(0, cb_key_parse("POINT", good[i], &k, &buf, &e)) TH_LOG("%s", e.msg);
+		name.len = 0;
+		cb_str_add(&name, "");
+		cb_key_name(&k, &name);
+		EXPECT_STREQ(good[i], name.s);
+		free(buf);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-1, cb_key_parse("POINT", bad[i], &k, &buf, &e)) TH_LOG("'%s' taken", bad[i]);
+		EXPECT_EQ(CB_EXIT_USAGE, e.status);
+		EXPECT_NE(NULL, strstr(e.msg, "accepted: a point's name"));
+	}
+	cb_str_free(&name);
+}
+
 TEST(points_patterns_select)
 {
 	struct cb_pointset s[5] = {

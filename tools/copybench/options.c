@@ -67,6 +67,9 @@ int cb_options_parse(int argc, char **argv, const struct cb_option *const *table
 			break;
 		}
 		if (key == ':' || key == '?') {
+			/* The word refused: getopt may have moved operands before it. */
+			if (optind > 1 && optind <= argc && argv[optind - 1][0] == '-')
+				idx = optind - 1;
 			o = cb_option_by_key(tables, optopt);
 			if (key == ':' && o) {
 				cb_fail(e, CB_EXIT_USAGE, "option '--%s' needs a value: %s (see --help)",

@@ -9,27 +9,23 @@
  * person can restyle it ("cd DIR; gnuplot FILE.gp").
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "builtin.h"
+#include "gnuplot.h"
 #include "options.h"
 #include "plateau.h"
 #include "record.h"
 #include "stats.h"
-#include "sysinfo.h"
 
 enum { CB_PLOT_PLATEAU = 256, CB_PLOT_ESTIMATOR, CB_PLOT_CLOCK, CB_PLOT_TOLERANCE };
 
 static const char cb_plot_usage[] =
-	"usage: copybench plot RECORD... -o FILE.svg|FILE.png [OPTIONS]\n"
+	"Usage: copybench plot RECORD... -o FILE.svg|FILE.png [OPTIONS]\n"
 	"\n"
 	"Clocks per copy against size (log-log), one line per variant x direction x\n"
 	"record, error bars from the repeats. Writes FILE.dat and FILE.gp beside the\n"
@@ -101,32 +97,6 @@ static int cb_plot_option(void *ctx, int key, const char *arg, struct cb_error *
 		return 0;
 	}
 	return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
-}
-
-/*
- * s as a gnuplot single-quoted string into b: quotes doubled, control
- * characters as spaces. Titles come from records, which anyone can write:
- * nothing in them may end the string and run as gnuplot commands, and in
- * single quotes gnuplot expands neither backslashes nor `command`s.
- */
-static void cb_gp_str(struct cb_str *b, const char *s)
-{
-	cb_str_add(b, "'");
-	for (; *s; s++) {
-		if (*s == '\'')
-			cb_str_add(b, "'");
-		cb_str_addn(b, (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s, 1);
-	}
-	cb_str_add(b, "'");
-}
-
-/* A line of text for a '#' comment: no line breaks. */
-static void cb_gp_comment(FILE *f, const char *prefix, const char *s)
-{
-	fputs(prefix, f);
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
-	fputc('\n', f);
 }
 
 /* One point of a series: the repeats of one x. */
@@ -291,30 +261,12 @@ static void cb_plot_data(FILE *f, struct cb_series *s, size_t ns, const struct c
 	}
 }
 
-static void cb_plot_script(FILE *f, const char *img, const char *dat, struct cb_series *s,
-			   size_t ns, int alias, int png, const struct cb_plot *o,
-			   const char *est)
+static void cb_plot_script(FILE *f, struct cb_series *s, size_t ns, int alias,
+			   const struct cb_plot *o, const char *est)
 {
 	struct cb_str q = { 0 };
 	size_t k;
-	char *p;
 
-	cb_gp_comment(f, "# copybench plot: made by: ", cb_command);
-	cb_gp_comment(f, "# Restyle and redraw from this directory: gnuplot ", dat);
-	cb_gp_str(&q, img);
-	fprintf(f, "if (!exists(\"outfile\")) outfile = %s\n", q.s);
-	q.len = 0;
-	cb_str_printf(&q, "%s.dat", dat);
-	p = cb_strdup(q.s);
-	q.len = 0;
-	cb_gp_str(&q, p);
-	free(p);
-	fprintf(f, "if (!exists(\"datafile\")) datafile = %s\n", q.s);
-	if (png)
-		fprintf(f, "set terminal pngcairo size 1200,700 enhanced font \"sans,10\"\n");
-	else
-		fprintf(f, "set terminal svg size 1200,700 dynamic enhanced font \"sans,11\"\n");
-	fprintf(f, "set output outfile\n");
 	fprintf(f, "set title \"copybench: %s clocks per copy (%s of the samples, baseline subtracted)\" noenhanced\n",
 		o->core_clocks ? "core" : "TSC", strcmp(est, "median") ? "min" : "median");
 	if (alias) {
@@ -337,135 +289,57 @@ static void cb_plot_script(FILE *f, const char *img, const char *dat, struct cb_
 	cb_str_free(&q);
 }
 
-/* gnuplot -e 'outfile=...; datafile=...' SCRIPT, in dir. */
-static int cb_gnuplot(const char *dir, const char *script, const char *img, const char *dat,
-		      struct cb_error *e)
-{
-	struct cb_str vars = { 0 };
-	int status;
-	pid_t pid;
+/* What cb_gnuplot_write() hands back. */
+struct cb_plot_ctx {
+	const struct cb_plot *o;
+	struct cb_series *s;
+	size_t ns;
+	int alias;
+	const char *est;
+};
 
-	cb_str_add(&vars, "outfile=");
-	cb_gp_str(&vars, img);
-	cb_str_add(&vars, "; datafile=");
-	cb_gp_str(&vars, dat);
-	pid = fork();
-	if (pid < 0) {
-		cb_str_free(&vars);
-		return cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
-	}
-	if (!pid) {
-		if (chdir(dir))
-			_exit(126);
-		execlp("gnuplot", "gnuplot", "-e", vars.s, script, (char *)NULL);
-		_exit(errno == ENOENT ? 127 : 126);
-	}
-	cb_str_free(&vars);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return cb_fail(e, CB_EXIT_RUNTIME, "waitpid: %s", strerror(errno));
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		return cb_fail(e, CB_EXIT_RUNTIME,
-			       "gnuplot not found: install it (Debian: apt-get install gnuplot-nox; tools/setup does)");
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return cb_fail(e, CB_EXIT_RUNTIME, "gnuplot failed (status %d); nothing written",
-			       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-	return 0;
+static void cb_plot_data_cb(FILE *f, void *ctx)
+{
+	struct cb_plot_ctx *c = ctx;
+
+	cb_plot_data(f, c->s, c->ns, c->o);
 }
 
-/* FILE.svg -> FILE (the stem for .dat and .gp); -1 if not .svg or .png. */
-static int cb_plot_names(const char *out, char **stem, int *png)
+static void cb_plot_script_cb(FILE *f, void *ctx)
 {
-	size_t n = strlen(out);
+	struct cb_plot_ctx *c = ctx;
 
-	if (n > 4 && !strcmp(out + n - 4, ".svg"))
-		*png = 0;
-	else if (n > 4 && !strcmp(out + n - 4, ".png"))
-		*png = 1;
-	else
-		return -1;
-	*stem = strndup(out, n - 4);
-	return *stem ? 0 : -1;
+	cb_plot_script(f, c->s, c->ns, c->alias, c->o, c->est);
 }
 
 static int cb_plot_write(const struct cb_plot *o, struct cb_record *recs, size_t nrec,
 			 struct cb_error *e)
 {
-	struct cb_outfile img = { 0 }, dat = { 0 }, gp = { 0 };
-	struct cb_str datname = { 0 }, gpname = { 0 };
-	char *stem = NULL, *dcopy = NULL, *scopy = NULL, *ocopy = NULL;
-	struct cb_series *s = NULL;
-	size_t ns = 0, k;
-	int png, alias, ret = -1;
-	struct stat st;
+	struct cb_plot_ctx c = { .o = o };
+	struct cb_gp_writer w = { cb_plot_data_cb, cb_plot_script_cb, &c };
+	size_t k;
+	int ret = -1;
 
-	if (!o->output || cb_plot_names(o->output, &stem, &png))
-		return cb_fail(e, CB_EXIT_USAGE, "invalid -o '%s' (accepted: FILE.svg or FILE.png)",
-			       o->output ? o->output : "");
-	alias = !strcmp(recs[0].header.subcommand, "alias");
+	if (!o->output)
+		return cb_fail(e, CB_EXIT_USAGE, "invalid -o '' (accepted: FILE.svg or FILE.png)");
+	c.alias = !strcmp(recs[0].header.subcommand, "alias");
 	for (k = 1; k < nrec; k++)
-		if ((strcmp(recs[k].header.subcommand, "alias") == 0) != alias) {
-			cb_fail(e, CB_EXIT_USAGE,
-				"%s is a %s record and %s a %s one: plot them apart",
-				recs[0].path, recs[0].header.subcommand, recs[k].path,
-				recs[k].header.subcommand);
-			goto out;
-		}
-	s = cb_plot_series(recs, nrec, alias, o, &ns, e);
-	if (!s && e->msg[0])
+		if ((strcmp(recs[k].header.subcommand, "alias") == 0) != c.alias)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "%s is a %s record and %s a %s one: plot them apart",
+				       recs[0].path, recs[0].header.subcommand, recs[k].path,
+				       recs[k].header.subcommand);
+	c.s = cb_plot_series(recs, nrec, c.alias, o, &c.ns, e);
+	if (!c.s && e->msg[0])
 		goto out;
-	if (!ns) {
+	if (!c.ns) {
 		cb_fail(e, CB_EXIT_USAGE, "nothing to plot: the records hold random sizes only");
 		goto out;
 	}
-	cb_str_printf(&datname, "%s.dat", stem);
-	cb_str_printf(&gpname, "%s.gp", stem);
-	if (cb_outfile_open(&img, o->output, e) || cb_outfile_open(&dat, datname.s, e) ||
-	    cb_outfile_open(&gp, gpname.s, e))
-		goto out;
-	dcopy = cb_strdup(o->output);
-	scopy = cb_strdup(stem);
-	ocopy = cb_strdup(o->output);
-	cb_plot_data(dat.f, s, ns, o);
-	cb_plot_script(gp.f, basename(ocopy), basename(scopy), s, ns, alias, png, o,
-		       o->estimator ? o->estimator : recs[0].header.estimator);
-	if (fflush(dat.f) || fflush(gp.f)) {
-		cb_fail(e, CB_EXIT_RUNTIME, "cannot write beside %s: %s", o->output,
-			strerror(errno));
-		goto out;
-	}
-	fclose(img.f);	/* gnuplot writes it by name */
-	img.f = NULL;
-	{
-		char *g = cb_strdup(gp.tmp), *d = cb_strdup(dat.tmp), *im = cb_strdup(img.tmp);
-
-		ret = cb_gnuplot(dirname(dcopy), basename(g), basename(im), basename(d), e);
-		free(g);
-		free(d);
-		free(im);
-	}
-	if (!ret && (stat(img.tmp, &st) || !st.st_size))
-		ret = cb_fail(e, CB_EXIT_RUNTIME, "gnuplot wrote an empty %s", o->output);
-	if (!ret) {
-		img.f = fopen(img.tmp, "r+");
-		if (!img.f)
-			ret = cb_fail(e, CB_EXIT_RUNTIME, "cannot reopen %s: %s", img.tmp,
-				      strerror(errno));
-	}
-	if (!ret)
-		ret = cb_outfile_commit(&dat, e) || cb_outfile_commit(&gp, e) ||
-		      cb_outfile_commit(&img, e) ? -1 : 0;
+	c.est = o->estimator ? o->estimator : recs[0].header.estimator;
+	ret = cb_gnuplot_write(o->output, &w, e);
 out:
-	cb_outfile_abort(&img);
-	cb_outfile_abort(&dat);
-	cb_outfile_abort(&gp);
-	cb_plot_series_free(s, ns);
-	free(stem);
-	free(dcopy);
-	free(scopy);
-	free(ocopy);
-	cb_str_free(&datname);
-	cb_str_free(&gpname);
+	cb_plot_series_free(c.s, c.ns);
 	return ret;
 }
 

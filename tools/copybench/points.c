@@ -9,6 +9,7 @@
 
 #include "copybench.h"
 #include "points.h"
+#include "stats.h"
 
 void cb_key_of(const struct cb_record_point *p, struct cb_key *k)
 {
@@ -64,6 +65,66 @@ void cb_key_name(const struct cb_key *k, struct cb_str *b)
 		cb_str_printf(b, ".dst%llu", k->dst_offset);
 }
 
+/* ".srcN" or ".dstN" after the size: N bytes, 0..4095. */
+static int cb_key_offset(const char *part, const char *tag, unsigned long long *v)
+{
+	size_t n = strlen(tag);
+
+	return !strncmp(part, tag, n) && !cb_parse_u64(part + n, 1, CB_OFFSET_MAX, v) ? 0 : -1;
+}
+
+int cb_key_parse(const char *opt, const char *name, struct cb_key *k, char **buf,
+		 struct cb_error *e)
+{
+	char *part[6], *save = NULL, *dash, *lo;
+	unsigned long long a, b;
+	size_t n = 0, i = 3;
+	int bad = 0;
+
+	memset(k, 0, sizeof(*k));
+	*buf = cb_strdup(name);
+	for (part[n] = strtok_r(*buf, ".", &save); part[n] && n < 5;)
+		part[++n] = strtok_r(NULL, ".", &save);
+	bad = n < 3 || part[n] || strstr(name, "..") || *name == '.' ||
+	      name[strlen(name) - 1] == '.';
+	if (!bad) {
+		k->direction = part[0];
+		k->variant = part[1];
+		k->cache = CB_CACHE_DEFAULT;
+		if (!strncmp(part[2], "random:", 7)) {
+			lo = part[2] + 7;
+			dash = strchr(lo, '-');
+			if (dash)
+				*dash = '\0';
+			bad = !dash || cb_parse_bytes(lo, 0, CB_SIZE_MAX, &a) ||
+			      cb_parse_bytes(dash + 1, 0, CB_SIZE_MAX, &b) || a > b;
+			k->random = 1;
+		} else {
+			bad = cb_parse_bytes(part[2], 0, CB_SIZE_MAX, &a);
+			b = a;
+		}
+		k->size = a;
+		k->size_max = b;
+	}
+	/* A cache other than the default: names never say "hot". */
+	if (!bad && i < n && strncmp(part[i], "src", 3) && strncmp(part[i], "dst", 3)) {
+		k->cache = part[i++];
+		bad = !strcmp(k->cache, CB_CACHE_DEFAULT);
+	}
+	if (!bad && i < n && !cb_key_offset(part[i], "src", &k->src_offset))
+		i++;
+	if (!bad && i < n && !cb_key_offset(part[i], "dst", &k->dst_offset))
+		i++;
+	if (bad || i < n) {
+		free(*buf);
+		*buf = NULL;
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid %s '%s' (accepted: a point's name as compare prints it, DIRECTION.VARIANT.SIZE[.CACHE][.srcN][.dstN]: to_user.native.4K, memcpy.movsb.512.cold.dst8)",
+			       opt, name);
+	}
+	return 0;
+}
+
 /* Lower bounds of the size classes, ascending. */
 static const struct {
 	unsigned long long lo;
@@ -115,13 +176,65 @@ static int cb_pointset_cmp(const void *a, const void *b)
 			  &((const struct cb_pointset *)b)->key);
 }
 
+int cb_record_one_process(const struct cb_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npoints; i++)
+		if (CB_POINT_HAS(&r->points[i], pid))
+			return 0;
+	return 1;
+}
+
+/* A line's cost, and its process: pid, 0 for a line without one. */
+struct cb_cost {
+	unsigned long long pid;
+	double v;
+};
+
+static int cb_cost_cmp(const void *a, const void *b)
+{
+	const struct cb_cost *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* The per-process costs of the lines s[i..j) of one point into set m. */
+static void cb_points_processes(struct cb_pointset *s, size_t i, size_t j,
+				const struct cb_cost *cost, const struct cb_record *r,
+				struct cb_pointset *m)
+{
+	struct cb_cost *c = cb_calloc(j - i, sizeof(*c));
+	double *tmp = cb_calloc(j - i, sizeof(*tmp));
+	size_t k, a, b;
+
+	for (k = i; k < j; k++) {
+		/* first: the earliest line of the set */
+		if (s[k].first < m->first)
+			m->first = s[k].first;
+		c[k - i] = cost[s[k].first - r->points];
+	}
+	qsort(c, j - i, sizeof(*c), cb_cost_cmp);
+	m->v = cb_calloc(j - i, sizeof(double));
+	m->lines = j - i;
+	for (a = 0; a < j - i; a = b) {
+		for (b = a; b < j - i && c[b].pid == c[a].pid; b++)
+			tmp[b - a] = c[b].v;
+		m->v[m->n++] = cb_stats_median(tmp, b - a);
+	}
+	free(tmp);
+	free(c);
+}
+
 int cb_points_group(const struct cb_record *r, int median, int core, struct cb_pointset **out,
 		    size_t *n, struct cb_error *e)
 {
 	struct cb_pointset *s = cb_calloc(r->npoints, sizeof(*s));
-	double *cost = cb_calloc(r->npoints, sizeof(*cost));
+	struct cb_cost *cost = cb_calloc(r->npoints, sizeof(*cost));
 	const struct cb_record_point *p;
-	size_t i, j, k, m = 0;
+	size_t i, j, m = 0;
 	const char *bad;
 
 	/* Costs in file order, so a refusal names the first bad line. */
@@ -132,11 +245,12 @@ int cb_points_group(const struct cb_record *r, int median, int core, struct cb_p
 		if (bad)
 			cb_fail(e, CB_EXIT_USAGE, "%s:%lu: field '%s' holds a control character",
 				r->path, p->line, bad);
-		if (bad || cb_point_cost(r, p, median, core, &cost[i], e)) {
+		if (bad || cb_point_cost(r, p, median, core, &cost[i].v, e)) {
 			free(cost);
 			free(s);
 			return -1;
 		}
+		cost[i].pid = CB_POINT_HAS(p, pid) ? p->pid : 0;
 		cb_key_of(&r->points[i], &s[i].key);
 		s[i].first = &r->points[i];
 	}
@@ -146,13 +260,8 @@ int cb_points_group(const struct cb_record *r, int median, int core, struct cb_p
 		for (j = i + 1; j < r->npoints && !cb_key_cmp(&s[i].key, &s[j].key); j++)
 			;
 		s[m] = s[i];
-		s[m].v = cb_calloc(j - i, sizeof(double));
-		for (k = i; k < j; k++) {
-			/* first: the earliest line of the set */
-			if (s[k].first < s[m].first)
-				s[m].first = s[k].first;
-			s[m].v[s[m].n++] = cost[s[k].first - r->points];
-		}
+		s[m].n = 0;
+		cb_points_processes(s, i, j, cost, r, &s[m]);
 		m++;
 	}
 	free(cost);

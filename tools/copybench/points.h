@@ -43,6 +43,16 @@ int cb_key_is_native(const struct cb_key *k);
 void cb_key_name(const struct cb_key *k, struct cb_str *b);
 
 /*
+ * cb_key_parse - a point's name back into k, its strings pointing into
+ * *buf (freed by the caller): DIRECTION.VARIANT.SIZE, SIZE as cb_key_name()
+ * writes it (bytes with an optional K, M or G, or random:LO-HI), then
+ * .CACHE (not the default), .srcN, .dstN in that order. 0, or -1 with e
+ * naming the option, the value and the form (exit 2).
+ */
+int cb_key_parse(const char *opt, const char *name, struct cb_key *k, char **buf,
+		 struct cb_error *e);
+
+/*
  * Size classes: the bands of sizes whose controls judge a native point
  * (compare.rst, "Controls"): under 64 bytes, 64 B to 4 KiB - 1, 4 KiB to
  * 256 KiB - 1, and 256 KiB up. A random-size point belongs to the band of
@@ -64,17 +74,31 @@ int cb_key_same_class(const struct cb_key *a, const struct cb_key *b);
 int cb_point_cost(const struct cb_record *r, const struct cb_record_point *p, int median,
 		  int core, double *cost, struct cb_error *e);
 
-/* struct cb_pointset - one point of a record and its repeats' costs. */
+/*
+ * struct cb_pointset - one point of a record: one cost per process that
+ * measured it (v[0..n), in the order of the processes' pids), the median
+ * of that process's lines when it has several. The process is the unit of
+ * replication: lines of one process share its placement.
+ */
 struct cb_pointset {
 	struct cb_key key;
 	const struct cb_record_point *first;	/* its first line */
 	double *v;
-	size_t n;
+	size_t n;				/* processes */
+	size_t lines;				/* lines (repeats) in all */
 };
 
 /*
- * cb_points_group - a record's lines grouped per point, sorted by key
- * (*out, *n sets, freed by cb_points_free()). 0, or -1 with e set.
+ * cb_record_one_process - whether r is a record of one process: its
+ * points carry no pid (copybench before processes ran every repeat in the
+ * one process that wrote the record).
+ */
+int cb_record_one_process(const struct cb_record *r);
+
+/*
+ * cb_points_group - a record's lines grouped per point, sorted by key, each
+ * point's costs per process (*out, *n sets, freed by cb_points_free()). 0,
+ * or -1 with e set.
  */
 int cb_points_group(const struct cb_record *r, int median, int core, struct cb_pointset **out,
 		    size_t *n, struct cb_error *e);

@@ -317,37 +317,44 @@ static int cb_record_header_read(struct cb_record *r, const char *line, size_t l
 	return 0;
 }
 
+int cb_record_point_parse(const char *line, size_t len, struct cb_record_point *p, char *why,
+			  size_t whylen)
+{
+	char err[CB_ERR_MAX / 2];
+	struct cb_json v;
+	int ret = -1;
+
+	memset(p, 0, sizeof(*p));
+	if (cb_json_parse(line, len, &v, err, sizeof(err))) {
+		snprintf(why, whylen, "not JSON: %s", err);
+		return -1;
+	}
+	if (v.type != CB_JSON_OBJECT)
+		snprintf(why, whylen, "expected a point object, got %s", cb_json_type_name(v.type));
+	else if (cb_json_get(&v, "copybench_record"))
+		snprintf(why, whylen, "a second record header (two records concatenated?)");
+	else
+		ret = cb_line_read(cb_point_fields, ARRAY_SIZE(cb_point_fields), &v, p,
+				   &p->present, why, whylen);
+	cb_json_free(&v);
+	if (ret)
+		cb_record_point_free(p);
+	return ret;
+}
+
 static int cb_record_point_read(struct cb_record *r, const char *line, size_t len,
 				unsigned long lineno, struct cb_error *e)
 {
 	struct cb_record_point *p;
 	char why[CB_ERR_MAX / 2];
-	struct cb_json v;
-	int ret = 0;
 
-	if (cb_json_parse(line, len, &v, why, sizeof(why)))
-		return cb_fail(e, CB_EXIT_USAGE, "%s:%lu: not JSON: %s", r->path, lineno, why);
-	if (v.type != CB_JSON_OBJECT) {
-		cb_fail(e, CB_EXIT_USAGE, "%s:%lu: expected a point object, got %s", r->path,
-			lineno, cb_json_type_name(v.type));
-		cb_json_free(&v);
-		return -1;
-	}
-	if (cb_json_get(&v, "copybench_record")) {
-		cb_json_free(&v);
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "%s:%lu: a second record header (two records concatenated?)",
-			       r->path, lineno);
-	}
 	r->points = cb_realloc(r->points, r->npoints + 1, sizeof(*r->points));
-	p = &r->points[r->npoints++];
-	memset(p, 0, sizeof(*p));
+	p = &r->points[r->npoints];
+	if (cb_record_point_parse(line, len, p, why, sizeof(why)))
+		return cb_fail(e, CB_EXIT_USAGE, "%s:%lu: %s", r->path, lineno, why);
 	p->line = lineno;
-	if (cb_line_read(cb_point_fields, ARRAY_SIZE(cb_point_fields), &v, p, &p->present,
-			 why, sizeof(why)))
-		ret = cb_fail(e, CB_EXIT_USAGE, "%s:%lu: %s", r->path, lineno, why);
-	cb_json_free(&v);
-	return ret;
+	r->npoints++;
+	return 0;
 }
 
 int cb_record_read(const char *path, struct cb_record *r, struct cb_error *e)

@@ -122,6 +122,15 @@ void cb_record_point_json(struct cb_str *b, const struct cb_record_point *p);
 int cb_record_read(const char *path, struct cb_record *r, struct cb_error *e);
 void cb_record_free(struct cb_record *r);
 
+/*
+ * cb_record_point_parse - one point line (len bytes, without its newline)
+ * into p, checked as cb_record_read() checks it: 0, or -1 with why set
+ * ("field 'size': expected a non-negative integer, got a string") and p
+ * empty. p->line is left 0. Free p with cb_record_point_free().
+ */
+int cb_record_point_parse(const char *line, size_t len, struct cb_record_point *p, char *why,
+			  size_t whylen);
+
 void cb_record_header_free(struct cb_record_header *h);
 void cb_record_point_free(struct cb_record_point *p);
 

@@ -41,6 +41,8 @@ CB_HEADER_FIELD(clock,			STR,	CB_REQ)
 CB_HEADER_FIELD(buffers,		STR,	CB_REQ)
 CB_HEADER_FIELD(as_native,		STR,	CB_OPT)
 CB_HEADER_FIELD(perturb_controls,	DBL,	CB_OPT)
+CB_HEADER_FIELD(placement,		STR,	CB_OPT)
+CB_HEADER_FIELD(slow_native,		DBL,	CB_OPT)
 #endif
 
 #ifdef CB_POINT_FIELD
@@ -63,9 +65,14 @@ CB_POINT_FIELD(cycles_median,		DBL,	CB_REQ)
 CB_POINT_FIELD(cycles_mean,		DBL,	CB_REQ)
 CB_POINT_FIELD(cycles_stddev,		DBL,	CB_REQ)
 CB_POINT_FIELD(cycles_max,		DBL,	CB_REQ)
+CB_POINT_FIELD(cycles_q02,		DBL,	CB_OPT)
 CB_POINT_FIELD(baseline_cycles,		DBL,	CB_REQ)
 CB_POINT_FIELD(ns_median,		DBL,	CB_REQ)
 CB_POINT_FIELD(bytes_per_cycle,		DBL,	CB_REQ)
 CB_POINT_FIELD(clock_ratio,		DBL,	CB_OPT)
 CB_POINT_FIELD(verified,		BOOL,	CB_REQ)
+CB_POINT_FIELD(pid,			U64,	CB_OPT)
+CB_POINT_FIELD(src_place,		U64,	CB_OPT)
+CB_POINT_FIELD(dst_place,		U64,	CB_OPT)
+CB_POINT_FIELD(stack_place,		U64,	CB_OPT)
 #endif

@@ -67,6 +67,10 @@ void cb_report_point(struct cb_record_point *rp, const struct cb_backend *b,
 	rp->cycles_mean = r->mean;
 	rp->cycles_stddev = r->stddev;
 	rp->cycles_max = r->max;
+	if (isfinite(r->q02)) {
+		rp->cycles_q02 = r->q02;
+		CB_POINT_SET(rp, cycles_q02);
+	}
 	rp->baseline_cycles = r->baseline;
 	rp->ns_median = b->tsc_khz ? r->median * 1e6 / (double)b->tsc_khz : 0;
 	rp->bytes_per_cycle = r->median > 0 ? r->size_mean / r->median : 0;
@@ -75,6 +79,34 @@ void cb_report_point(struct cb_record_point *rp, const struct cb_backend *b,
 		CB_POINT_SET(rp, clock_ratio);
 	}
 	rp->verified = r->verified;
+	if (r->src_place >= 0 && r->dst_place >= 0) {
+		rp->src_place = (unsigned long long)r->src_place;
+		rp->dst_place = (unsigned long long)r->dst_place;
+		CB_POINT_SET(rp, src_place);
+		CB_POINT_SET(rp, dst_place);
+	}
+}
+
+void cb_report_result(const struct cb_record_point *rp, struct cb_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->loops = rp->loops;
+	r->samples = rp->samples;
+	r->discarded = rp->samples_discarded;
+	r->truncated = rp->truncated;
+	r->verified = rp->verified;
+	r->run_cpu = rp->run_cpu;
+	r->min = rp->cycles_min;
+	r->q02 = CB_POINT_HAS(rp, cycles_q02) ? rp->cycles_q02 : NAN;
+	r->median = rp->cycles_median;
+	r->mean = rp->cycles_mean;
+	r->stddev = rp->cycles_stddev;
+	r->max = rp->cycles_max;
+	r->baseline = rp->baseline_cycles;
+	r->size_mean = CB_POINT_HAS(rp, size_mean) ? rp->size_mean : (double)rp->size;
+	r->clock_ratio = CB_POINT_HAS(rp, clock_ratio) ? rp->clock_ratio : 0;
+	r->src_place = CB_POINT_HAS(rp, src_place) ? (long long)rp->src_place : -1;
+	r->dst_place = CB_POINT_HAS(rp, dst_place) ? (long long)rp->dst_place : -1;
 }
 
 /* The x of a row: the size (sweep) or dst - src (alias). */
@@ -215,13 +247,16 @@ void cb_report_tables(FILE *f, const struct cb_run *run, const struct cb_backend
 {
 	size_t *idx = cb_sorted(run, m, n), i, j;
 	char x[64], spread[16];
+	struct cb_str pl = { 0 };
 	struct cb_row row;
 	double ns;
 
-	fprintf(f, "# copybench %s, backend %s, CPU %d, TSC %llu kHz: %s clocks per copy, the %s of %lu samples net of the baseline (an empty copy's loop); %llu repeat(s)\n",
-		run->mode == CB_MODE_SWEEP ? "sweep" : "alias", b->ops->name, b->cpu, b->tsc_khz,
+	cb_placement_name(&run->placement, &pl);
+	fprintf(f, "# copybench %s, backend %s, TSC %llu kHz: %s clocks per copy, the %s of %lu samples net of the baseline (an empty copy's loop); %llu repeat(s), each a process (placement %s)\n",
+		run->mode == CB_MODE_SWEEP ? "sweep" : "alias", b->ops->name, b->tsc_khz,
 		run->core_clocks ? "core" : "TSC", run->estimator == CB_EST_MEDIAN ? "median" : "min",
-		run->set.samples, run->repeat);
+		run->set.samples, run->repeat, pl.s);
+	cb_str_free(&pl);
 	for (i = 0; i < n; i = j) {
 		if (!i || cb_cmp_group(&m[idx[i - 1]].p, &m[idx[i]].p)) {
 			fprintf(f, "\n");

@@ -5,7 +5,10 @@
  * record.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,11 +56,24 @@ const struct cb_option cb_run_options[] = {
 	  "1-64:8 (step)  pow2:1-64M  random:LO-HI (each\n"
 	  "copy a seeded random size); K, M, G; up to 64M" },
 	{ "repeat", CB_OPT_REPEAT, required_argument, "N",
-	  "runs of every point, interleaved: all points,\n"
-	  "then all again (default 1, 1..1000)" },
+	  "processes, one after the other, each a fresh\n"
+	  "exec at a placement of its own that measures\n"
+	  "every point once (default 5, 1..1000)" },
 	{ "seed", CB_OPT_SEED, required_argument, "N",
 	  "shuffle the points of each repeat and draw random\n"
-	  "sizes with N (random sizes: seed 1 by default)" },
+	  "sizes with N; the placements are drawn from it\n"
+	  "(seed 1 when not given)" },
+	{ "placement", CB_OPT_PLACEMENT, required_argument, "P",
+	  "where each process puts its buffers and stack:\n"
+	  "vary (default): drawn per process from the seed;\n"
+	  "fixed: every process alike, buffers at the start\n"
+	  "of their huge pages; SRC:DST:STACK: there, bytes\n"
+	  "(a record's src_place - src_offset, dst_place -\n"
+	  "dst_offset, stack_place)" },
+	{ "placements", CB_OPT_PLACEMENTS, required_argument, "N",
+	  "the processes take N placements in turn: process\n"
+	  "i at placement i mod N, each placement measured\n"
+	  "again later (default: one per process, 1..1000)" },
 	{ "samples", CB_OPT_SAMPLES, required_argument, "N",
 	  "timed samples per point (default 1001,\n"
 	  "1..100000; the module's own knob defaults to 101)" },
@@ -109,6 +125,10 @@ const struct cb_option cb_run_like_options[] = {
 	{ "perturb-controls", CB_OPT_PERTURB, required_argument, "F",
 	  "test-only: multiply the control variants' costs\n"
 	  "by F (0.1..10) after timing: the machine 'moved'" },
+	{ "slow-native", CB_OPT_SLOW_NATIVE, required_argument, "PCT",
+	  "test-only: after every native copy, dependent\n"
+	  "adds that cost PCT% of it (0..1000, user\n"
+	  "backend): a real change of code of known size" },
 	{ NULL },
 };
 
@@ -128,7 +148,8 @@ void cb_run_init(struct cb_run *r, enum cb_mode mode)
 	r->from = -256;
 	r->to = 256;
 	r->step = 8;
-	r->repeat = 1;
+	r->repeat = CB_REPEAT_DEFAULT;
+	r->placement.mode = CB_PLACE_VARY;
 	r->tolerance = 0.01;
 	r->estimator = CB_EST_MIN;
 	r->set.cpu = -1;
@@ -202,6 +223,21 @@ int cb_run_option(void *ctx, int key, const char *arg, struct cb_error *e)
 				       "invalid --perturb-controls '%s' (accepted: a factor, %g..%g)",
 				       arg, CB_PERTURB_MIN, CB_PERTURB_MAX);
 		r->perturb = d;
+		return 0;
+	case CB_OPT_SLOW_NATIVE:
+		d = strtod(arg, &end);
+		if (end == arg || *end || !(d > 0 && d <= CB_SLOW_NATIVE_MAX))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --slow-native '%s' (accepted: a percentage, 0 < PCT <= %g)",
+				       arg, CB_SLOW_NATIVE_MAX);
+		r->slow_native = d;
+		return 0;
+	case CB_OPT_PLACEMENT:
+		return cb_placement_parse(arg, &r->placement, e);
+	case CB_OPT_PLACEMENTS:
+		if (cb_num("placements", arg, 1, CB_REPEAT_MAX, &v, e))
+			return -1;
+		r->place_period = (unsigned int)v;
 		return 0;
 	case CB_OPT_BACKEND:
 		if (cb_one_of("backend", arg, cb_backends, ARRAY_SIZE(cb_backends), e) < 0)
@@ -390,6 +426,11 @@ static int cb_like_settings(struct cb_run *r, const struct cb_record_header *h,
 	}
 	if (!CB_RUN_GIVEN(r, CB_OPT_BACKEND))
 		r->backend = h->backend;
+	if (!CB_RUN_GIVEN(r, CB_OPT_PLACEMENT) && CB_HEADER_HAS(h, placement) &&
+	    cb_placement_parse(h->placement, &r->placement, NULL))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s:1: field 'placement': '%s' is not a placement sweep takes (accepted: vary, vary-pages, fixed, SRC:DST:STACK)",
+			       r->like, h->placement);
 	i = cb_name_index(cb_estimators, ARRAY_SIZE(cb_estimators), h->estimator);
 	if (!CB_RUN_GIVEN(r, CB_OPT_ESTIMATOR) && i >= 0)
 		r->estimator = (enum cb_estimator)i;
@@ -454,7 +495,24 @@ static int cb_plan_like(struct cb_run *r, struct cb_plan *pl, struct cb_error *e
 				       r->like, pl->ls[i].first->line, CB_SIZE_MAX, CB_OFFSET_MAX);
 	}
 	r->set.max_bytes = most;
+	/*
+	 * Where REC does not say (a record from before placements), offsets
+	 * other than 0 were asked for, and are kept.
+	 */
+	for (i = 0; i < pl->nls && !CB_HEADER_HAS(&pl->like.header, placement); i++)
+		if (pl->ls[i].key.src_offset || pl->ls[i].key.dst_offset)
+			r->placement.keep_offsets = 1;
 	return 0;
+}
+
+/* --placements N: at most one per process (--repeat, or --like's). */
+static int cb_plan_placements(const struct cb_run *r, struct cb_error *e)
+{
+	if (r->place_period <= r->repeat)
+		return 0;
+	return cb_fail(e, CB_EXIT_USAGE,
+		       "invalid --placements %u: more placements than the %llu processes of --repeat (accepted: 1..%llu)",
+		       r->place_period, r->repeat, r->repeat);
 }
 
 /* Checks that need no backend; fills sizes, directions, caches, offsets. */
@@ -468,10 +526,12 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "--json and --plateau exclude each other (accepted: one of them)");
 	if (r->like)
-		return cb_plan_like(r, pl, e);
+		return cb_plan_like(r, pl, e) || cb_plan_placements(r, e);
 	if (r->points)
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "--points picks points of a record: it needs --like REC");
+	if (cb_plan_placements(r, e))
+		return -1;
 	if (cb_sizes_parse(r->sizes, CB_SIZE_MAX, &pl->sizes, &pl->nsizes, e))
 		return -1;
 	if (cb_pick("directions", r->directions, cb_directions, cb_ndirections, &pl->dirs,
@@ -480,6 +540,10 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 	if (cb_pick("cache", r->caches, cb_caches, cb_ncaches, &pl->caches, &pl->ncaches, e))
 		return -1;
 	pl->all_dirs = !strcmp(r->directions, "all");
+	/* Offsets asked for, and alias's distances, are kept: only pages and stack vary. */
+	if (r->mode == CB_MODE_ALIAS || CB_RUN_GIVEN(r, CB_OPT_SRC_OFFSET) ||
+	    CB_RUN_GIVEN(r, CB_OPT_DST_OFFSET))
+		r->placement.keep_offsets = 1;
 	if (r->mode == CB_MODE_SWEEP) {
 		pl->offs = cb_calloc(1, sizeof(*pl->offs));
 		pl->offs[0][0] = (unsigned int)r->src_offset;
@@ -508,6 +572,25 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 			maxsize = pl->sizes[i].hi;
 	r->set.max_bytes = maxsize + maxoff;
 	return 0;
+}
+
+/* Whether the plan has cold points and random sizes (their baselines). */
+static void cb_plan_kinds(struct cb_run *r, const struct cb_plan *pl)
+{
+	int cold = cb_name_index(cb_caches, cb_ncaches, "cold");
+	size_t i;
+
+	r->set.cold = r->set.random = 0;
+	for (i = 0; i < pl->ncaches; i++)
+		r->set.cold |= (int)pl->caches[i] == cold;
+	for (i = 0; i < pl->nsizes; i++)
+		r->set.random |= pl->sizes[i].random;
+	for (i = 0; i < pl->nls; i++) {
+		if (!pl->lsel[i])
+			continue;
+		r->set.cold |= !strcmp(pl->ls[i].key.cache, "cold");
+		r->set.random |= pl->ls[i].key.random;
+	}
 }
 
 /* --as-native V: V's index (timed) and native's (recorded), or -1 and -1. */
@@ -753,15 +836,38 @@ static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_
 	free(one);
 }
 
-static void cb_print_plan(FILE *f, const struct cb_plan *pl, const struct cb_backend *b)
+/* The placement of process i (its CPU included). */
+static void cb_process_place(const struct cb_run *r, const int *cpus, int ncpus, int here,
+			     unsigned int i, struct cb_place *p)
 {
+	unsigned int at = r->place_period ? i % r->place_period : i;
+
+	cb_place_draw(&r->placement, r->seeded ? r->seed : 1, at, p);
+	if (r->set.cpu >= 0)
+		p->cpu = (int)r->set.cpu;
+	else if (r->placement.mode == CB_PLACE_VARY && ncpus)
+		p->cpu = cpus[at % (unsigned int)ncpus];
+	else
+		p->cpu = here;
+}
+
+static void cb_print_plan(FILE *f, const struct cb_run *r, const struct cb_plan *pl,
+			  const struct cb_backend *b, const struct cb_place *places)
+{
+	struct cb_str d = { 0 };
 	char sz[64];
 	size_t i;
 
-	fprintf(f, "# %zu points, in the order they would run (backend %s, CPU %d)\n", pl->npts,
-		b->ops->name, b->cpu);
+	fprintf(f, "# %zu points in %llu process(es), in the order they would run (backend %s)\n",
+		pl->npts, r->repeat, b->ops->name);
 	fprintf(f, "# repeat direction variant size src_offset dst_offset cache\n");
-	for (i = 0; i < pl->npts; i++)
+	for (i = 0; i < pl->npts; i++) {
+		if (!i || pl->pts[i].repeat != pl->pts[i - 1].repeat) {
+			d.len = 0;
+			cb_str_add(&d, "");
+			cb_place_describe(&places[pl->pts[i].repeat], &d);
+			fprintf(f, "# process %u: %s\n", pl->pts[i].repeat, d.s);
+		}
 		fprintf(f, "%u %s %s%s%s%s %s %u %u %s\n", pl->pts[i].repeat,
 			cb_directions[pl->pts[i].dir], cb_point_label(b->variants, &pl->pts[i]),
 			pl->pts[i].label == pl->pts[i].variant ? "" : "(",
@@ -769,6 +875,8 @@ static void cb_print_plan(FILE *f, const struct cb_plan *pl, const struct cb_bac
 			pl->pts[i].label == pl->pts[i].variant ? "" : ")",
 			cb_size_name(&pl->pts[i].size, sz, sizeof(sz)), pl->pts[i].src_offset,
 			pl->pts[i].dst_offset, cb_caches[pl->pts[i].cache]);
+	}
+	cb_str_free(&d);
 }
 
 static unsigned long long cb_mono_ns(void)
@@ -799,9 +907,11 @@ static void cb_progress(size_t done, size_t total, unsigned long long start,
 	fflush(stderr);
 }
 
-static void cb_header(struct cb_run *r, const struct cb_backend *b,
-		      struct cb_record_header *h)
+static void cb_header(struct cb_run *r, const struct cb_backend *b, int cpu,
+		      const char *buffers, struct cb_record_header *h)
 {
+	struct cb_str pl = { 0 };
+
 	memset(h, 0, sizeof(*h));
 	cb_sysinfo(h);
 	h->copybench_record = CB_RECORD_VERSION;
@@ -809,7 +919,8 @@ static void cb_header(struct cb_run *r, const struct cb_backend *b,
 	h->backend = cb_strdup(b->ops->name);
 	h->tsc_khz = b->tsc_khz;
 	h->command = cb_strdup(cb_command);
-	h->cpu = b->cpu;
+	/* -1: the processes on CPUs in turn (their points' run_cpu). */
+	h->cpu = r->set.cpu >= 0 || r->placement.mode != CB_PLACE_VARY ? cpu : -1;
 	h->samples = r->set.samples;
 	h->loops = r->set.loops;
 	h->max_run_ms = r->set.max_run_ms;
@@ -820,7 +931,7 @@ static void cb_header(struct cb_run *r, const struct cb_backend *b,
 	}
 	h->estimator = cb_strdup(cb_estimators[r->estimator]);
 	h->clock = cb_strdup(cb_clocks[r->core_clocks]);
-	h->buffers = cb_strdup(b->buffers ? b->buffers : "unknown");
+	h->buffers = cb_strdup(buffers ? buffers : "unknown");
 	if (r->as_native) {
 		h->as_native = cb_strdup(r->as_native);
 		CB_HEADER_SET(h, as_native);
@@ -828,6 +939,13 @@ static void cb_header(struct cb_run *r, const struct cb_backend *b,
 	if (r->perturb > 0) {
 		h->perturb_controls = r->perturb;
 		CB_HEADER_SET(h, perturb_controls);
+	}
+	cb_placement_name(&r->placement, &pl);
+	h->placement = pl.s;
+	CB_HEADER_SET(h, placement);
+	if (r->slow_native > 0) {
+		h->slow_native = r->slow_native;
+		CB_HEADER_SET(h, slow_native);
 	}
 }
 
@@ -846,94 +964,344 @@ static void cb_perturb(struct cb_result *res, double f)
 	res->max *= f;
 }
 
-/* Measure every point; the record's lines go to out and stdout (--json). */
-static int cb_measure_all(struct cb_run *r, struct cb_backend *b, const struct cb_plan *pl,
-			  struct cb_measured *m, FILE *out, struct cb_error *e)
+/* ---- The worker: one process, one repeat ---------------------------------- */
+
+struct cb_worker_run {
+	struct cb_run *r;
+	struct cb_backend *b;
+	const struct cb_point *pts;
+	size_t n;
+	long stack;
+	struct cb_error *e;
+};
+
+/* On the worker's stack: every point of its repeat, a record line each on stdout. */
+static int cb_worker_measure(void *arg)
 {
-	unsigned long long start = cb_mono_ns(), last = 0;
-	int tty = isatty(2) && !r->json;
+	struct cb_worker_run *w = arg;
 	struct cb_record_point rp;
 	struct cb_str line = { 0 };
+	struct cb_measured m;
 	size_t i;
+	int ret = 0;
 
-	for (i = 0; i < pl->npts; i++) {
-		cb_progress(i, pl->npts, start, &last, tty);
-		if (cb_stop())
-			return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
-		m[i].p = pl->pts[i];
-		if (b->ops->measure(b, &pl->pts[i], &m[i].r, e)) {
-			cb_progress(pl->npts, pl->npts, start, &last, tty);
-			return -1;
+	for (i = 0; i < w->n && !ret; i++) {
+		if (cb_stop()) {
+			ret = cb_fail(w->e, CB_EXIT_RUNTIME, "interrupted");
+			break;
 		}
-		if (r->perturb > 0 && strcmp(cb_point_label(b->variants, &m[i].p), CB_NATIVE_NAME))
-			cb_perturb(&m[i].r, r->perturb);
-		cb_report_point(&rp, b, &m[i]);
+		m.p = w->pts[i];
+		if (w->b->ops->measure(w->b, &w->pts[i], &m.r, w->e)) {
+			ret = -1;
+			break;
+		}
+		if (w->r->perturb > 0 && strcmp(cb_point_label(w->b->variants, &m.p),
+						CB_NATIVE_NAME))
+			cb_perturb(&m.r, w->r->perturb);
+		cb_report_point(&rp, w->b, &m);
+		rp.pid = (unsigned long long)getpid();
+		CB_POINT_SET(&rp, pid);
+		if (w->stack >= 0) {
+			rp.stack_place = (unsigned long long)w->stack;
+			CB_POINT_SET(&rp, stack_place);
+		}
 		line.len = 0;
 		cb_record_point_json(&line, &rp);
 		cb_record_point_free(&rp);
-		if (out)
-			fputs(line.s, out);
-		if (r->json) {
-			fputs(line.s, stdout);
-			fflush(stdout);
-		}
+		if (fputs(line.s, stdout) < 0 || fflush(stdout))
+			ret = cb_fail(w->e, CB_EXIT_RUNTIME, "writing to the command: %s",
+				      strerror(errno));
 	}
-	cb_progress(pl->npts, pl->npts, start, &last, tty);
 	cb_str_free(&line);
+	return ret;
+}
+
+/* The worker's first line: its pid, and how its buffers are backed (the header's). */
+static void cb_worker_hello(const struct cb_backend *b)
+{
+	struct cb_str hello = { 0 };
+
+	cb_str_printf(&hello, "{\"copybench_worker\":1,\"pid\":%d,\"buffers\":", (int)getpid());
+	cb_str_json(&hello, b->buffers ? b->buffers : "unknown");
+	cb_str_printf(&hello, ",\"cpu\":%d}\n", b->cpu);
+	fputs(hello.s, stdout);
+	fflush(stdout);
+	cb_str_free(&hello);
+}
+
+/*
+ * A worker: the plan as the command made it, opened at its placement; its
+ * repeat's points measured on its own stack. First line: who it is.
+ */
+static int cb_run_worker(struct cb_run *r, const struct cb_worker_args *wa)
+{
+	struct cb_backend b = { 0 };
+	struct cb_plan pl = { 0 };
+	struct cb_error e = { 0 };
+	struct cb_worker_run w = { .r = r, .b = &b, .e = &e, .stack = -1 };
+	size_t i, first = 0;
+	int status = CB_EXIT_OK, ret;
+
+	cb_signals_init();
+	r->set.cpu = wa->place.cpu;
+	r->set.place = &wa->place;
+	r->set.tsc_khz = wa->tsc_khz;
+	r->set.load = NULL;	/* the command loaded it, and unloads it */
+	r->set.slow_native = r->slow_native;
+	if (cb_plan_options(r, &pl, &e))
+		goto fail;
+	cb_plan_kinds(r, &pl);
+	if (cb_backend_open(&b, wa->backend, &r->set, &e) || cb_plan_backend(r, &pl, &b, &e))
+		goto fail;
+	cb_plan_build(r, &pl, &b);
+	for (i = 0; i < pl.npts && pl.pts[i].repeat != wa->index; i++)
+		;
+	for (first = i; i < pl.npts && pl.pts[i].repeat == wa->index; i++)
+		;
+	if (first == pl.npts) {
+		cb_fail(&e, CB_EXIT_USAGE, "process %u: the plan has no such repeat", wa->index);
+		goto fail;
+	}
+	w.pts = pl.pts + first;
+	w.n = i - first;
+	w.stack = wa->place.stack;
+	cb_worker_hello(&b);
+	if (cb_on_stack(wa->place.stack, cb_worker_measure, &w, &ret)) {
+		cb_fail(&e, CB_EXIT_RUNTIME, "cannot set up a stack at page offset %ld: %s",
+			wa->place.stack, strerror(errno));
+		goto fail;
+	}
+	if (ret)
+		goto fail;
+	goto out;
+fail:
+	/* Interrupted: the command that started it says so. */
+	status = cb_stop() ? 128 + cb_stop() : cb_report(&e);
+out:
+	cb_backend_free(&b);
+	cb_plan_free(&pl);
+	return status;
+}
+
+/* ---- The command: a process per repeat ------------------------------------ */
+
+/* struct cb_parent - the command measuring through its workers. */
+struct cb_parent {
+	struct cb_run *r;
+	struct cb_backend *b;
+	const struct cb_plan *pl;
+	struct cb_measured *m;
+	FILE *out;			/* -o's temporary file, or NULL */
+	struct cb_str line;
+	int header_done;
+	int cpu;			/* the header's */
+	size_t done;
+	unsigned long long start, last;
+	int tty;
+};
+
+/* Whether a worker's line is the point the plan has there. */
+static int cb_line_is(const struct cb_record_point *rp, const struct cb_point *p,
+		      const struct cb_backend *b)
+{
+	return !strcmp(rp->direction, cb_directions[p->dir]) &&
+	       !strcmp(rp->variant, cb_point_label(b->variants, p)) &&
+	       rp->size == p->size.lo && CB_POINT_HAS(rp, size_max) == p->size.random &&
+	       (!p->size.random || rp->size_max == p->size.hi) &&
+	       rp->src_offset == p->src_offset && rp->dst_offset == p->dst_offset &&
+	       !strcmp(rp->cache, cb_caches[p->cache]) && rp->repeat == p->repeat;
+}
+
+/* To -o and, with --json, stdout. */
+static void cb_parent_put(struct cb_parent *c, const char *s)
+{
+	if (c->out)
+		fputs(s, c->out);
+	if (c->r->json) {
+		fputs(s, stdout);
+		fflush(stdout);
+	}
+}
+
+/* The worker's first line: its pid, and how its buffers are backed (the header's). */
+static int cb_parent_hello(struct cb_parent *c, const struct cb_worker *w, const char *s,
+			   size_t len, struct cb_error *e)
+{
+	const struct cb_json *pid, *buf;
+	struct cb_record_header h;
+	char why[CB_ERR_MAX / 2];
+	struct cb_json v;
+	int bad;
+
+	if (cb_json_parse(s, len, &v, why, sizeof(why)))
+		return cb_fail(e, CB_EXIT_RUNTIME, "process %d: not a worker's first line: %s",
+			       (int)w->pid, why);
+	pid = cb_json_get(&v, "pid");
+	buf = cb_json_get(&v, "buffers");
+	bad = !cb_json_get(&v, "copybench_worker") || !pid || !pid->is_uint ||
+	      pid->u != (unsigned long long)w->pid || !buf || buf->type != CB_JSON_STRING;
+	if (!bad && !c->header_done) {
+		cb_header(c->r, c->b, c->cpu, buf->str, &h);
+		c->line.len = 0;
+		cb_record_header_json(&c->line, &h);
+		cb_record_header_free(&h);
+		cb_parent_put(c, c->line.s);
+		c->header_done = 1;
+	}
+	cb_json_free(&v);
+	if (bad)
+		return cb_fail(e, CB_EXIT_RUNTIME, "process %d: not a worker's first line: %s",
+			       (int)w->pid, s);
+	return 0;
+}
+
+/* One line of the worker: the planned point k, measured by it. */
+static int cb_parent_point(struct cb_parent *c, const struct cb_worker *w, size_t k,
+			   const char *s, size_t len, struct cb_error *e)
+{
+	struct cb_record_point rp;
+	char why[CB_ERR_MAX / 2];
+	int ok;
+
+	if (cb_record_point_parse(s, len, &rp, why, sizeof(why)))
+		return cb_fail(e, CB_EXIT_RUNTIME, "process %d wrote a bad line: %s", (int)w->pid,
+			       why);
+	ok = cb_line_is(&rp, &c->pl->pts[k], c->b) && CB_POINT_HAS(&rp, pid) &&
+	     rp.pid == (unsigned long long)w->pid;
+	if (ok) {
+		c->m[k].p = c->pl->pts[k];
+		cb_report_result(&rp, &c->m[k].r);
+		c->line.len = 0;
+		cb_record_point_json(&c->line, &rp);
+		cb_parent_put(c, c->line.s);
+	}
+	cb_record_point_free(&rp);
+	if (!ok)
+		return cb_fail(e, CB_EXIT_RUNTIME,
+			       "process %d measured another point than planned (line %zu of its repeat)",
+			       (int)w->pid, k % (c->pl->npts / (size_t)c->r->repeat) + 1);
+	return 0;
+}
+
+/* Process i: started, its lines read, checked and written, and waited for. */
+static int cb_parent_process(struct cb_parent *c, unsigned int i, const struct cb_place *place,
+			     struct cb_error *e)
+{
+	struct cb_worker_args wa = {
+		.index = i, .place = *place, .tsc_khz = c->b->tsc_khz, .backend = c->b->ops->name,
+	};
+	size_t per = c->pl->npts / (size_t)c->r->repeat, k = i * per, got = 0;
+	char **argv = cb_worker_argv(&wa, c->r->argc, c->r->argv);
+	struct cb_error ignored;
+	struct cb_worker w;
+	char *line;
+	size_t len;
+	int ret;
+
+	ret = cb_worker_start(&w, argv, e);
+	cb_worker_argv_free(argv);
+	if (ret)
+		return -1;
+	while ((ret = cb_worker_line(&w, &line, &len, e)) > 0) {
+		if (!got++)
+			ret = cb_parent_hello(c, &w, line, len, e);
+		else if (got - 1 > per)
+			ret = cb_fail(e, CB_EXIT_RUNTIME, "process %d wrote more lines than planned",
+				      (int)w.pid);
+		else
+			ret = cb_parent_point(c, &w, k + got - 2, line, len, e);
+		if (ret)
+			break;
+		cb_progress(c->done + (got > 1 ? got - 1 : 0), c->pl->npts, c->start, &c->last,
+			    c->tty);
+	}
+	if (ret) {
+		/* Something is wrong with it: stop it, and say what first. */
+		kill(w.pid, SIGTERM);
+		cb_worker_finish(&w, &ignored);
+		return -1;
+	}
+	if (cb_worker_finish(&w, e))
+		return -1;
+	if (got != per + 1)
+		return cb_fail(e, CB_EXIT_RUNTIME, "process %d ended after %zu of %zu points",
+			       (int)w.pid, got ? got - 1 : 0, per);
+	c->done += per;
 	return 0;
 }
 
 int cb_run_main(struct cb_run *r)
 {
+	const struct cb_worker_args *wa = cb_worker_args();
 	struct cb_outfile of = { 0 };
-	struct cb_measured *m = NULL;
-	struct cb_record_header h;
+	struct cb_parent c = { .r = r };
+	struct cb_place *places = NULL;
 	struct cb_backend b = { 0 };
 	struct cb_plan pl = { 0 };
-	struct cb_str line = { 0 };
 	struct cb_error e = { 0 };
+	int *cpus = NULL, ncpus, here = sched_getcpu();
 	size_t i, bad = 0;
 	int status = CB_EXIT_OK;
 
+	if (wa)
+		return cb_run_worker(r, wa);
 	cb_signals_init();
+	r->set.describe = 1;
 	if (cb_plan_options(r, &pl, &e))
 		goto fail;
 	if (r->output && !r->dry_run && cb_outfile_open(&of, r->output, &e))
 		goto fail;
+	ncpus = cb_cpus_allowed(&cpus, &e);
+	if (ncpus < 0 || (r->set.cpu >= 0 && cb_cpu_check(r->set.cpu, &e)))
+		goto fail;
 	if (cb_backend_open(&b, r->backend, &r->set, &e) || cb_plan_backend(r, &pl, &b, &e))
 		goto fail;
+	if (r->slow_native > 0 && strcmp(b.ops->name, "user")) {
+		cb_fail(&e, CB_EXIT_USAGE, "--slow-native: the %s backend cannot slow its native copy (accepted: --backend user)",
+			b.ops->name);
+		goto fail;
+	}
 	cb_plan_build(r, &pl, &b);
 	if (!pl.npts) {
 		cb_fail(&e, CB_EXIT_USAGE, "nothing to measure: no variant supports the directions asked");
 		goto fail;
 	}
+	for (i = 0; r->slow_native > 0 && i < pl.npts; i++)
+		if (!strcmp(cb_point_label(b.variants, &pl.pts[i]), CB_NATIVE_NAME) &&
+		    (pl.pts[i].size.random || strcmp(cb_caches[pl.pts[i].cache], "hot"))) {
+			cb_fail(&e, CB_EXIT_USAGE,
+				"--slow-native: hot, fixed-size native points only (accepted: --cache hot, sizes without random:)");
+			goto fail;
+		}
+	places = cb_calloc(r->repeat, sizeof(*places));
+	for (i = 0; i < r->repeat; i++)
+		cb_process_place(r, cpus, ncpus, here, (unsigned int)i, &places[i]);
 	if (r->dry_run) {
-		cb_print_plan(stdout, &pl, &b);
+		cb_print_plan(stdout, r, &pl, &b, places);
 		goto out;
 	}
 
-	cb_header(r, &b, &h);
-	cb_record_header_json(&line, &h);
-	cb_record_header_free(&h);
-	if (of.f)
-		fputs(line.s, of.f);
-	if (r->json) {
-		fputs(line.s, stdout);
-		fflush(stdout);
-	}
-	m = cb_calloc(pl.npts, sizeof(*m));
-	if (cb_measure_all(r, &b, &pl, m, of.f, &e))
-		goto fail;
+	c.b = &b;
+	c.pl = &pl;
+	c.m = cb_calloc(pl.npts, sizeof(*c.m));
+	c.out = of.f;
+	c.cpu = r->set.cpu >= 0 ? (int)r->set.cpu : here;
+	c.tty = isatty(2) && !r->json;
+	c.start = cb_mono_ns();
+	for (i = 0; i < r->repeat; i++)
+		if (cb_stop() || cb_parent_process(&c, (unsigned int)i, &places[i], &e))
+			goto fail;
+	cb_progress(pl.npts, pl.npts, c.start, &c.last, c.tty);
 	/* The module back as it was (or unloaded) before anything is printed. */
 	cb_backend_close(&b);
 	if (of.f && cb_outfile_commit(&of, &e))
 		goto fail;
 	for (i = 0; i < pl.npts; i++)
-		bad += !m[i].r.verified;
+		bad += !c.m[i].r.verified;
 	if (r->plateau)
-		cb_report_plateaus(stdout, r, &b, m, pl.npts);
+		cb_report_plateaus(stdout, r, &b, c.m, pl.npts);
 	else if (!r->json)
-		cb_report_tables(stdout, r, &b, m, pl.npts);
+		cb_report_tables(stdout, r, &b, c.m, pl.npts);
 	if (bad) {
 		cb_warn("%zu of %zu points failed verification (\"verified\": false): the copy is wrong",
 			bad, pl.npts);
@@ -941,15 +1309,19 @@ int cb_run_main(struct cb_run *r)
 	}
 	goto out;
 fail:
-	status = cb_report(&e);
+	cb_progress(pl.npts, pl.npts, c.start, &c.last, c.tty);
 	if (cb_stop())
 		status = 128 + cb_stop();
+	else
+		status = cb_report(&e);
 out:
 	cb_outfile_abort(&of);
 	cb_backend_free(&b);
 	cb_plan_free(&pl);
-	cb_str_free(&line);
-	free(m);
+	cb_str_free(&c.line);
+	free(c.m);
+	free(places);
+	free(cpus);
 	return status;
 }
 
@@ -982,6 +1354,8 @@ int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_opt
 	int first;
 
 	cb_run_init(&r, mode);
+	r.argc = argc;
+	r.argv = argv;
 	first = cb_options_parse(argc, argv, tables, cb_run_cmd_option, &c, &e);
 	if (first < 0)
 		return cb_report(&e);

@@ -11,6 +11,7 @@
 
 #include "backend.h"
 #include "options.h"
+#include "process.h"
 #include "record.h"
 
 enum cb_mode {
@@ -29,8 +30,9 @@ enum {
 	CB_OPT_SIZES, CB_OPT_REPEAT, CB_OPT_SEED, CB_OPT_SAMPLES, CB_OPT_LOOPS, CB_OPT_CPU,
 	CB_OPT_MAX_RUN_MS, CB_OPT_ESTIMATOR, CB_OPT_JSON, CB_OPT_PLATEAU, CB_OPT_TOLERANCE,
 	CB_OPT_DRY_RUN, CB_OPT_CLOCK, CB_OPT_LIKE, CB_OPT_POINTS, CB_OPT_AS_NATIVE,
-	CB_OPT_PERTURB, CB_OPT_SRC_OFFSET, CB_OPT_DST_OFFSET, CB_OPT_FROM, CB_OPT_TO,
-	CB_OPT_STEP, CB_OPT_DIRECTION, CB_OPT_FIRST_FREE,
+	CB_OPT_PERTURB, CB_OPT_PLACEMENT, CB_OPT_PLACEMENTS, CB_OPT_SLOW_NATIVE, CB_OPT_SRC_OFFSET,
+	CB_OPT_DST_OFFSET, CB_OPT_FROM, CB_OPT_TO, CB_OPT_STEP, CB_OPT_DIRECTION,
+	CB_OPT_FIRST_FREE,
 };
 
 struct cb_run {
@@ -55,6 +57,11 @@ struct cb_run {
 	const char *points;		/* with --like: these (points.h) */
 	const char *as_native;		/* test-only: time it in native's place */
 	double perturb;			/* test-only: controls' costs x this, 0 off */
+	double slow_native;		/* test-only: native + this % of its cost, 0 off */
+	struct cb_placement placement;	/* --placement */
+	unsigned int place_period;	/* process i at placement i % this; 0: its own */
+	int argc;			/* the subcommand's argv as typed, for workers */
+	char **argv;
 	unsigned long long given;	/* bit key - 256: the option was given */
 	struct cb_settings set;
 };
@@ -65,6 +72,11 @@ struct cb_run {
 /* The test-only --perturb-controls FACTOR accepts 1/10 .. 10. */
 #define CB_PERTURB_MIN		0.1
 #define CB_PERTURB_MAX		10.0
+/* The test-only --slow-native PCT accepts up to 1000%. */
+#define CB_SLOW_NATIVE_MAX	1000.0
+
+/* Processes a record is made of when --repeat is not given. */
+#define CB_REPEAT_DEFAULT	5
 
 /* The options only sweep has beside the common ones: --like and the test-only ones. */
 extern const struct cb_option cb_run_like_options[];
@@ -106,6 +118,8 @@ void cb_report_plateaus(FILE *f, const struct cb_run *r, const struct cb_backend
 /* The record line of one measured point. */
 void cb_report_point(struct cb_record_point *rp, const struct cb_backend *b,
 		     const struct cb_measured *m);
+/* The other way: the result a record line holds (what the tables show). */
+void cb_report_result(const struct cb_record_point *rp, struct cb_result *r);
 
 /*
  * What tables and plateaus show of r: the estimator's figure (min or

@@ -8,7 +8,7 @@
 #include "run.h"
 
 static const char cb_sweep_usage[] =
-	"usage: copybench sweep [OPTIONS]\n"
+	"Usage: copybench sweep [OPTIONS]\n"
 	"\n"
 	"Times each variant x direction x size (x cache) point: TSC clocks per copy,\n"
 	"baseline subtracted, ns, bytes/clock, GB/s, and the spread of the repeats.\n"

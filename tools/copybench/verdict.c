@@ -212,6 +212,7 @@ static void cb_describe(const struct cb_pointset *s, struct cb_side *d)
 	memcpy(v, s->v, s->n * sizeof(*v));
 	cb_stats_sort(v, s->n);
 	d->n = s->n;
+	d->lines = s->lines;
 	d->mean = cb_stats_mean(v, s->n);
 	d->stddev = cb_stats_stddev(v, s->n, 0);
 	d->median = cb_stats_median(v, s->n);
@@ -244,6 +245,12 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *b,
 		err = infer_lkp(b->v, b->n, n->v, n->n, 0, &p->lkp);
 	if (err)
 		return cb_infer_fail(p, err, e);
+	if (p->v.why != INFER_WHY_NO_DATA && p->v.why != INFER_WHY_NOT_POSITIVE) {
+		err = infer_placement(b->v, b->n, n->v, n->n, par, &p->pl);
+		if (err)
+			return cb_infer_fail(p, err, e);
+		p->has_pl = 1;
+	}
 	/* NaN when a cost is not positive: then the verdict is inconclusive. */
 	p->log_se = infer_log_se(b->v, b->n, n->v, n->n);
 	p->boot_agrees = 1;
@@ -441,22 +448,39 @@ static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 	if (p->v.change == INFER_INCONCLUSIVE) {
 		p->out = CB_OUT_INCONCLUSIVE;
 		p->why = infer_why_name(p->v.why);
+		if (p->v.why == INFER_WHY_FEW_REPEATS && (c->base_one || c->new_one))
+			p->why = "a record of one process: its repeats share one placement, and compare counts processes";
+		return 0;
+	}
+	if (!p->control && !c->no_controls) {
+		p->cls = cb_class_of(c, &p->key);
+		if (p->cls >= 0) {
+			err = infer_net(p->v.ratio, p->log_se, &c->cls[p->cls].d, par, &p->net);
+			if (err)
+				return cb_infer_fail(p, err, e);
+			p->has_net = 1;
+		}
+	}
+	/*
+	 * Processes that disagree beyond the threshold: a change is reported
+	 * only when it lies beyond every placement seen.
+	 */
+	if (p->has_pl && p->pl.sensitive &&
+	    !(p->v.change == INFER_REGRESSED && p->pl.beyond > 0) &&
+	    !(p->v.change == INFER_IMPROVED && p->pl.beyond < 0)) {
+		p->out = CB_OUT_PLACEMENT;
+		p->why = "the processes disagree beyond the threshold, and the change lies within what placement explains";
 		return 0;
 	}
 	if (p->control || c->no_controls) {
 		p->out = cb_from_change(p->v.change);
 		return 0;
 	}
-	p->cls = cb_class_of(c, &p->key);
 	if (p->cls < 0) {
 		p->out = CB_OUT_INCONCLUSIVE;
 		p->why = "no control point in its size class";
 		return 0;
 	}
-	err = infer_net(p->v.ratio, p->log_se, &c->cls[p->cls].d, par, &p->net);
-	if (err)
-		return cb_infer_fail(p, err, e);
-	p->has_net = 1;
 	if (p->v.change == INFER_UNCHANGED) {
 		p->out = CB_OUT_UNCHANGED;
 	} else if (p->net.change == INFER_INCONCLUSIVE) {
@@ -491,6 +515,8 @@ static void cb_tally(struct cb_cmp *c)
 			continue;
 		c->natives++;
 		c->count[p->out]++;
+		if (p->out == CB_OUT_PLACEMENT && p->v.change == INFER_REGRESSED)
+			c->undecided++;
 		if (p->out == CB_OUT_REGRESSED &&
 		    (c->worst < 0 || cb_point_change(p) > cb_point_change(&c->pts[c->worst])))
 			c->worst = (long)i;
@@ -499,7 +525,7 @@ static void cb_tally(struct cb_cmp *c)
 		c->status = CB_EXIT_INCONCLUSIVE;
 	else if (c->count[CB_OUT_REGRESSED])
 		c->status = CB_EXIT_REGRESSION;
-	else if (c->count[CB_OUT_INCONCLUSIVE] || c->nonly_base || c->nonly_new)
+	else if (c->count[CB_OUT_INCONCLUSIVE] || c->undecided || c->nonly_base || c->nonly_new)
 		c->status = CB_EXIT_INCONCLUSIVE;
 	else
 		c->status = CB_EXIT_OK;
@@ -527,6 +553,8 @@ int cb_compare(const struct cb_record *base, const struct cb_record *new,
 		cb_refuse_machines(c, e);
 		goto fail;
 	}
+	c->base_one = cb_record_one_process(base);
+	c->new_one = cb_record_one_process(new);
 	if (cb_points_group(base, c->median, c->core, &bs, &nb, e) ||
 	    cb_points_group(new, c->median, c->core, &ns, &nn, e))
 		goto fail;

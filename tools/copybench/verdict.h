@@ -53,9 +53,12 @@ enum cb_outcome {
 
 const char *cb_outcome_name(enum cb_outcome o);
 
-/* struct cb_side - one side's repeats, described (arithmetic, as LKP). */
+/*
+ * struct cb_side - one side's values, one per process, described
+ * (arithmetic, as LKP); lines: the record lines (repeats) behind them.
+ */
 struct cb_side {
-	size_t n;
+	size_t n, lines;
 	double mean, stddev, median, min, max;
 };
 
@@ -66,7 +69,8 @@ struct cb_side {
  * @control: a fixed variant: judged, but part of the machine's drift
  * @base: base repeats, described
  * @new: new repeats, described
- * @v: copybench's verdict on the raw repeats
+ * @v: copybench's verdict on the raw repeats, one value per process
+ * @pl: how far its processes disagree (infer_placement()); @has_pl: set
  * @log_se: standard error of its log ratio, from its repeats (infer_log_se())
  * @lkp: what LKP's range rule says
  * @has_boot: both sides have CB_BOOT_MIN_REPEATS: @boot is set
@@ -86,6 +90,8 @@ struct cb_cmp_point {
 	int control;
 	struct cb_side base, new;
 	struct infer_verdict v;
+	int has_pl;
+	struct infer_placement pl;
 	double log_se;
 	struct infer_lkp lkp;
 	int has_boot;
@@ -147,10 +153,17 @@ struct cb_cmp_diff {
  * @nonly_new: how many
  * @natives: native points compared
  * @count: native points per outcome
+ * @undecided: native placement-sensitive points that the test alone calls
+ *	regressed (significant, beyond the threshold) while placement could
+ *	explain the change: they make the comparison inconclusive
+ * @base_one: the base record is of one process (no pids): compare cannot
+ *	decide on it
+ * @new_one: the same of the new record
  * @no_controls: neither record holds a control point: raw verdicts only
  * @moved: some class's controls moved: the machine moved
  * @worst: index in @pts of the largest native regression, -1 none
- * @status: 0 no regression, 1 regression, 3 inconclusive
+ * @status: 0 no regression, 1 regression, 3 inconclusive (the machine
+ *	moved, a point undecided or missing, placement explaining a change)
  */
 struct cb_cmp {
 	const struct cb_record *base, *new;
@@ -166,6 +179,8 @@ struct cb_cmp {
 	size_t nonly_base, nonly_new;
 	size_t natives;
 	size_t count[CB_OUT_COUNT];
+	size_t undecided;
+	int base_one, new_one;
 	int no_controls;
 	int moved;
 	long worst;
@@ -203,4 +218,5 @@ CB_OUTCOME(IMPROVED,		"improved")
 CB_OUTCOME(REGRESSED,		"regressed")
 CB_OUTCOME(INCONCLUSIVE,	"inconclusive")
 CB_OUTCOME(MACHINE,		"machine-like")
+CB_OUTCOME(PLACEMENT,		"placement-sensitive")
 #endif

@@ -1,0 +1,906 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * placement.c - "copybench placement POINT [RECORD]": is this point's cost
+ * the code's, or where the process was placed? Measures the point in
+ * --placements processes, each at a placement of its own, --rounds times
+ * (the same placements again, later), with a control measured just after
+ * it in the same process; or reads the processes of a record. One row per
+ * process: its placement (buffers, distance, stack, CPU), pid, cost and
+ * the control's; then the slow placements named, how the slow processes
+ * fall by CPU, distance, stack and page offset, a verdict, and a plot.
+ * Documentation/compare.rst, "Placement", is the manual.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "copybench.h"
+#include "gnuplot.h"
+#include "infer.h"
+#include "options.h"
+#include "points.h"
+#include "process.h"
+#include "record.h"
+#include "stats.h"
+
+#define CB_PL_PLACEMENTS	16
+#define CB_PL_ROUNDS		2
+#define CB_PL_MAX		1000
+#define CB_PL_CONTROL		"movsb"
+#define CB_PL_THRESHOLD		5.0
+#define CB_PL_BINS		4
+/* Placements slow in every round count as the placement's below this chance. */
+#define CB_PL_ALPHA		0.01
+
+enum {
+	CB_PL_OPT_PLACEMENTS = 256, CB_PL_OPT_ROUNDS, CB_PL_OPT_CONTROL, CB_PL_OPT_THRESHOLD,
+	CB_PL_OPT_BACKEND, CB_PL_OPT_LOAD, CB_PL_OPT_SAMPLES, CB_PL_OPT_SEED, CB_PL_OPT_CPU,
+	CB_PL_OPT_PLOT, CB_PL_OPT_JSON,
+};
+
+static const char cb_placement_usage[] =
+	"Usage: copybench placement POINT [RECORD] [OPTIONS]\n"
+	"\n"
+	"Is this point's cost the code's, or where it was placed? Measures POINT (a\n"
+	"point's name, as compare prints it) in --placements processes, each at a\n"
+	"placement of its own (its buffers' pages and lines, the distance dst - src,\n"
+	"its stack, its CPU), --rounds times: the same placements again, later. A\n"
+	"control (--control) is measured just after the point in the same process.\n"
+	"A placement slow in every round while its control is not is the placement's\n"
+	"doing; slowness that does not come back with its placement, or that its\n"
+	"control shares, is the machine's. With RECORD: its processes, no measuring.\n"
+	"\n"
+	"  copybench placement to_user.native.512\n"
+	"  copybench placement to_user.native.512 --placements 24 --rounds 3 --plot p.svg\n"
+	"  copybench placement to_user.native.4K rec.json\n"
+	"\n"
+	"Exit status: 0 done, 1 the measurement or gnuplot failed, 2 bad option,\n"
+	"point or record (nothing is written then), 128 + N after signal N.\n"
+	"\n"
+	"Options:\n";
+
+static const struct cb_option cb_placement_options[] = {
+	{ "placements", CB_PL_OPT_PLACEMENTS, required_argument, "N",
+	  "placements, each a process per round (default\n"
+	  "16, 2..1000)" },
+	{ "rounds", CB_PL_OPT_ROUNDS, required_argument, "K",
+	  "times each placement is measured, in a fresh\n"
+	  "process each time (default 2, 1..100)" },
+	{ "control", CB_PL_OPT_CONTROL, required_argument, "V",
+	  "the fixed variant measured just after the point\n"
+	  "in each process (default movsb), or none" },
+	{ "threshold", CB_PL_OPT_THRESHOLD, required_argument, "PCT",
+	  "slow: more than PCT percent above the fast\n"
+	  "quarter's edge, the 25th percentile of the\n"
+	  "processes (default 5, 0..1000)" },
+	{ "backend", CB_PL_OPT_BACKEND, required_argument, "B",
+	  "auto (default), user or module, as sweep's" },
+	{ "load", CB_PL_OPT_LOAD, optional_argument, "KO",
+	  "module backend: load KO (default ./copybench.ko)\n"
+	  "when not loaded, unload it after" },
+	{ "samples", CB_PL_OPT_SAMPLES, required_argument, "N",
+	  "timed samples per point (sweep's default)" },
+	{ "seed", CB_PL_OPT_SEED, required_argument, "N",
+	  "the placements drawn (default 1, as sweep's)" },
+	{ "cpu", CB_PL_OPT_CPU, required_argument, "N",
+	  "every process on CPU N (default: the CPUs in turn)" },
+	{ "output", 'o', required_argument, "FILE",
+	  "keep the record of the processes (JSON lines)" },
+	{ "plot", CB_PL_OPT_PLOT, required_argument, "FILE",
+	  "the point's cost per placement, each round, and\n"
+	  "the control's: FILE.svg or FILE.png (gnuplot)" },
+	{ "json", CB_PL_OPT_JSON, no_argument, NULL,
+	  "JSON lines: one per process, then a summary" },
+	{ "help", 'h', no_argument, NULL, "this help" },
+	{ NULL },
+};
+
+struct cb_pl_opts {
+	unsigned long long placements, rounds;
+	const char *control;
+	double threshold;
+	const char *backend, *load, *samples, *seed, *cpu, *output, *plot;
+	int json, help, measuring;
+};
+
+/* One process's line of the point, and its control's cost. */
+struct cb_pl_proc {
+	unsigned long long pid;
+	long long cpu;
+	size_t place, round;
+	double v, ctl;		/* ctl NAN: no control line */
+	int slow, ctl_slow;
+};
+
+/* A placement: where the buffers were (shifts), the stack, the CPU. */
+struct cb_pl_place {
+	unsigned long long src, dst;
+	long long stack, cpu;
+	size_t n, nslow, nctl_slow;
+	double med;
+	int has_place;
+};
+
+struct cb_pl {
+	const struct cb_pl_opts *o;
+	struct cb_key key;
+	const char *name;
+	struct cb_record rec;
+	struct cb_pl_proc *pr;
+	size_t npr;
+	struct cb_pl_place *pl;
+	size_t npl;
+	size_t *order;		/* places by median cost */
+	double med, ctl_med, lo, hi, ref, ctl_ref;
+	size_t slow, ctl_slow, rounds;
+	int has_ctl, median;
+};
+
+static int cb_pl_option(void *ctx, int key, const char *arg, struct cb_error *e)
+{
+	struct cb_pl_opts *o = ctx;
+	char *end;
+
+	switch (key) {
+	case CB_PL_OPT_PLACEMENTS:
+		o->measuring = 1;
+		if (cb_parse_u64(arg, 2, CB_PL_MAX, &o->placements))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --placements '%s' (accepted: a decimal integer, 2..%d)",
+				       arg, CB_PL_MAX);
+		return 0;
+	case CB_PL_OPT_ROUNDS:
+		o->measuring = 1;
+		if (cb_parse_u64(arg, 1, 100, &o->rounds))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --rounds '%s' (accepted: a decimal integer, 1..100)", arg);
+		return 0;
+	case CB_PL_OPT_CONTROL:
+		if (!*arg || strchr(arg, ',') || !strcmp(arg, CB_NATIVE_NAME))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --control '%s' (accepted: one fixed variant's name, e.g. movsb, or none)",
+				       arg);
+		o->control = strcmp(arg, "none") ? arg : NULL;
+		return 0;
+	case CB_PL_OPT_THRESHOLD:
+		o->threshold = strtod(arg, &end);
+		if (end == arg || *end || !(o->threshold >= 0 && o->threshold <= 1000))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --threshold '%s' (accepted: a percentage, 0..1000)", arg);
+		return 0;
+	case CB_PL_OPT_BACKEND:
+		if (strcmp(arg, "auto") && strcmp(arg, "user") && strcmp(arg, "module"))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --backend '%s' (accepted: auto, user, module)", arg);
+		o->backend = arg;
+		break;
+	case CB_PL_OPT_LOAD:
+		if (arg && !*arg)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "invalid --load '': a .ko file, or no value for ./copybench.ko");
+		o->load = arg ? arg : "";
+		break;
+	case CB_PL_OPT_SAMPLES:
+		o->samples = arg;
+		break;
+	case CB_PL_OPT_SEED:
+		o->seed = arg;
+		break;
+	case CB_PL_OPT_CPU:
+		o->cpu = arg;
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case CB_PL_OPT_PLOT:
+		o->plot = arg;
+		return 0;
+	case CB_PL_OPT_JSON:
+		o->json = 1;
+		return 0;
+	case 'h':
+		o->help = 1;
+		return 0;
+	default:
+		return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
+	}
+	o->measuring = 1;
+	return 0;
+}
+
+/* ---- Measuring: copybench sweep in processes of its own ----------------- */
+
+static void cb_pl_arg(const char ***argv, size_t *n, const char *a)
+{
+	*argv = cb_realloc(*argv, *n + 1, sizeof(**argv));
+	(*argv)[(*n)++] = a;
+}
+
+/* The sweep that measures the point and its control, its record at out. */
+static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
+{
+	const struct cb_pl_opts *o = c->o;
+	struct cb_str size = { 0 }, vars = { 0 }, num = { 0 }, so = { 0 }, d = { 0 };
+	struct cb_str load = { 0 }, places = { 0 };
+	const char **argv = NULL;
+	size_t n = 0;
+	int status, fd, ret = 0;
+	pid_t pid;
+
+	if (c->key.random)
+		cb_str_printf(&size, "random:%llu-%llu", c->key.size, c->key.size_max);
+	else
+		cb_str_printf(&size, "%llu", c->key.size);
+	cb_str_printf(&vars, "%s%s%s", c->key.variant, o->control ? "," : "",
+		      o->control ? o->control : "");
+	cb_str_printf(&num, "%llu", o->placements * o->rounds);
+	cb_str_printf(&so, "%llu", c->key.src_offset);
+	cb_str_printf(&d, "%llu", c->key.dst_offset);
+	cb_pl_arg(&argv, &n, "copybench");
+	cb_pl_arg(&argv, &n, "sweep");
+	cb_pl_arg(&argv, &n, "--backend");
+	cb_pl_arg(&argv, &n, o->backend ? o->backend : "auto");
+	if (o->load) {
+		cb_str_printf(&load, "--load%s%s", *o->load ? "=" : "", o->load);
+		cb_pl_arg(&argv, &n, load.s);
+	}
+	cb_pl_arg(&argv, &n, "--sizes");
+	cb_pl_arg(&argv, &n, size.s);
+	cb_pl_arg(&argv, &n, "--variants");
+	cb_pl_arg(&argv, &n, vars.s);
+	cb_pl_arg(&argv, &n, "--directions");
+	cb_pl_arg(&argv, &n, c->key.direction);
+	cb_pl_arg(&argv, &n, "--cache");
+	cb_pl_arg(&argv, &n, c->key.cache);
+	if (c->key.src_offset || c->key.dst_offset) {
+		cb_pl_arg(&argv, &n, "--src-offset");
+		cb_pl_arg(&argv, &n, so.s);
+		cb_pl_arg(&argv, &n, "--dst-offset");
+		cb_pl_arg(&argv, &n, d.s);
+	}
+	cb_pl_arg(&argv, &n, "--repeat");
+	cb_pl_arg(&argv, &n, num.s);
+	cb_pl_arg(&argv, &n, "--placements");
+	cb_str_printf(&places, "%llu", o->placements);
+	cb_pl_arg(&argv, &n, places.s);
+	if (o->samples) {
+		cb_pl_arg(&argv, &n, "--samples");
+		cb_pl_arg(&argv, &n, o->samples);
+	}
+	if (o->seed) {
+		cb_pl_arg(&argv, &n, "--seed");
+		cb_pl_arg(&argv, &n, o->seed);
+	}
+	if (o->cpu) {
+		cb_pl_arg(&argv, &n, "--cpu");
+		cb_pl_arg(&argv, &n, o->cpu);
+	}
+	cb_pl_arg(&argv, &n, "-o");
+	cb_pl_arg(&argv, &n, out);
+	cb_pl_arg(&argv, &n, NULL);
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		ret = cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 1);
+		execv("/proc/self/exe", (char *const *)argv);
+		fprintf(stderr, "%s: cannot run /proc/self/exe: %s\n", cb_prog, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			ret = cb_fail(e, CB_EXIT_RUNTIME, "waitpid: %s", strerror(errno));
+			goto out;
+		}
+	/* The sweep said what went wrong; its status is this command's. */
+	if (WIFSIGNALED(status))
+		ret = cb_fail(e, 128 + WTERMSIG(status), "the measurement was killed by signal %d",
+			      WTERMSIG(status));
+	else if (WEXITSTATUS(status))
+		ret = cb_fail(e, WEXITSTATUS(status), "the measurement failed (copybench sweep exited %d)",
+			      WEXITSTATUS(status));
+out:
+	free(argv);
+	cb_str_free(&size);
+	cb_str_free(&vars);
+	cb_str_free(&num);
+	cb_str_free(&so);
+	cb_str_free(&d);
+	cb_str_free(&load);
+	cb_str_free(&places);
+	return ret;
+}
+
+/* ---- Reading a record: the point's processes, their placements ------------ */
+
+static int cb_pl_same(const struct cb_key *a, const struct cb_key *b, const char *variant)
+{
+	struct cb_key k = *a;
+
+	k.variant = variant;
+	return !cb_key_cmp(&k, b);
+}
+
+static size_t cb_pl_place_of(struct cb_pl *c, const struct cb_record_point *p)
+{
+	struct cb_pl_place want = { .stack = -1, .cpu = p->run_cpu };
+	size_t i;
+
+	want.has_place = CB_POINT_HAS(p, src_place) && CB_POINT_HAS(p, dst_place);
+	if (want.has_place) {
+		want.src = p->src_place - p->src_offset;
+		want.dst = p->dst_place - p->dst_offset;
+	}
+	if (CB_POINT_HAS(p, stack_place))
+		want.stack = (long long)p->stack_place;
+	for (i = 0; want.has_place && i < c->npl; i++)
+		if (c->pl[i].has_place && c->pl[i].src == want.src && c->pl[i].dst == want.dst &&
+		    c->pl[i].stack == want.stack && c->pl[i].cpu == want.cpu)
+			return i;
+	c->pl = cb_realloc(c->pl, c->npl + 1, sizeof(*c->pl));
+	c->pl[c->npl] = want;
+	return c->npl++;
+}
+
+/* The point's lines (one per process) and, by pid, its control's. */
+static int cb_pl_collect(struct cb_pl *c, struct cb_error *e)
+{
+	const struct cb_record_point *p;
+	struct cb_key k;
+	struct cb_pl_proc *pr;
+	size_t i, j;
+	double v;
+
+	if (cb_record_one_process(&c->rec))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s is a record of one process (its repeats share one placement): there are no placements to tell apart; measure the point with copybench placement %s",
+			       c->rec.path, c->name);
+	c->median = !strcmp(c->rec.header.estimator, "median");
+	for (i = 0; i < c->rec.npoints; i++) {
+		p = &c->rec.points[i];
+		cb_key_of(p, &k);
+		if (cb_key_cmp(&k, &c->key))
+			continue;
+		if (cb_point_cost(&c->rec, p, c->median, 0, &v, e))
+			return -1;
+		c->pr = cb_realloc(c->pr, c->npr + 1, sizeof(*c->pr));
+		pr = &c->pr[c->npr++];
+		memset(pr, 0, sizeof(*pr));
+		pr->pid = CB_POINT_HAS(p, pid) ? p->pid : 0;
+		pr->cpu = p->run_cpu;
+		pr->v = v;
+		pr->ctl = NAN;
+		pr->place = cb_pl_place_of(c, p);
+		pr->round = c->pl[pr->place].n++;
+	}
+	if (!c->npr)
+		return cb_fail(e, CB_EXIT_USAGE, "%s has no point %s (accepted: a point it holds, as compare prints it)",
+			       c->rec.path, c->name);
+	for (i = 0; c->o->control && i < c->rec.npoints; i++) {
+		p = &c->rec.points[i];
+		cb_key_of(p, &k);
+		if (!cb_pl_same(&c->key, &k, c->o->control) || !CB_POINT_HAS(p, pid))
+			continue;
+		for (j = 0; j < c->npr && c->pr[j].pid != p->pid; j++)
+			;
+		if (j < c->npr && !cb_point_cost(&c->rec, p, c->median, 0, &v, NULL)) {
+			c->pr[j].ctl = v;
+			c->has_ctl = 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- What the processes say ----------------------------------------------- */
+
+static double cb_pl_median(double *v, size_t n)
+{
+	cb_stats_sort(v, n);
+	return n ? cb_stats_median(v, n) : NAN;
+}
+
+static int cb_pl_cmp_med(const void *a, const void *b, void *ctx)
+{
+	const struct cb_pl *c = ctx;
+	double x = c->pl[*(const size_t *)a].med, y = c->pl[*(const size_t *)b].med;
+
+	return x < y ? -1 : x > y;
+}
+
+static void cb_pl_judge(struct cb_pl *c)
+{
+	double *v = cb_calloc(c->npr, sizeof(*v)), up = 1 + c->o->threshold / 100;
+	size_t i, j, n;
+
+	for (i = 0; i < c->npr; i++)
+		v[i] = c->pr[i].v;
+	c->med = cb_pl_median(v, c->npr);
+	c->lo = v[0];
+	c->hi = v[c->npr - 1];
+	/* The fast quarter is the reference: half the processes may be slow. */
+	c->ref = cb_stats_quantile(v, c->npr, 0.25);
+	for (i = 0, n = 0; i < c->npr; i++)
+		if (!isnan(c->pr[i].ctl))
+			v[n++] = c->pr[i].ctl;
+	c->ctl_med = cb_pl_median(v, n);
+	c->ctl_ref = n ? cb_stats_quantile(v, n, 0.25) : NAN;
+	for (i = 0; i < c->npr; i++) {
+		c->pr[i].slow = c->pr[i].v > c->ref * up;
+		c->pr[i].ctl_slow = !isnan(c->pr[i].ctl) && c->pr[i].ctl > c->ctl_ref * up;
+		c->slow += (size_t)c->pr[i].slow;
+		c->ctl_slow += (size_t)(c->pr[i].slow && c->pr[i].ctl_slow);
+		c->pl[c->pr[i].place].nslow += (size_t)c->pr[i].slow;
+		c->pl[c->pr[i].place].nctl_slow += (size_t)(c->pr[i].slow && c->pr[i].ctl_slow);
+		if (c->pr[i].round + 1 > c->rounds)
+			c->rounds = c->pr[i].round + 1;
+	}
+	c->order = cb_calloc(c->npl, sizeof(*c->order));
+	for (j = 0; j < c->npl; j++) {
+		for (i = 0, n = 0; i < c->npr; i++)
+			if (c->pr[i].place == j)
+				v[n++] = c->pr[i].v;
+		c->pl[j].med = cb_pl_median(v, n);
+		c->order[j] = j;
+	}
+	qsort_r(c->order, c->npl, sizeof(*c->order), cb_pl_cmp_med, c);
+	free(v);
+}
+
+/* A placement slow in every round (at least two), its control in none. */
+static int cb_pl_place_slow(const struct cb_pl_place *p)
+{
+	return p->n >= 2 && p->nslow == p->n && !p->nctl_slow;
+}
+
+/*
+ * How likely as many placements slow in every round are from the machine's
+ * slow spells alone: each placement's chance is the share of processes
+ * slow with their control fast, to the power of its rounds. *expect: the
+ * number the spells alone would give.
+ */
+static double cb_pl_chance(const struct cb_pl *c, size_t k, double *expect)
+{
+	double *q = cb_calloc(c->npl, sizeof(*q)), alone = 0, tail;
+	size_t i, n = 0;
+
+	for (i = 0; i < c->npr; i++)
+		alone += c->pr[i].slow && !c->pr[i].ctl_slow;
+	alone /= (double)c->npr;
+	*expect = 0;
+	for (i = 0; i < c->npl; i++) {
+		if (c->pl[i].n < 2)
+			continue;
+		q[n] = pow(alone, (double)c->pl[i].n);
+		*expect += q[n++];
+	}
+	tail = infer_poibin_tail(q, n, k);
+	free(q);
+	return tail;
+}
+
+static unsigned long long cb_pl_distance(const struct cb_pl_place *p)
+{
+	return (p->dst - p->src) % 4096;
+}
+
+/*
+ * The CPU that most of the slow processes ran on, when it is the CPU: at
+ * least 3 in 4 of its processes slow, at most 1 in 4 on every other; -1
+ * when not. *slow and *n: its counts.
+ */
+static long long cb_pl_cpu(const struct cb_pl *c, size_t *slow, size_t *n)
+{
+	size_t s[CB_PL_BINS + 1] = { 0 }, t[CB_PL_BINS + 1] = { 0 }, i;
+	long long best = -1, k;
+
+	for (i = 0; i < c->npr; i++) {
+		k = c->pr[i].cpu;
+		if (k < 0 || k > CB_PL_BINS)
+			return -1;
+		t[k]++;
+		s[k] += (size_t)c->pr[i].slow;
+	}
+	for (k = 0; k <= CB_PL_BINS; k++)
+		if (t[k] >= 2 && s[k] * 4 >= t[k] * 3)
+			best = best < 0 ? k : -2;
+	for (k = 0; best >= 0 && k <= CB_PL_BINS; k++)
+		if (k != best && t[k] && s[k] * 4 > t[k])
+			return -1;
+	if (best < 0)
+		return -1;
+	*slow = s[best];
+	*n = t[best];
+	return best;
+}
+
+static const char *cb_pl_verdict(const struct cb_pl *c, size_t *nslow_places)
+{
+	size_t i, n;
+	double e;
+
+	*nslow_places = 0;
+	for (i = 0; i < c->npl; i++)
+		*nslow_places += (size_t)cb_pl_place_slow(&c->pl[i]);
+	if (!c->slow)
+		return "steady";
+	if (*nslow_places && cb_pl_chance(c, *nslow_places, &e) <= CB_PL_ALPHA)
+		return "placement";
+	if (cb_pl_cpu(c, &n, &n) >= 0)
+		return "cpu";
+	if (c->rounds < 2)
+		return "undecided";
+	return "machine";
+}
+
+/* ---- Text ----------------------------------------------------------------- */
+
+static void cb_pl_text_rows(FILE *f, const struct cb_pl *c)
+{
+	const struct cb_pl_proc *pr;
+	const struct cb_pl_place *p;
+	char ctl[32];
+	size_t i;
+
+	fprintf(f, "# %9s %5s %8s %4s %8s %8s %8s %5s %10s %10s  %s\n", "placement", "round", "pid",
+		"cpu", "src+", "dst+", "distance", "stack", c->median ? "median" : "min",
+		c->has_ctl ? c->o->control : "control", "slow");
+	for (i = 0; i < c->npr; i++) {
+		pr = &c->pr[i];
+		p = &c->pl[pr->place];
+		snprintf(ctl, sizeof(ctl), "%.2f%s", pr->ctl, pr->ctl_slow ? "*" : "");
+		if (p->has_place)
+			fprintf(f, "  %9zu %5zu %8llu %4lld %8llu %8llu %8llu ", pr->place, pr->round,
+				pr->pid, pr->cpu, p->src, p->dst, cb_pl_distance(p));
+		else
+			fprintf(f, "  %9zu %5zu %8llu %4lld %8s %8s %8s ", pr->place, pr->round,
+				pr->pid, pr->cpu, "-", "-", "-");
+		if (p->stack >= 0)
+			fprintf(f, "%5lld ", p->stack);
+		else
+			fprintf(f, "%5s ", "-");
+		fprintf(f, "%9.2f%s %10s  %s\n", pr->v, pr->slow ? "*" : " ",
+			isnan(pr->ctl) ? "-" : ctl,
+			!pr->slow ? "-" : pr->ctl_slow ? "with its control" : "alone");
+	}
+}
+
+/* How the slow processes fall by one property, in CB_PL_BINS bins. */
+static void cb_pl_text_factor(FILE *f, const struct cb_pl *c, const char *what, int kind)
+{
+	size_t n[CB_PL_BINS + 2] = { 0 }, s[CB_PL_BINS + 2] = { 0 }, i, b;
+	const struct cb_pl_place *p;
+	long long v;
+
+	for (i = 0; i < c->npr; i++) {
+		p = &c->pl[c->pr[i].place];
+		if (kind == 0) {
+			v = c->pr[i].cpu;
+			b = v >= 0 && v <= CB_PL_BINS ? (size_t)v : CB_PL_BINS + 1;
+		} else {
+			if ((kind == 2 && p->stack < 0) || (kind != 2 && !p->has_place))
+				continue;
+			v = kind == 1 ? (long long)cb_pl_distance(p) : kind == 2 ? p->stack :
+			    (long long)(p->src % 4096);
+			b = (size_t)v * CB_PL_BINS / 4096;
+		}
+		n[b]++;
+		s[b] += (size_t)c->pr[i].slow;
+	}
+	fprintf(f, "#   %-16s", what);
+	for (b = 0; b < CB_PL_BINS + 2; b++) {
+		if (!n[b])
+			continue;
+		if (kind == 0 && b <= CB_PL_BINS)
+			fprintf(f, "  cpu %zu: %zu/%zu", b, s[b], n[b]);
+		else if (kind == 0)
+			fprintf(f, "  other: %zu/%zu", s[b], n[b]);
+		else
+			fprintf(f, "  %zu-%zu: %zu/%zu", b * 4096 / CB_PL_BINS,
+				(b + 1) * 4096 / CB_PL_BINS - 1, s[b], n[b]);
+	}
+	fputc('\n', f);
+}
+
+/* The sweep that measures a slow placement again, there. */
+static void cb_pl_text_again(FILE *f, const struct cb_pl *c, const struct cb_pl_place *p)
+{
+	fprintf(f, "#     again: copybench sweep --backend %s --sizes ", c->rec.header.backend);
+	if (c->key.random)
+		fprintf(f, "random:%llu-%llu", c->key.size, c->key.size_max);
+	else
+		fprintf(f, "%llu", c->key.size);
+	fprintf(f, " --variants %s%s%s --directions %s --cache %s", c->key.variant,
+		c->has_ctl ? "," : "", c->has_ctl ? c->o->control : "", c->key.direction,
+		c->key.cache);
+	if (c->key.src_offset || c->key.dst_offset)
+		fprintf(f, " --src-offset %llu --dst-offset %llu", c->key.src_offset,
+			c->key.dst_offset);
+	fprintf(f, " --placement %llu:%llu:%lld --cpu %lld --repeat 5\n", p->src, p->dst,
+		p->stack, p->cpu);
+}
+
+static void cb_pl_text(FILE *f, const struct cb_pl *c)
+{
+	const struct cb_pl_place *p;
+	size_t i, nslow, once = 0, cs = 0, cn = 0;
+	const char *v = cb_pl_verdict(c, &nslow);
+	long long cpu = cb_pl_cpu(c, &cs, &cn);
+	double chance, expect;
+
+	fprintf(f, "# copybench placement %s: %zu process(es) at %zu placement(s), %zu round(s); %s\n",
+		c->name, c->npr, c->npl, c->rounds, c->rec.path);
+	fprintf(f, "# each process's %s in TSC clocks per copy%s%s%s; slow: more than %g%% above the fast quarter's edge (the 25th percentile of the processes)\n",
+		c->median ? "cycles_median" : "cycles_min", c->has_ctl ? ", and of " : "",
+		c->has_ctl ? c->o->control : "", c->has_ctl ? " measured just after it in the same process" : "",
+		c->o->threshold);
+	fprintf(f, "# median %.2f, processes %.2f to %.2f", c->med, c->lo, c->hi);
+	if (c->lo > 0)
+		fprintf(f, " (spread %.1f%%)", 100 * (c->hi - c->lo) / c->lo);
+	fprintf(f, ", slow above %.2f", c->ref * (1 + c->o->threshold / 100));
+	if (c->has_ctl)
+		fprintf(f, "; %s median %.2f", c->o->control, c->ctl_med);
+	fputs("\n", f);
+	cb_pl_text_rows(f, c);
+	fputs("\n", f);
+	fprintf(f, "# slow placements (slow in every round, their control in none):%s\n",
+		nslow ? "" : " none");
+	for (i = 0; i < c->npl; i++) {
+		p = &c->pl[c->order[i]];
+		if (!cb_pl_place_slow(p)) {
+			once += p->nslow > 0;
+			continue;
+		}
+		fprintf(f, "#   placement %zu: src+%llu dst+%llu distance %llu stack %lld cpu %lld: median %.2f (%+.1f%%) in %zu rounds\n",
+			c->order[i], p->src, p->dst, cb_pl_distance(p), p->stack, p->cpu, p->med,
+			100 * (p->med / c->ref - 1), p->n);
+		if (p->has_place && p->stack >= 0)
+			cb_pl_text_again(f, c, p);
+	}
+	if (nslow) {
+		chance = cb_pl_chance(c, nslow, &expect);
+		fprintf(f, "#   the machine's slow spells alone would make %.2f placement(s) slow in every round: %zu or more with a chance of %.4f%s\n",
+			expect, nslow, chance, chance <= CB_PL_ALPHA ? "" : " (not the placement's doing, then)");
+	}
+	fprintf(f, "# placements slow in some processes only: %zu\n", once);
+	fprintf(f, "# slow processes: %zu of %zu, %zu of them with their control slow too\n",
+		c->slow, c->npr, c->ctl_slow);
+	if (c->slow) {
+		fprintf(f, "# slow processes / processes, by:\n");
+		cb_pl_text_factor(f, c, "CPU", 0);
+		cb_pl_text_factor(f, c, "distance", 1);
+		cb_pl_text_factor(f, c, "stack", 2);
+		cb_pl_text_factor(f, c, "source in page", 3);
+	}
+	if (!strcmp(v, "steady"))
+		fprintf(f, "# verdict: steady: every process within %g%% of the fast quarter\n",
+			c->o->threshold);
+	else if (!strcmp(v, "placement"))
+		fprintf(f, "# verdict: PLACEMENT: %zu of %zu placements are slow in every round while their control is not, more than the machine's slow spells explain: the cost depends on where the process is placed\n",
+			nslow, c->npl);
+	else if (!strcmp(v, "cpu"))
+		fprintf(f, "# verdict: the CPU: %zu of the %zu processes on CPU %lld are slow, few elsewhere, and no placement is slow in every round: the CPU's state (what shares it), not where the buffers are\n",
+			cs, cn, cpu);
+	else if (!strcmp(v, "machine"))
+		fprintf(f, "# verdict: the machine: no placement is slow in every round; the slow processes were slow at that time, not at that placement (%zu of %zu with their control)\n",
+			c->ctl_slow, c->slow);
+	else
+		fprintf(f, "# verdict: undecided: one process per placement cannot tell placement from the machine (measure: copybench placement %s --rounds 2)\n",
+			c->name);
+}
+
+/* ---- JSON lines ----------------------------------------------------------- */
+
+static void cb_pl_json(FILE *f, const struct cb_pl *c)
+{
+	const struct cb_pl_proc *pr;
+	const struct cb_pl_place *p;
+	struct cb_str b = { 0 };
+	size_t i, nslow;
+	const char *v = cb_pl_verdict(c, &nslow);
+
+	for (i = 0; i < c->npr; i++) {
+		pr = &c->pr[i];
+		p = &c->pl[pr->place];
+		b.len = 0;
+		cb_str_printf(&b, "{\"type\":\"process\",\"point\":");
+		cb_str_json(&b, c->name);
+		cb_str_printf(&b, ",\"placement\":%zu,\"round\":%zu,\"pid\":%llu,\"cpu\":%lld",
+			      pr->place, pr->round, pr->pid, pr->cpu);
+		if (p->has_place)
+			cb_str_printf(&b, ",\"src_shift\":%llu,\"dst_shift\":%llu,\"distance\":%llu",
+				      p->src, p->dst, cb_pl_distance(p));
+		if (p->stack >= 0)
+			cb_str_printf(&b, ",\"stack\":%lld", p->stack);
+		cb_str_printf(&b, ",\"cost\":%.4f,\"slow\":%s", pr->v, pr->slow ? "true" : "false");
+		if (!isnan(pr->ctl))
+			cb_str_printf(&b, ",\"control\":%.4f,\"control_slow\":%s", pr->ctl,
+				      pr->ctl_slow ? "true" : "false");
+		cb_str_printf(&b, ",\"placement_slow\":%s}\n",
+			      cb_pl_place_slow(p) ? "true" : "false");
+		fputs(b.s, f);
+	}
+	b.len = 0;
+	cb_str_printf(&b, "{\"type\":\"summary\",\"point\":");
+	cb_str_json(&b, c->name);
+	cb_str_printf(&b, ",\"processes\":%zu,\"placements\":%zu,\"rounds\":%zu,\"median\":%.4f,\"min\":%.4f,\"max\":%.4f,\"spread\":",
+		      c->npr, c->npl, c->rounds, c->med, c->lo, c->hi);
+	/* A net cost of 0 (a copy of a few bytes, under its baseline): no spread. */
+	if (c->lo > 0)
+		cb_str_printf(&b, "%.6f", (c->hi - c->lo) / c->lo);
+	else
+		cb_str_add(&b, "null");
+	cb_str_printf(&b, ",\"slow\":%zu,\"slow_with_control\":%zu,\"slow_placements\":[",
+		      c->slow, c->ctl_slow);
+	for (i = 0, nslow = 0; i < c->npl; i++)
+		if (cb_pl_place_slow(&c->pl[i]))
+			cb_str_printf(&b, "%s%zu", nslow++ ? "," : "", i);
+	cb_str_printf(&b, "],\"verdict\":\"%s\"}\n", v);
+	fputs(b.s, f);
+	cb_str_free(&b);
+}
+
+/* ---- The plot ------------------------------------------------------------- */
+
+/* x: the placement's rank by median cost; one block per round, then the control. */
+static void cb_pl_plot_data(FILE *f, void *ctx)
+{
+	const struct cb_pl *c = ctx;
+	size_t r, i, k;
+
+	for (r = 0; r < c->rounds; r++) {
+		fprintf(f, "%s# round %zu: rank placement cost control\n", r ? "\n\n" : "", r + 1);
+		for (k = 0; k < c->npl; k++)
+			for (i = 0; i < c->npr; i++)
+				if (c->pr[i].place == c->order[k] && c->pr[i].round == r)
+					fprintf(f, "%zu %zu %.4f %.4f\n", k, c->order[k], c->pr[i].v,
+						isnan(c->pr[i].ctl) ? NAN : c->pr[i].ctl);
+	}
+}
+
+static void cb_pl_plot_script(FILE *f, void *ctx)
+{
+	const struct cb_pl *c = ctx;
+	struct cb_str t = { 0 };
+	size_t r;
+
+	cb_str_printf(&t, "copybench placement %s: %s per placement (ranked by median), each round",
+		      c->name, c->median ? "cycles_median" : "cycles_min");
+	fputs("set title ", f);
+	cb_str_add(&t, "");
+	{
+		struct cb_str q = { 0 };
+
+		cb_gp_str(&q, t.s);
+		fprintf(f, "%s noenhanced\n", q.s);
+		cb_str_free(&q);
+	}
+	fprintf(f, "set xlabel \"placement, ranked by its median cost\"\n");
+	fprintf(f, "set ylabel \"TSC clocks per copy\"\n");
+	if (c->has_ctl)
+		fprintf(f, "set y2label \"control: TSC clocks per copy\"\nset y2tics\nset ytics nomirror\n");
+	fprintf(f, "set grid\nset key outside right top noenhanced\n");
+	fprintf(f, "slow = %.6f\n", c->ref * (1 + c->o->threshold / 100));
+	fprintf(f, "plot slow with lines dt 2 lc rgb \"red\" title \"slow above\"");
+	for (r = 0; r < c->rounds; r++) {
+		fprintf(f, ", \\\n  datafile index %zu using 1:3 with points pt %zu ps 1.2 title \"round %zu\"",
+			r, 5 + 2 * r, r + 1);
+		if (c->has_ctl)
+			fprintf(f, ", \\\n  datafile index %zu using 1:4 axes x1y2 with points pt %zu ps 0.8 lc rgb \"gray\" title \"control, round %zu\"",
+				r, 4 + 2 * r, r + 1);
+	}
+	fputc('\n', f);
+	cb_str_free(&t);
+}
+
+/* ---- The command ------------------------------------------------------------ */
+
+static void cb_pl_free(struct cb_pl *c)
+{
+	cb_record_free(&c->rec);
+	free(c->pr);
+	free(c->pl);
+	free(c->order);
+}
+
+/* Measures (the record at -o, or in a directory of its own), or reads RECORD. */
+static int cb_pl_record(struct cb_pl *c, const char *record, struct cb_error *e)
+{
+	char dir[] = "/tmp/copybench-placement.XXXXXX";
+	struct cb_str path = { 0 };
+	int ret;
+
+	if (record)
+		return cb_record_read(record, &c->rec, e);
+	if (c->o->output) {
+		ret = cb_pl_measure(c, c->o->output, e);
+		return ret ? ret : cb_record_read(c->o->output, &c->rec, e);
+	}
+	if (!mkdtemp(dir))
+		return cb_fail(e, CB_EXIT_RUNTIME, "cannot make a directory for the record: %s",
+			       strerror(errno));
+	cb_str_printf(&path, "%s/placement.json", dir);
+	ret = cb_pl_measure(c, path.s, e);
+	if (!ret)
+		ret = cb_record_read(path.s, &c->rec, e);
+	unlink(path.s);
+	rmdir(dir);
+	cb_str_free(&path);
+	return ret;
+}
+
+int cmd_placement(int argc, char **argv)
+{
+	const struct cb_option *const tables[] = { cb_placement_options, NULL };
+	struct cb_pl_opts o = {
+		.placements = CB_PL_PLACEMENTS, .rounds = CB_PL_ROUNDS, .control = CB_PL_CONTROL,
+		.threshold = CB_PL_THRESHOLD,
+	};
+	struct cb_pl c = { .o = &o };
+	struct cb_gp_writer w = { cb_pl_plot_data, cb_pl_plot_script, &c };
+	struct cb_error e = { 0 };
+	char *buf = NULL;
+	int first;
+
+	first = cb_options_parse(argc, argv, tables, cb_pl_option, &o, &e);
+	if (first < 0)
+		goto fail;
+	if (o.help) {
+		fputs(cb_placement_usage, stdout);
+		cb_options_help(stdout, tables);
+		return CB_EXIT_OK;
+	}
+	if (first >= argc || argc - first > 2) {
+		cb_fail(&e, CB_EXIT_USAGE, "%s (see --help)", first >= argc ?
+			"needs a point: POINT [RECORD]" : "takes a point and at most one record");
+		goto fail;
+	}
+	if (argc - first == 2 && o.measuring) {
+		cb_fail(&e, CB_EXIT_USAGE,
+			"--placements, --rounds, --backend, --load, --samples, --seed, --cpu and -o measure: with a record, nothing is measured (accepted: the record alone, or these without it)");
+		goto fail;
+	}
+	c.name = argv[first];
+	if (cb_key_parse("point", c.name, &c.key, &buf, &e))
+		goto fail;
+	if (o.control && !strcmp(o.control, c.key.variant)) {
+		cb_fail(&e, CB_EXIT_USAGE, "invalid --control '%s': it is the point's own variant (accepted: another fixed variant, or none)",
+			o.control);
+		goto fail;
+	}
+	/* The image's name checked before anything is measured. */
+	if (o.plot && cb_gnuplot_name_ok("--plot", o.plot, &e))
+		goto fail;
+	if (cb_pl_record(&c, argc - first == 2 ? argv[first + 1] : NULL, &e) ||
+	    cb_pl_collect(&c, &e))
+		goto fail;
+	cb_pl_judge(&c);
+	if (o.plot && cb_gnuplot_write(o.plot, &w, &e))
+		goto fail;
+	if (o.json)
+		cb_pl_json(stdout, &c);
+	else
+		cb_pl_text(stdout, &c);
+	cb_pl_free(&c);
+	free(buf);
+	return CB_EXIT_OK;
+fail:
+	cb_pl_free(&c);
+	free(buf);
+	return cb_report(&e);
+}
