@@ -44,13 +44,18 @@ check() {
 }
 
 # vm ARGS...: run tools/vm-run in directory $vm_cwd (default: here); sets
-# rc, and out/err to the files holding its stdout and stderr.
+# rc, and out/err to the files holding its stdout and stderr; slowest_ok
+# is the longest a successful run took so far, in seconds (the boot, on
+# this machine at its present load).
 vm_cwd=.
+slowest_ok=0
 vm() {
+	local start=$SECONDS
 	out=$work/out.$KTAP_TESTNO
 	err=$work/err.$KTAP_TESTNO
 	(cd "$vm_cwd" && exec "$vmrun" "$@") >"$out" 2>"$err"
 	rc=$?
+	[ $rc -ne 0 ] || [ $((SECONDS - start)) -le $slowest_ok ] || slowest_ok=$((SECONDS - start))
 }
 
 # What the last run did: status and the head of both streams.
@@ -161,11 +166,14 @@ vm -- sh -c 'echo 1 > /proc/sys/kernel/sysrq && echo c > /proc/sysrq-trigger; ec
 check $? "a guest kernel panic gives 123 and the panic reason on stderr"
 
 # 14-15: a command that hangs past --timeout is status 124, and the VM is
-# gone when vm-run returns.
-vm --timeout 30 -- sleep 1000
+# gone when vm-run returns. The timeout is 30 s, or twice the slowest
+# boot above when the machine is loaded: the guest must reach the command
+# before it (under a load of 8 a boot took more than 30 s).
+hang_timeout=$((2 * slowest_ok > 30 ? 2 * slowest_ok : 30))
+vm --timeout "$hang_timeout" -- sleep 1000
 [ $rc -eq 124 ] && grep -q '^vm-run: timeout' "$err" &&
 	grep -q 'running the command' "$err"
-check $? "a hang past --timeout 30 gives 124 and says timeout"
+check $? "a hang past --timeout ($hang_timeout s) gives 124 and says timeout"
 ! pgrep -f "$work/tmp" >/dev/null
 check $? "no qemu is left running after a timeout" "$(pgrep -af "$work/tmp")"
 
