@@ -647,6 +647,25 @@ bisect_child_fails()
 }
 check "bisect-run: a panicked VM, a killed run, a module that will not load: 125, no leftovers" bisect_child_fails
 
+# The step line (stdout and bisect-run.log) says why a measurement failed:
+# vm-run's first line of its own, else the copybench command's error (not
+# a warning), and stderr still carries all of it.
+bisect_cause()
+{
+	rm -f "$tmp/bisect-run.log"
+	bis_rc 125 --good "$tmp/good.json" -- sh -c 'echo "copybench sweep: warning: a warning" >&2
+		echo "copybench sweep: cannot open build/ko/step/copybench.ko: No such file or directory" >&2
+		echo "a last line" >&2; exit 1' sh &&
+		grep -q "skip (exit 125): the measurement exited with 1: the measurement failed: copybench sweep: cannot open build/ko/step/copybench.ko: No such file or directory\$" "$tmp/out" &&
+		grep -q "^a last line\$" "$tmp/err" &&
+		bis_rc 125 --good "$tmp/good.json" -- sh -c 'echo "vm-run: guest kernel panic (6.12.0): Kernel panic - not syncing: Fatal exception" >&2
+		echo "  | [    2.1] Oops: 0000" >&2; echo "vm-run: kernel report: OOPS: Oops: 0000" >&2
+		echo "copybench sweep: interrupted" >&2; exit 123' sh &&
+		grep -q "skip (exit 125): the measurement exited with 123: the VM panicked (tools/vm-run): vm-run: guest kernel panic (6.12.0): Kernel panic - not syncing: Fatal exception\$" "$tmp/out" &&
+		[ "$(grep -c ': the measurement exited with 1[0-9]*: ' "$tmp/bisect-run.log")" = 2 ]
+}
+check "bisect-run: a failed measurement's step line names its cause: vm-run's line, else copybench's error" bisect_cause
+
 bisect_with_bad()
 {
 	rm -f "$tmp/bisect-run.log"
@@ -710,6 +729,29 @@ bisect_made_steps()
 	return $bad
 }
 check "bisect-run --bad, steps made to order: machine-like as BAD 1, as GOOD 0, between 125" bisect_made_steps
+
+# A step on an emulated CPU (QEMU's TCG names it in the record) is said
+# loudly on stderr and in the step line; FSRM in the CPU flags of a step
+# of the kernel's copies (the module backend) gets its note; a step of the
+# user backend on this CPU gets neither.
+bisect_emulated()
+{
+	local f
+	for f in G S; do
+		jq -c 'if has("copybench_record") then .cpu_model = "QEMU TCG CPU version 2.5+" |
+			.cpu_flags += ["fsrm"] | .backend = "module" else . end' "$tmp/$f.json" > "$tmp/$f-tcg.json" || return 1
+	done
+	STEP=$tmp/S-tcg.json "$CB" bisect-run --good "$tmp/G-tcg.json" --threshold 50 \
+		-- "$tmp/put.sh" > "$tmp/out" 2> "$tmp/err"
+	grep -q "; emulated CPU: the emulator's timings; record " "$tmp/out" &&
+		grep -q "^copybench bisect-run: warning: EMULATED CPU (QEMU TCG CPU version 2.5+): the timings are the emulator's" "$tmp/err" &&
+		grep -q "^copybench bisect-run: note: the CPU has FSRM: .* clearcpuid=fsrm" "$tmp/err" ||
+		{ cat "$tmp/out" "$tmp/err"; return 1; }
+	STEP=$tmp/S.json "$CB" bisect-run --good "$tmp/G.json" --threshold 50 \
+		-- "$tmp/put.sh" > "$tmp/out" 2> "$tmp/err"
+	! grep -qi "emulated\|FSRM" "$tmp/out" "$tmp/err" || { cat "$tmp/out" "$tmp/err"; return 1; }
+}
+check "bisect-run: an emulated CPU is said on stderr and in the step line, FSRM gets its note" bisect_emulated
 
 # Placement: a step whose native point is +10% while GOOD's processes
 # spread 40% is neither blamed nor cleared (125, saying so); a GOOD of one

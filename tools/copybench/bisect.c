@@ -184,15 +184,99 @@ static const char *cb_child_why(int status, char *buf, size_t len)
 	return buf;
 }
 
-/* Runs [PREFIX...] copybench sweep --like GOOD ... -o out; its stdout is dropped. */
+/*
+ * What the measurement said on stderr, for the step line when it fails:
+ * the first line of vm-run's own (a panic, a timeout, a boot that failed:
+ * its console tail and kernel reports follow), else the last line of a
+ * copybench command that is not a warning (the error it exited with),
+ * else the last line. Each at most CB_CAUSE_MAX bytes.
+ */
+#define CB_CAUSE_MAX	240
+
+struct cb_cause {
+	char part[CB_CAUSE_MAX + 1];	/* the line being read */
+	size_t len;
+	char vm_run[CB_CAUSE_MAX + 1], copybench[CB_CAUSE_MAX + 1], last[CB_CAUSE_MAX + 1];
+};
+
+static void cb_cause_line(struct cb_cause *c)
+{
+	const char *l = c->part;
+
+	c->part[c->len] = '\0';
+	c->len = 0;
+	if (!*l)
+		return;
+	snprintf(c->last, sizeof(c->last), "%s", l);
+	if (!strncmp(l, "vm-run: ", 8) && !c->vm_run[0] && !strstr(l, "kernel report") &&
+	    !strstr(l, "serial console log:"))
+		snprintf(c->vm_run, sizeof(c->vm_run), "%s", l);
+	if (!strncmp(l, "copybench ", 10) && !strstr(l, ": warning: "))
+		snprintf(c->copybench, sizeof(c->copybench), "%s", l);
+}
+
+/* Takes n bytes of the measurement's stderr. */
+static void cb_cause_feed(struct cb_cause *c, const char *buf, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (buf[i] == '\n') {
+			cb_cause_line(c);
+		} else if (c->len < CB_CAUSE_MAX) {
+			/* Control characters (a terminal's escapes) as '?'. */
+			c->part[c->len++] = (unsigned char)buf[i] < ' ' ? '?' : buf[i];
+		}
+	}
+}
+
+static const char *cb_cause(struct cb_cause *c)
+{
+	cb_cause_line(c);
+	return c->vm_run[0] ? c->vm_run : c->copybench[0] ? c->copybench : c->last;
+}
+
+/*
+ * Copies the measurement's stderr to ours as it comes, and keeps its
+ * cause; returns when the child closed it (it exited).
+ */
+static void cb_bisect_relay(int fd, struct cb_cause *c)
+{
+	char buf[4096];
+	ssize_t n, w, off;
+
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		cb_cause_feed(c, buf, (size_t)n);
+		for (off = 0; off < n; off += w) {
+			w = write(STDERR_FILENO, buf + off, (size_t)(n - off));
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w < 0)
+				break;
+		}
+	}
+	close(fd);
+}
+
+/*
+ * Runs [PREFIX...] copybench sweep --like GOOD ... -o out; its stdout is
+ * dropped, its stderr passed on, and a failure's message ends with the
+ * cause it printed.
+ */
 static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_error *e)
 {
 	char self[PATH_MAX], why[128];
-	const char **argv;
+	struct cb_cause *cause;
+	const char **argv, *said;
 	ssize_t n;
 	size_t i, k = 0;
 	pid_t pid;
-	int status, fd;
+	int status, fd, err[2];
 
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
@@ -215,10 +299,17 @@ static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_err
 		argv[k++] = b->sweep[i];
 	argv[k++] = "-o";
 	argv[k++] = out;
+	if (pipe2(err, O_CLOEXEC)) {
+		free(argv);
+		return cb_fail(e, CB_EXIT_RUNTIME, "pipe: %s", strerror(errno));
+	}
 	fflush(stdout);
+	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
 		free(argv);
+		close(err[0]);
+		close(err[1]);
 		return cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
 	}
 	if (!pid) {
@@ -227,18 +318,30 @@ static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_err
 		fd = open("/dev/null", O_WRONLY);
 		if (fd >= 0)
 			dup2(fd, 1);
+		dup2(err[1], 2);
 		execvp(argv[0], (char *const *)argv);
 		fprintf(stderr, "copybench bisect-run: cannot run %s: %s\n", argv[0],
 			strerror(errno));
 		_exit(127);
 	}
 	free(argv);
+	close(err[1]);
+	cause = cb_calloc(1, sizeof(*cause));
+	cb_bisect_relay(err[0], cause);
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			free(cause);
 			return cb_fail(e, CB_EXIT_RUNTIME, "waitpid: %s", strerror(errno));
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		}
+	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+		free(cause);
 		return 0;
-	return cb_fail(e, CB_EXIT_RUNTIME, "%s", cb_child_why(status, why, sizeof(why)));
+	}
+	cb_child_why(status, why, sizeof(why));
+	said = cb_cause(cause);
+	cb_fail(e, CB_EXIT_RUNTIME, "%s%s%s", why, *said ? ": " : "", said);
+	free(cause);
+	return -1;
 }
 
 /* The fewest repeats any point of r has; -1 with e set for a bad record. */
@@ -464,6 +567,39 @@ static int cb_bisect_check_bad(const struct cb_cmp *gb, struct cb_error *e)
 	return 0;
 }
 
+static bool cb_has_flag(const struct cb_record *r, const char *flag)
+{
+	size_t i;
+
+	for (i = 0; i < r->header.cpu_flags.n; i++)
+		if (!strcmp(r->header.cpu_flags.v[i], flag))
+			return true;
+	return false;
+}
+
+/*
+ * What the CPU makes of a bisect, said loudly on stderr: an emulated CPU
+ * (also in the step line), whose timings are the emulator's; for the
+ * kernel's copies (the module backend), a CPU with FSRM, on which the
+ * kernel copies user memory with an inline rep movsb.
+ */
+static void cb_bisect_cpu(const struct cb_record *good, const struct cb_record *step,
+			  struct cb_step *s)
+{
+	const struct cb_record *emu = cb_emulated(step) ? step : cb_emulated(good) ? good : NULL;
+	struct cb_str model = { 0 };
+
+	if (emu) {
+		cb_str_add_clean(&model, emu->header.cpu_model);
+		cb_warn("warning: EMULATED CPU (%s): the timings are the emulator's, not the kernel's. Under QEMU's TCG 'rep movsb' costs about 10 times the unrolled loop and a byte loop about twice 'rep movsb', so a change between copy strategies reads larger, smaller or reversed against hardware: the bisect finds the commit of a large change, its size is no figure; measure on hardware or KVM for that",
+			model.s);
+		cb_str_add(&s->why, "; emulated CPU: the emulator's timings");
+		cb_str_free(&model);
+	}
+	if (!strcmp(step->header.backend, "module") && cb_has_flag(step, "fsrm"))
+		cb_warn("note: the CPU has FSRM: kernels since 6.4 copy user memory with an inline 'rep movsb' and never call rep_movs_alternative; boot with clearcpuid=fsrm to bisect that routine");
+}
+
 static const char *const cb_answer_words[] = { "good", "bad" };
 
 /* One line for the person who reads the bisect later, to stdout and the log. */
@@ -551,6 +687,7 @@ static int cb_bisect_step(struct cb_bisect *b)
 		cb_step_good_bad(&gb, &g, &bc, b->cmp.o.par.threshold, &s);
 	else
 		cb_step_good_only(&g, b->cmp.o.par.threshold, &s);
+	cb_bisect_cpu(&recs[0], &step, &s);
 
 	free(dir);
 	dir = cb_strdup(b->good);

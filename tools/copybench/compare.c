@@ -190,7 +190,7 @@ static void cb_put_clean(FILE *f, const char *s)
  * QEMU's TCG names its CPU "QEMU TCG CPU ...": every instruction is
  * emulated, and timings measure the emulator, not the kernel.
  */
-static int cb_emulated(const struct cb_record *r)
+int cb_emulated(const struct cb_record *r)
 {
 	return strstr(r->header.cpu_model, "TCG") != NULL;
 }

@@ -37,4 +37,10 @@ int cb_compare_option(void *ctx, int key, const char *arg, struct cb_error *e);
 int cb_compare_records(const char *const *paths, size_t n, struct cb_compare_args *a,
 		       struct cb_record *recs, struct cb_cmp *cmps, struct cb_error *e);
 
+/*
+ * cb_emulated - whether record r was made on an emulated CPU (QEMU's TCG
+ * names it "QEMU TCG CPU ..."): its timings are the emulator's.
+ */
+int cb_emulated(const struct cb_record *r);
+
 #endif /* CB_COMPARE_H */

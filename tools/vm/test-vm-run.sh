@@ -27,7 +27,7 @@ export TMPDIR=$work/tmp
 # TAP through the kernel's kselftest/ktap_helpers.sh (selftests/ktap.sh).
 CB_SELFTESTS=$top/selftests
 . "$CB_SELFTESTS/ktap.sh"
-NTESTS=24
+NTESTS=25
 ktap_print_header
 ktap_set_plan "$NTESTS"
 
@@ -135,18 +135,23 @@ check $? "cwd is the caller's, with a space in its name"
 [ $rc -eq 0 ] && cmp -s "$out" "$work/expected"
 check $? "arguments with spaces, quotes, newlines, globs and empty ones survive"
 
-# 9-10: the project directory is shared read-write; the rest of the host
-# root takes writes that stay in the guest.
+# 9-11: the project directory is shared read-write, and so is a --share
+# directory outside it; the rest of the host root takes writes that stay
+# in the guest.
 marker=/etc/vm-run-test-$$
-vm -- sh -c 'echo "$COPYBENCH_VM_KERNEL" > "$1/written" && echo x > "$2" && cat "$2"' \
-	sh "$work" "$marker"
+outside=$(mktemp -d /tmp/vm-run-share.XXXXXX)
+vm --share "$outside" -- sh -c 'echo "$COPYBENCH_VM_KERNEL" > "$1/written" && echo x > "$2" &&
+	echo y > "$3/shared" && cat "$2"' sh "$work" "$marker" "$outside"
 [ $rc -eq 0 ] && [ -s "$work/written" ] &&
 	grep -Fqx "$(cat "$work/written")" <<<"$releases"
 check $? "a file the guest writes into the project directory is on the host"
 [ $rc -eq 0 ] && [ "$(cat "$out")" = x ] && [ ! -e "$marker" ]
 check $? "a write outside the project works in the guest, not on the host"
+[ $rc -eq 0 ] && [ "$(cat "$outside/shared" 2>/dev/null)" = y ]
+check $? "a file the guest writes into a --share directory outside the project is on the host"
+rm -rf "$outside"
 
-# 11: debugfs and tracefs where the kernel tools expect them.
+# 12: debugfs and tracefs where the kernel tools expect them.
 vm -- sh -c 'awk "\$2 ~ /^\/sys\/kernel\/(debug|tracing)$/ { print \$2, \$3 }" /proc/mounts;
 	test -r /sys/kernel/tracing/trace && echo trace-readable'
 [ $rc -eq 0 ] && grep -qx '/sys/kernel/debug debugfs' "$out" &&
@@ -154,13 +159,13 @@ vm -- sh -c 'awk "\$2 ~ /^\/sys\/kernel\/(debug|tracing)$/ { print \$2, \$3 }" /
 	grep -qx trace-readable "$out"
 check $? "debugfs is on /sys/kernel/debug, tracefs on /sys/kernel/tracing"
 
-# 12: a guest panic is status 123, with the panic line on stderr.
+# 13: a guest panic is status 123, with the panic line on stderr.
 vm -- sh -c 'echo 1 > /proc/sys/kernel/sysrq && echo c > /proc/sysrq-trigger; echo survived'
 [ $rc -eq 123 ] && ! grep -q survived "$out" &&
 	grep -q 'Kernel panic - not syncing: sysrq triggered crash' "$err"
 check $? "a guest kernel panic gives 123 and the panic reason on stderr"
 
-# 13-14: a command that hangs past --timeout is status 124, and the VM is
+# 14-15: a command that hangs past --timeout is status 124, and the VM is
 # gone when vm-run returns. The timeout is 30 s, or twice the slowest
 # boot above when the machine is loaded: the guest must reach the command
 # before it (under a load of 8 a boot took more than 30 s).
@@ -172,7 +177,7 @@ check $? "a hang past --timeout ($hang_timeout s) gives 124 and says timeout"
 ! pgrep -f "$work/tmp" >/dev/null
 check $? "no qemu is left running after a timeout" "$(pgrep -af "$work/tmp")"
 
-# 15-17: bad options are refused by name, before any boot.
+# 16-18: bad options are refused by name, before any boot.
 vm --frobnicate -- true
 [ $rc -eq 125 ] && grep -q "'--frobnicate'" "$err" && [ ! -s "$out" ]
 check $? "an unknown option is refused by name with status 125"
@@ -184,7 +189,7 @@ vm --kernel 6.3.999 -- true
 	grep -qF "$(head -n 1 <<<"$releases")" "$err"
 check $? "an unknown --kernel is refused, listing the installed releases"
 
-# 18: --resolve names the release without booting: the newest of a series
+# 19: --resolve names the release without booting: the newest of a series
 # for an alias, 6.1 never meaning 6.12.
 notes=()
 for series in 6.1 6.12; do
@@ -196,7 +201,7 @@ done
 name="--resolve picks the newest release of a series, 6.1 never 6.12"
 if [ ${#notes[@]} -eq 0 ]; then ktap_test_pass "$name"; else ktap_fail_why "$name" "${notes[@]}"; fi
 
-# 19: a kernel given by path, with its modules directory: it boots, the
+# 20: a kernel given by path, with its modules directory: it boots, the
 # guest sees its release and its modules as /lib/modules/<release>.
 rel612=$(grep '^6\.12\.' <<<"$releases" | sort -V | tail -n 1)
 rel612=${rel612:-$(head -n 1 <<<"$releases")}
@@ -205,23 +210,24 @@ vm --kernel "/boot/vmlinuz-$rel612" --modules "/lib/modules/$rel612" -- \
 [ $rc -eq 0 ] && [ "$(head -n 1 "$out")" = "$rel612 $rel612" ] && grep -qx modules "$out"
 check $? "--kernel PATH --modules DIR boots that image with those modules ($rel612)"
 
-# 20-21: bad paths and combinations are refused by name, before any boot.
+# 21-22: bad paths and combinations are refused by name, before any boot.
 notes=()
 for bad in "--kernel ./no/such/bzImage" "--kernel /etc/hostname" "--modules /lib/modules" \
-	   "--kernel-tree /nonexistent" "--kernel-tree $work --kernel 6.1"; do
+	   "--kernel-tree /nonexistent" "--kernel-tree $work --kernel 6.1" \
+	   "--share /nonexistent" "--share /"; do
 	# shellcheck disable=SC2086 # the words are the options
 	got=$("$vmrun" $bad -- true 2>&1)
 	st=$?
 	[ $st -eq 125 ] && grep -qF -- "${bad%% *}" <<<"$got" ||
 		notes+=("$bad: status $st: $got")
 done
-name="a bad --kernel PATH, --modules or --kernel-tree is refused by name with 125"
+name="a bad --kernel PATH, --modules, --kernel-tree or --share is refused by name with 125"
 if [ ${#notes[@]} -eq 0 ]; then ktap_test_pass "$name"; else ktap_fail_why "$name" "${notes[@]}"; fi
 vm --kernel "/boot/vmlinuz-$rel612" -- true
 [ $rc -eq 125 ] && grep -q 'needs its modules: vm-run --modules DIR' "$err"
 check $? "a modular kernel given without --modules stops in the guest init, saying why"
 
-# 22-23: kernel reports are listed whatever the exit status, by kind, with
+# 23-24: kernel reports are listed whatever the exit status, by kind, with
 # the report's lines; a clean run lists none. The lines come through
 # /dev/kmsg, as the kernel's own would reach the console.
 kinds="WARN KASAN UBSAN LOCKDEP BUG OOPS STALL KMEMLEAK"
@@ -250,7 +256,7 @@ if [ ${#notes[@]} -eq 0 ]; then ktap_test_pass "$name"; else ktap_fail_why "$nam
 ! grep -q 'kernel report' "$work/err.1" "$work/err.2"
 check $? "a clean run lists no kernel report"
 
-# 24: the debug kernel's tree (tools/debug-kernel, built when not cached):
+# 25: the debug kernel's tree (tools/debug-kernel, built when not cached):
 # boots with everything built in, KASAN and kmemleak on, the tree as
 # /lib/modules/<release>/build, and the kmemleak scan after the command.
 if tree=$("$top/tools/debug-kernel" 2>"$work/debug-kernel.err"); then
