@@ -41,12 +41,6 @@
 /* Placements slow in every round count as the placement's below this chance. */
 #define CB_PL_ALPHA		0.01
 
-enum {
-	CB_PL_OPT_PLACEMENTS = 256, CB_PL_OPT_ROUNDS, CB_PL_OPT_CONTROL, CB_PL_OPT_THRESHOLD,
-	CB_PL_OPT_BACKEND, CB_PL_OPT_LOAD, CB_PL_OPT_SAMPLES, CB_PL_OPT_SEED, CB_PL_OPT_CPU,
-	CB_PL_OPT_PLOT, CB_PL_OPT_JSON,
-};
-
 static const char cb_placement_usage[] =
 	"Usage: copybench placement POINT [RECORD] [OPTIONS]\n"
 	"\n"
@@ -68,49 +62,98 @@ static const char cb_placement_usage[] =
 	"\n"
 	"Options:\n";
 
-static const struct cb_option cb_placement_options[] = {
-	{ "placements", CB_PL_OPT_PLACEMENTS, required_argument, "N",
-	  "placements, each a process per round (default\n"
-	  "16, 2..1000)" },
-	{ "rounds", CB_PL_OPT_ROUNDS, required_argument, "K",
-	  "times each placement is measured, in a fresh\n"
-	  "process each time (default 2, 1..100)" },
-	{ "control", CB_PL_OPT_CONTROL, required_argument, "V",
-	  "the fixed variant measured just after the point\n"
-	  "in each process (default movsb), or none" },
-	{ "threshold", CB_PL_OPT_THRESHOLD, required_argument, "PCT",
-	  "slow: more than PCT percent above the fast\n"
-	  "quarter's edge, the 25th percentile of the\n"
-	  "processes (default 5, 0..1000)" },
-	{ "backend", CB_PL_OPT_BACKEND, required_argument, "B",
-	  "auto (default), user or module, as sweep's" },
-	{ "load", CB_PL_OPT_LOAD, optional_argument, "KO",
-	  "module backend: load KO (default ./copybench.ko)\n"
-	  "when not loaded, unload it after" },
-	{ "samples", CB_PL_OPT_SAMPLES, required_argument, "N",
-	  "timed samples per point (sweep's default)" },
-	{ "seed", CB_PL_OPT_SEED, required_argument, "N",
-	  "the placements drawn (default 1, as sweep's)" },
-	{ "cpu", CB_PL_OPT_CPU, required_argument, "N",
-	  "every process on CPU N (default: the CPUs in turn)" },
-	{ "output", 'o', required_argument, "FILE",
-	  "keep the record of the processes (JSON lines)" },
-	{ "plot", CB_PL_OPT_PLOT, required_argument, "FILE",
-	  "the point's cost per placement, each round, and\n"
-	  "the control's: FILE.svg or FILE.png (gnuplot)" },
-	{ "json", CB_PL_OPT_JSON, no_argument, NULL,
-	  "JSON lines: one per process, then a summary" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL },
-};
-
 struct cb_pl_opts {
 	unsigned long long placements, rounds;
 	const char *control;
 	double threshold;
 	const char *backend, *load, *samples, *seed, *cpu, *output, *plot;
-	int json, help, measuring;
+	int json, help;
 };
+
+static const char *const cb_pl_backends[] = { "auto", "user", "module" };
+
+static int cb_opt_control(void *field, const char *v, struct cb_error *e)
+{
+	if (!*v || strchr(v, ',') || !strcmp(v, CB_NATIVE_NAME))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --control '%s' (accepted: one fixed variant's name, e.g. movsb, or none)",
+			       v);
+	*(const char **)field = strcmp(v, "none") ? v : NULL;
+	return 0;
+}
+
+static int cb_opt_pl_threshold(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !(d >= 0 && d <= 1000))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --threshold '%s' (accepted: a percentage, 0..1000)", v);
+	*(double *)field = d;
+	return 0;
+}
+
+/* --load[=KO]: "" for --load alone. */
+static int cb_opt_pl_load(void *field, const char *v, struct cb_error *e)
+{
+	if (v && !*v)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --load '': a .ko file, or no value for ./copybench.ko");
+	*(const char **)field = v ? v : "";
+	return 0;
+}
+
+static const struct cb_option cb_placement_options[] = {
+	CB_OPT_UINT("placements", struct cb_pl_opts, placements, 2, CB_PL_MAX, NULL, "N",
+		    "placements, each a process per round (default\n"
+		    "16, 2..1000)"),
+	CB_OPT_UINT("rounds", struct cb_pl_opts, rounds, 1, 100, NULL, "K",
+		    "times each placement is measured, in a fresh\n"
+		    "process each time (default 2, 1..100)"),
+	CB_OPT_CALLBACK("control", struct cb_pl_opts, control, required_argument, cb_opt_control,
+			"V", "the fixed variant measured just after the point\n"
+			"in each process (default movsb), or none"),
+	CB_OPT_CALLBACK("threshold", struct cb_pl_opts, threshold, required_argument,
+			cb_opt_pl_threshold, "PCT",
+			"slow: more than PCT percent above the fast\n"
+			"quarter's edge, the 25th percentile of the\n"
+			"processes (default 5, 0..1000)"),
+	CB_OPT_NAME("backend", struct cb_pl_opts, backend, cb_pl_backends, "B",
+		    "auto (default), user or module, as sweep's"),
+	CB_OPT_CALLBACK("load", struct cb_pl_opts, load, optional_argument, cb_opt_pl_load, "KO",
+			"module backend: load KO (default ./copybench.ko)\n"
+			"when not loaded, unload it after"),
+	CB_OPT_STRING("samples", 0, struct cb_pl_opts, samples, "N",
+		      "timed samples per point (sweep's default)"),
+	CB_OPT_STRING("seed", 0, struct cb_pl_opts, seed, "N",
+		      "the placements drawn (default 1, as sweep's)"),
+	CB_OPT_STRING("cpu", 0, struct cb_pl_opts, cpu, "N",
+		      "every process on CPU N (default: the CPUs in turn)"),
+	CB_OPT_STRING("output", 'o', struct cb_pl_opts, output, "FILE",
+		      "keep the record of the processes (JSON lines)"),
+	CB_OPT_STRING("plot", 0, struct cb_pl_opts, plot, "FILE",
+		      "the point's cost per placement, each round, and\n"
+		      "the control's: FILE.svg or FILE.png (gnuplot)"),
+	CB_OPT_FLAG("json", 0, struct cb_pl_opts, json,
+		    "JSON lines: one per process, then a summary"),
+	CB_OPT_FLAG("help", 'h', struct cb_pl_opts, help, "this help"),
+	CB_OPT_END(),
+};
+
+/* The options that measure: with a record given, none of them. */
+static int cb_pl_measuring(const struct cb_option *const *tables, const struct cb_given *g)
+{
+	static const char *const measure[] = {
+		"placements", "rounds", "backend", "load", "samples", "seed", "cpu", "output",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(measure); i++)
+		if (cb_option_given(tables, g, measure[i]))
+			return 1;
+	return 0;
+}
 
 /* One process's line of the point, and its control's cost. */
 struct cb_pl_proc {
@@ -144,78 +187,6 @@ struct cb_pl {
 	size_t slow, ctl_slow, rounds;
 	int has_ctl, median;
 };
-
-static int cb_pl_option(void *ctx, int key, const char *arg, struct cb_error *e)
-{
-	struct cb_pl_opts *o = ctx;
-	char *end;
-
-	switch (key) {
-	case CB_PL_OPT_PLACEMENTS:
-		o->measuring = 1;
-		if (cb_parse_u64(arg, 2, CB_PL_MAX, &o->placements))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --placements '%s' (accepted: a decimal integer, 2..%d)",
-				       arg, CB_PL_MAX);
-		return 0;
-	case CB_PL_OPT_ROUNDS:
-		o->measuring = 1;
-		if (cb_parse_u64(arg, 1, 100, &o->rounds))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --rounds '%s' (accepted: a decimal integer, 1..100)", arg);
-		return 0;
-	case CB_PL_OPT_CONTROL:
-		if (!*arg || strchr(arg, ',') || !strcmp(arg, CB_NATIVE_NAME))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --control '%s' (accepted: one fixed variant's name, e.g. movsb, or none)",
-				       arg);
-		o->control = strcmp(arg, "none") ? arg : NULL;
-		return 0;
-	case CB_PL_OPT_THRESHOLD:
-		o->threshold = strtod(arg, &end);
-		if (end == arg || *end || !(o->threshold >= 0 && o->threshold <= 1000))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --threshold '%s' (accepted: a percentage, 0..1000)", arg);
-		return 0;
-	case CB_PL_OPT_BACKEND:
-		if (strcmp(arg, "auto") && strcmp(arg, "user") && strcmp(arg, "module"))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --backend '%s' (accepted: auto, user, module)", arg);
-		o->backend = arg;
-		break;
-	case CB_PL_OPT_LOAD:
-		if (arg && !*arg)
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --load '': a .ko file, or no value for ./copybench.ko");
-		o->load = arg ? arg : "";
-		break;
-	case CB_PL_OPT_SAMPLES:
-		o->samples = arg;
-		break;
-	case CB_PL_OPT_SEED:
-		o->seed = arg;
-		break;
-	case CB_PL_OPT_CPU:
-		o->cpu = arg;
-		break;
-	case 'o':
-		o->output = arg;
-		break;
-	case CB_PL_OPT_PLOT:
-		o->plot = arg;
-		return 0;
-	case CB_PL_OPT_JSON:
-		o->json = 1;
-		return 0;
-	case 'h':
-		o->help = 1;
-		return 0;
-	default:
-		return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
-	}
-	o->measuring = 1;
-	return 0;
-}
 
 /* ---- Measuring: copybench sweep in processes of its own ----------------- */
 
@@ -854,10 +825,11 @@ int cmd_placement(int argc, char **argv)
 	struct cb_pl c = { .o = &o };
 	struct cb_gp_writer w = { cb_pl_plot_data, cb_pl_plot_script, &c };
 	struct cb_error e = { 0 };
+	struct cb_given given;
 	char *buf = NULL;
 	int first;
 
-	first = cb_options_parse(argc, argv, tables, cb_pl_option, &o, &e);
+	first = cb_options_parse(argc, argv, tables, &o, &given, &e);
 	if (first < 0)
 		goto fail;
 	if (o.help) {
@@ -870,7 +842,7 @@ int cmd_placement(int argc, char **argv)
 			"needs a point: POINT [RECORD]" : "takes a point and at most one record");
 		goto fail;
 	}
-	if (argc - first == 2 && o.measuring) {
+	if (argc - first == 2 && cb_pl_measuring(tables, &given)) {
 		cb_fail(&e, CB_EXIT_USAGE,
 			"--placements, --rounds, --backend, --load, --samples, --seed, --cpu and -o measure: with a record, nothing is measured (accepted: the record alone, or these without it)");
 		goto fail;

@@ -34,107 +34,199 @@
 #define CB_TOLERANCE_MAX	100.0
 #define CB_PROGRESS_NS		200000000ULL
 
-const struct cb_option cb_run_options[] = {
-	{ "backend", CB_OPT_BACKEND, required_argument, "B",
-	  "auto (default): module when copybench.ko is\n"
-	  "loaded, else user; user: libcopyvariants timed in\n"
-	  "this process; module: copybench.ko (root)" },
-	{ "load", CB_OPT_LOAD, optional_argument, "KO",
-	  "module: load KO (default " CB_DEFAULT_KO ")\n"
-	  "when not loaded; unload it at the end" },
-	{ "variants", CB_OPT_VARIANTS, required_argument, "LIST",
-	  "names, comma-separated, or all (default: all\n"
-	  "the CPU can run)" },
-	{ "directions", CB_OPT_DIRECTIONS, required_argument, "LIST",
-	  "memcpy, to_user, ... comma-separated, or all\n"
-	  "(default " CB_DIRECTION_DEFAULT "); all: what each variant has" },
-	{ "cache", CB_OPT_CACHE, required_argument, "hot|cold",
-	  "hot (default); cold: both buffers flushed before\n"
-	  "each copy, outside the timing; hot,cold: both" },
-	{ "sizes", CB_OPT_SIZES, required_argument, "SPEC",
-	  "bytes per copy, comma-separated: 4K  0-256\n"
-	  "1-64:8 (step)  pow2:1-64M  random:LO-HI (each\n"
-	  "copy a seeded random size); K, M, G; up to 64M" },
-	{ "repeat", CB_OPT_REPEAT, required_argument, "N",
-	  "processes, one after the other, each a fresh\n"
-	  "exec at a placement of its own that measures\n"
-	  "every point once (default 5, 1..1000)" },
-	{ "seed", CB_OPT_SEED, required_argument, "N",
-	  "shuffle the points of each repeat and draw random\n"
-	  "sizes with N; the placements are drawn from it\n"
-	  "(seed 1 when not given)" },
-	{ "placement", CB_OPT_PLACEMENT, required_argument, "P",
-	  "where each process puts its buffers and stack:\n"
-	  "vary (default): drawn per process from the seed;\n"
-	  "fixed: every process alike, buffers at the start\n"
-	  "of their huge pages; SRC:DST:STACK: there, bytes\n"
-	  "(a record's src_place - src_offset, dst_place -\n"
-	  "dst_offset, stack_place)" },
-	{ "placements", CB_OPT_PLACEMENTS, required_argument, "N",
-	  "the processes take N placements in turn: process\n"
-	  "i at placement i mod N, each placement measured\n"
-	  "again later (default: one per process, 1..1000)" },
-	{ "samples", CB_OPT_SAMPLES, required_argument, "N",
-	  "timed samples per point (default 1001,\n"
-	  "1..100000; the module's own knob defaults to 101)" },
-	{ "loops", CB_OPT_LOOPS, required_argument, "N",
-	  "copies per sample (default 0: the least power of\n"
-	  "two whose sample takes 10 us; up to 1000000)" },
-	{ "cpu", CB_OPT_CPU, required_argument, "N",
-	  "CPU to pin to (default: the one it starts on)" },
-	{ "max-run-ms", CB_OPT_MAX_RUN_MS, required_argument, "MS",
-	  "bound of one point's run: then it ends with the\n"
-	  "samples it has (default 10000, 1..600000)" },
-	{ "estimator", CB_OPT_ESTIMATOR, required_argument, "E",
-	  "what tables and plateaus show: min (default),\n"
-	  "the fastest kept sample, or median" },
-	{ "clock", CB_OPT_CLOCK, required_argument, "C",
-	  "the clock of tables and plateaus: tsc (default),\n"
-	  "TSC cycles; core: TSC cycles x clock_ratio, the\n"
-	  "core clocks the run had (see the clock probe)" },
-	{ "output", 'o', required_argument, "FILE",
-	  "write the record (JSON lines) to FILE, whole or\n"
-	  "not at all" },
-	{ "json", CB_OPT_JSON, no_argument, NULL,
-	  "the record's JSON lines on stdout, no tables" },
-	{ "plateau", CB_OPT_PLATEAU, no_argument, NULL,
-	  "ranges of equal cost (within the noise) instead\n"
-	  "of tables" },
-	{ "tolerance", CB_OPT_TOLERANCE, required_argument, "PCT",
-	  "plateau: least difference that splits a range,\n"
-	  "percent (default 1, 0..100), widened by noise" },
-	{ "dry-run", CB_OPT_DRY_RUN, no_argument, NULL,
-	  "print the points in the order they would run" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL },
-};
-
-const struct cb_option cb_run_like_options[] = {
-	{ "like", CB_OPT_LIKE, required_argument, "REC",
-	  "measure the points of record REC (sizes,\n"
-	  "variants, directions, caches, offsets), with its\n"
-	  "backend, repeats, samples, loops, estimator and\n"
-	  "clock unless given: a record compare can match" },
-	{ "points", CB_OPT_POINTS, required_argument, "SPEC",
-	  "with --like: only these points of REC, names or\n"
-	  "shell patterns ('*.native.4K'), and the controls\n"
-	  "of their size classes (compare --help)" },
-	{ "as-native", CB_OPT_AS_NATIVE, required_argument, "V",
-	  "test-only: time variant V where native would be\n"
-	  "and record it as native (validation, bisect test)" },
-	{ "perturb-controls", CB_OPT_PERTURB, required_argument, "F",
-	  "test-only: multiply the control variants' costs\n"
-	  "by F (0.1..10) after timing: the machine 'moved'" },
-	{ "slow-native", CB_OPT_SLOW_NATIVE, required_argument, "PCT",
-	  "test-only: after every native copy, dependent\n"
-	  "adds that cost PCT% of it (0..1000, user\n"
-	  "backend): a real change of code of known size" },
-	{ NULL },
-};
-
 static const char *const cb_backends[] = { "auto", "user", "module" };
 static const char *const cb_estimators[] = { "min", "median" };
 static const char *const cb_clocks[] = { "tsc", "core" };
+
+/* ---- The options: each written once, with its field (options.h) -------- */
+
+static int cb_opt_load(void *field, const char *v, struct cb_error *e)
+{
+	if (v && !*v)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --load '': a .ko file, or no value for %s", CB_DEFAULT_KO);
+	*(const char **)field = v ? v : CB_DEFAULT_KO;
+	return 0;
+}
+
+static int cb_opt_cpu(void *field, const char *v, struct cb_error *e)
+{
+	long long cpu;
+
+	if (cb_parse_i64(v, 0, 1L << 20, &cpu))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --cpu '%s' (accepted: a CPU number this process may run on)",
+			       v);
+	*(long *)field = (long)cpu;
+	return 0;
+}
+
+static int cb_opt_placement(void *field, const char *v, struct cb_error *e)
+{
+	return cb_placement_parse(v, field, e);
+}
+
+static int cb_opt_tolerance(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double t = strtod(v, &end);
+
+	if (end == v || *end || !(t >= 0 && t <= CB_TOLERANCE_MAX))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --tolerance '%s' (accepted: a percentage, 0..100)", v);
+	*(double *)field = t / 100;
+	return 0;
+}
+
+static const struct cb_option cb_run_options[] = {
+	CB_OPT_NAME("backend", struct cb_run, backend, cb_backends, "B",
+		    "auto (default): module when copybench.ko is\n"
+		    "loaded, else user; user: libcopyvariants timed in\n"
+		    "this process; module: copybench.ko (root)"),
+	CB_OPT_CALLBACK("load", struct cb_run, set.load, optional_argument, cb_opt_load, "KO",
+			"module: load KO (default " CB_DEFAULT_KO ")\n"
+			"when not loaded; unload it at the end"),
+	CB_OPT_STRING("variants", 0, struct cb_run, variants, "LIST",
+		      "names, comma-separated, or all (default: all\n"
+		      "the CPU can run)"),
+	CB_OPT_STRING("directions", 0, struct cb_run, directions, "LIST",
+		      "memcpy, to_user, ... comma-separated, or all\n"
+		      "(default " CB_DIRECTION_DEFAULT "); all: what each variant has"),
+	CB_OPT_STRING("cache", 0, struct cb_run, caches, "hot|cold",
+		      "hot (default); cold: both buffers flushed before\n"
+		      "each copy, outside the timing; hot,cold: both"),
+	CB_OPT_STRING("sizes", 0, struct cb_run, sizes, "SPEC",
+		      "bytes per copy, comma-separated: 4K  0-256\n"
+		      "1-64:8 (step)  pow2:1-64M  random:LO-HI (each\n"
+		      "copy a seeded random size); K, M, G; up to 64M"),
+	CB_OPT_UINT("repeat", struct cb_run, repeat, 1, CB_REPEAT_MAX, NULL, "N",
+		    "processes, one after the other, each a fresh\n"
+		    "exec at a placement of its own that measures\n"
+		    "every point once (default 5, 1..1000)"),
+	CB_OPT_UINT("seed", struct cb_run, seed, 0, ~0ULL, NULL, "N",
+		    "shuffle the points of each repeat and draw random\n"
+		    "sizes with N; the placements are drawn from it\n"
+		    "(seed 1 when not given)"),
+	CB_OPT_CALLBACK("placement", struct cb_run, placement, required_argument,
+			cb_opt_placement, "P",
+			"where each process puts its buffers and stack:\n"
+			"vary (default): drawn per process from the seed;\n"
+			"fixed: every process alike, buffers at the start\n"
+			"of their huge pages; SRC:DST:STACK: there, bytes\n"
+			"(a record's src_place - src_offset, dst_place -\n"
+			"dst_offset, stack_place)"),
+	CB_OPT_UINT("placements", struct cb_run, place_period, 1, CB_REPEAT_MAX, NULL, "N",
+		    "the processes take N placements in turn: process\n"
+		    "i at placement i mod N, each placement measured\n"
+		    "again later (default: one per process, 1..1000)"),
+	CB_OPT_UINT("samples", struct cb_run, set.samples, CB_SAMPLES_MIN, CB_SAMPLES_MAX, NULL,
+		    "N", "timed samples per point (default 1001,\n"
+		    "1..100000; the module's own knob defaults to 101)"),
+	CB_OPT_UINT("loops", struct cb_run, set.loops, 0, CB_LOOPS_MAX, NULL, "N",
+		    "copies per sample (default 0: the least power of\n"
+		    "two whose sample takes 10 us; up to 1000000)"),
+	CB_OPT_CALLBACK("cpu", struct cb_run, set.cpu, required_argument, cb_opt_cpu, "N",
+			"CPU to pin to (default: the one it starts on)"),
+	CB_OPT_UINT("max-run-ms", struct cb_run, set.max_run_ms, CB_MAX_RUN_MS_MIN,
+		    CB_MAX_RUN_MS_MAX, NULL, "MS",
+		    "bound of one point's run: then it ends with the\n"
+		    "samples it has (default 10000, 1..600000)"),
+	CB_OPT_CHOICE("estimator", struct cb_run, estimator, cb_estimators, "E",
+		      "what tables and plateaus show: min (default),\n"
+		      "the fastest kept sample, or median"),
+	CB_OPT_CHOICE("clock", struct cb_run, core_clocks, cb_clocks, "C",
+		      "the clock of tables and plateaus: tsc (default),\n"
+		      "TSC cycles; core: TSC cycles x clock_ratio, the\n"
+		      "core clocks the run had (see the clock probe)"),
+	CB_OPT_STRING("output", 'o', struct cb_run, output, "FILE",
+		      "write the record (JSON lines) to FILE, whole or\n"
+		      "not at all"),
+	CB_OPT_FLAG("json", 0, struct cb_run, json,
+		    "the record's JSON lines on stdout, no tables"),
+	CB_OPT_FLAG("plateau", 0, struct cb_run, plateau,
+		    "ranges of equal cost (within the noise) instead\n"
+		    "of tables"),
+	CB_OPT_CALLBACK("tolerance", struct cb_run, tolerance, required_argument,
+			cb_opt_tolerance, "PCT",
+			"plateau: least difference that splits a range,\n"
+			"percent (default 1, 0..100), widened by noise"),
+	CB_OPT_FLAG("dry-run", 0, struct cb_run, dry_run,
+		    "print the points in the order they would run"),
+	CB_OPT_FLAG("help", 'h', struct cb_run, help, "this help"),
+	CB_OPT_END(),
+};
+
+static const struct cb_option cb_run_like_options[] = {
+	CB_OPT_STRING("like", 0, struct cb_run, like, "REC",
+		      "measure the points of record REC (sizes,\n"
+		      "variants, directions, caches, offsets), with its\n"
+		      "backend, repeats, samples, loops, estimator and\n"
+		      "clock unless given: a record compare can match"),
+	CB_OPT_STRING("points", 0, struct cb_run, points, "SPEC",
+		      "with --like: only these points of REC, names or\n"
+		      "shell patterns ('*.native.4K'), and the controls\n"
+		      "of their size classes (compare --help)"),
+	CB_OPT_END(),
+};
+
+static int cb_opt_as_native(void *field, const char *v, struct cb_error *e)
+{
+	if (!*v || !strcmp(v, CB_NATIVE_NAME))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --as-native '%s' (accepted: a fixed variant's name, e.g. movsb)",
+			       v);
+	*(const char **)field = v;
+	return 0;
+}
+
+static int cb_opt_perturb(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !(d >= CB_PERTURB_MIN && d <= CB_PERTURB_MAX))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --perturb-controls '%s' (accepted: a factor, %g..%g)",
+			       v, CB_PERTURB_MIN, CB_PERTURB_MAX);
+	*(double *)field = d;
+	return 0;
+}
+
+static int cb_opt_slow_native(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !(d > 0 && d <= CB_SLOW_NATIVE_MAX))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --slow-native '%s' (accepted: a percentage, 0 < PCT <= %g)",
+			       v, CB_SLOW_NATIVE_MAX);
+	*(double *)field = d;
+	return 0;
+}
+
+/*
+ * Test-only: sweep's options that make a record lie on purpose, so the
+ * tests of compare and bisect-run (and tools/compare-validate) can make a
+ * known change on a real machine. A table of their own, listed under a
+ * heading of their own in --help: no product option sits among them.
+ */
+static const struct cb_option cb_run_test_options[] = {
+	CB_OPT_CALLBACK("as-native", struct cb_run, as_native, required_argument,
+			cb_opt_as_native, "V",
+			"test-only: time variant V where native would be\n"
+			"and record it as native (validation, bisect test)"),
+	CB_OPT_CALLBACK("perturb-controls", struct cb_run, perturb, required_argument,
+			cb_opt_perturb, "F",
+			"test-only: multiply the control variants' costs\n"
+			"by F (0.1..10) after timing: the machine 'moved'"),
+	CB_OPT_CALLBACK("slow-native", struct cb_run, slow_native, required_argument,
+			cb_opt_slow_native, "PCT",
+			"test-only: after every native copy, dependent\n"
+			"adds that cost PCT% of it (0..1000, user\n"
+			"backend): a real change of code of known size"),
+	CB_OPT_END(),
+};
 
 void cb_run_init(struct cb_run *r, enum cb_mode mode)
 {
@@ -168,168 +260,6 @@ static char *cb_join(const char *const *names, unsigned int n)
 	for (i = 0; i < n; i++)
 		cb_str_printf(&b, "%s%s", i ? ", " : "", names[i]);
 	return b.s;
-}
-
-static int cb_one_of(const char *opt, const char *arg, const char *const *names,
-		     unsigned int n, struct cb_error *e)
-{
-	char *list;
-	int i = cb_name_index(names, n, arg);
-
-	if (i >= 0)
-		return i;
-	list = cb_join(names, n);
-	cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s' (accepted: %s)", opt, arg, list);
-	free(list);
-	return -1;
-}
-
-static int cb_num(const char *opt, const char *arg, unsigned long long lo, unsigned long long hi,
-		  unsigned long long *out, struct cb_error *e)
-{
-	if (!cb_parse_u64(arg, lo, hi, out))
-		return 0;
-	return cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s' (accepted: a decimal integer, %llu..%llu)",
-		       opt, arg, lo, hi);
-}
-
-int cb_run_option(void *ctx, int key, const char *arg, struct cb_error *e)
-{
-	struct cb_run *r = ctx;
-	unsigned long long v;
-	long long iv;
-	char *end;
-	double d;
-	int i;
-
-	switch (key) {
-	case CB_OPT_LIKE:
-		r->like = arg;
-		return 0;
-	case CB_OPT_POINTS:
-		r->points = arg;
-		return 0;
-	case CB_OPT_AS_NATIVE:
-		if (!*arg || !strcmp(arg, CB_NATIVE_NAME))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --as-native '%s' (accepted: a fixed variant's name, e.g. movsb)",
-				       arg);
-		r->as_native = arg;
-		return 0;
-	case CB_OPT_PERTURB:
-		d = strtod(arg, &end);
-		if (end == arg || *end || !(d >= CB_PERTURB_MIN && d <= CB_PERTURB_MAX))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --perturb-controls '%s' (accepted: a factor, %g..%g)",
-				       arg, CB_PERTURB_MIN, CB_PERTURB_MAX);
-		r->perturb = d;
-		return 0;
-	case CB_OPT_SLOW_NATIVE:
-		d = strtod(arg, &end);
-		if (end == arg || *end || !(d > 0 && d <= CB_SLOW_NATIVE_MAX))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --slow-native '%s' (accepted: a percentage, 0 < PCT <= %g)",
-				       arg, CB_SLOW_NATIVE_MAX);
-		r->slow_native = d;
-		return 0;
-	case CB_OPT_PLACEMENT:
-		return cb_placement_parse(arg, &r->placement, e);
-	case CB_OPT_PLACEMENTS:
-		if (cb_num("placements", arg, 1, CB_REPEAT_MAX, &v, e))
-			return -1;
-		r->place_period = (unsigned int)v;
-		return 0;
-	case CB_OPT_BACKEND:
-		if (cb_one_of("backend", arg, cb_backends, ARRAY_SIZE(cb_backends), e) < 0)
-			return -1;
-		r->backend = arg;
-		return 0;
-	case CB_OPT_LOAD:
-		if (arg && !*arg)
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --load '': a .ko file, or no value for %s",
-				       CB_DEFAULT_KO);
-		r->set.load = arg ? arg : CB_DEFAULT_KO;
-		return 0;
-	case CB_OPT_VARIANTS:
-		r->variants = arg;
-		return 0;
-	case CB_OPT_DIRECTIONS:
-		r->directions = arg;
-		return 0;
-	case CB_OPT_CACHE:
-		r->caches = arg;
-		return 0;
-	case CB_OPT_SIZES:
-		r->sizes = arg;
-		return 0;
-	case CB_OPT_REPEAT:
-		return cb_num("repeat", arg, 1, CB_REPEAT_MAX, &r->repeat, e);
-	case CB_OPT_SEED:
-		r->seeded = 1;
-		return cb_num("seed", arg, 0, ~0ULL, &r->seed, e);
-	case CB_OPT_SAMPLES:
-		if (cb_num("samples", arg, CB_SAMPLES_MIN, CB_SAMPLES_MAX, &v, e))
-			return -1;
-		r->set.samples = (unsigned long)v;
-		return 0;
-	case CB_OPT_LOOPS:
-		if (cb_num("loops", arg, 0, CB_LOOPS_MAX, &v, e))
-			return -1;
-		r->set.loops = (unsigned long)v;
-		return 0;
-	case CB_OPT_CPU:
-		if (cb_parse_i64(arg, 0, 1L << 20, &iv))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --cpu '%s' (accepted: a CPU number this process may run on)",
-				       arg);
-		r->set.cpu = (long)iv;
-		return 0;
-	case CB_OPT_MAX_RUN_MS:
-		if (cb_num("max-run-ms", arg, CB_MAX_RUN_MS_MIN, CB_MAX_RUN_MS_MAX, &v, e))
-			return -1;
-		r->set.max_run_ms = (unsigned long)v;
-		return 0;
-	case CB_OPT_ESTIMATOR:
-		i = cb_one_of("estimator", arg, cb_estimators, ARRAY_SIZE(cb_estimators), e);
-		if (i < 0)
-			return -1;
-		r->estimator = (enum cb_estimator)i;
-		return 0;
-	case CB_OPT_CLOCK:
-		i = cb_one_of("clock", arg, cb_clocks, ARRAY_SIZE(cb_clocks), e);
-		if (i < 0)
-			return -1;
-		r->core_clocks = i;
-		return 0;
-	case 'o':
-		r->output = arg;
-		return 0;
-	case CB_OPT_JSON:
-		r->json = 1;
-		return 0;
-	case CB_OPT_PLATEAU:
-		r->plateau = 1;
-		return 0;
-	case CB_OPT_TOLERANCE: {
-		char *end;
-		double t = strtod(arg, &end);
-
-		if (end == arg || *end || !(t >= 0 && t <= CB_TOLERANCE_MAX))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --tolerance '%s' (accepted: a percentage, 0..100)",
-				       arg);
-		r->tolerance = t / 100;
-		return 0;
-	}
-	case CB_OPT_DRY_RUN:
-		r->dry_run = 1;
-		return 0;
-	case 'h':
-		r->help = 1;
-		return 0;
-	}
-	return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
 }
 
 /*
@@ -412,30 +342,30 @@ static int cb_like_settings(struct cb_run *r, const struct cb_record_header *h,
 {
 	int i;
 
-	if (!CB_RUN_GIVEN(r, CB_OPT_SAMPLES))
+	if (!cb_run_given(r, "samples"))
 		r->set.samples = (unsigned long)h->samples;
-	if (!CB_RUN_GIVEN(r, CB_OPT_LOOPS))
+	if (!cb_run_given(r, "loops"))
 		r->set.loops = (unsigned long)h->loops;
-	if (!CB_RUN_GIVEN(r, CB_OPT_MAX_RUN_MS))
+	if (!cb_run_given(r, "max-run-ms"))
 		r->set.max_run_ms = (unsigned long)h->max_run_ms;
-	if (!CB_RUN_GIVEN(r, CB_OPT_REPEAT))
+	if (!cb_run_given(r, "repeat"))
 		r->repeat = h->repeat;
-	if (!CB_RUN_GIVEN(r, CB_OPT_SEED) && CB_HEADER_HAS(h, seed)) {
+	if (!cb_run_given(r, "seed") && CB_HEADER_HAS(h, seed)) {
 		r->seeded = 1;
 		r->seed = h->seed;
 	}
-	if (!CB_RUN_GIVEN(r, CB_OPT_BACKEND))
+	if (!cb_run_given(r, "backend"))
 		r->backend = h->backend;
-	if (!CB_RUN_GIVEN(r, CB_OPT_PLACEMENT) && CB_HEADER_HAS(h, placement) &&
+	if (!cb_run_given(r, "placement") && CB_HEADER_HAS(h, placement) &&
 	    cb_placement_parse(h->placement, &r->placement, NULL))
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "%s:1: field 'placement': '%s' is not a placement sweep takes (accepted: vary, vary-pages, fixed, SRC:DST:STACK)",
 			       r->like, h->placement);
 	i = cb_name_index(cb_estimators, ARRAY_SIZE(cb_estimators), h->estimator);
-	if (!CB_RUN_GIVEN(r, CB_OPT_ESTIMATOR) && i >= 0)
+	if (!cb_run_given(r, "estimator") && i >= 0)
 		r->estimator = (enum cb_estimator)i;
 	i = cb_name_index(cb_clocks, ARRAY_SIZE(cb_clocks), h->clock);
-	if (!CB_RUN_GIVEN(r, CB_OPT_CLOCK) && i >= 0)
+	if (!cb_run_given(r, "clock") && i >= 0)
 		r->core_clocks = i;
 	if (r->set.samples < CB_SAMPLES_MIN || r->set.samples > CB_SAMPLES_MAX ||
 	    r->set.loops > CB_LOOPS_MAX || r->set.max_run_ms < CB_MAX_RUN_MS_MIN ||
@@ -453,20 +383,18 @@ static int cb_like_settings(struct cb_run *r, const struct cb_record_header *h,
  */
 static int cb_plan_like(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
 {
-	static const int mine[] = { CB_OPT_SIZES, CB_OPT_VARIANTS, CB_OPT_DIRECTIONS,
-				    CB_OPT_CACHE, CB_OPT_SRC_OFFSET, CB_OPT_DST_OFFSET };
-	static const char *const names[] = { "sizes", "variants", "directions", "cache",
-					     "src-offset", "dst-offset" };
+	static const char *const mine[] = { "sizes", "variants", "directions", "cache",
+					    "src-offset", "dst-offset" };
 	struct cb_patterns pat;
 	unsigned long long end, most = 0;
 	const struct cb_key *k;
 	size_t i, hits;
 
 	for (i = 0; i < ARRAY_SIZE(mine); i++)
-		if (CB_RUN_GIVEN(r, mine[i]))
+		if (cb_run_given(r, mine[i]))
 			return cb_fail(e, CB_EXIT_USAGE,
 				       "--%s and --like exclude each other: --like measures the points of %s (accepted: --points to pick some)",
-				       names[i], r->like);
+				       mine[i], r->like);
 	if (cb_record_read(r->like, &pl->like, e) ||
 	    cb_like_settings(r, &pl->like.header, e) ||
 	    cb_points_group(&pl->like, 0, 0, &pl->ls, &pl->nls, e))
@@ -541,8 +469,8 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 		return -1;
 	pl->all_dirs = !strcmp(r->directions, "all");
 	/* Offsets asked for, and alias's distances, are kept: only pages and stack vary. */
-	if (r->mode == CB_MODE_ALIAS || CB_RUN_GIVEN(r, CB_OPT_SRC_OFFSET) ||
-	    CB_RUN_GIVEN(r, CB_OPT_DST_OFFSET))
+	if (r->mode == CB_MODE_ALIAS || cb_run_given(r, "src-offset") ||
+	    cb_run_given(r, "dst-offset"))
 		r->placement.keep_offsets = 1;
 	if (r->mode == CB_MODE_SWEEP) {
 		pl->offs = cb_calloc(1, sizeof(*pl->offs));
@@ -1325,43 +1253,41 @@ out:
 	return status;
 }
 
-/* The handler chain: the subcommand's own options, then the common ones. */
-struct cb_run_cmd {
-	struct cb_run *run;
-	cb_option_fn own;
-};
-
-static int cb_run_cmd_option(void *ctx, int key, const char *arg, struct cb_error *e)
+int cb_run_given(const struct cb_run *r, const char *name)
 {
-	struct cb_run_cmd *c = ctx;
-
-	if (key >= 256 && key - 256 < 64)
-		c->run->given |= 1ULL << (key - 256);
-	if (key >= CB_OPT_SRC_OFFSET && key < CB_OPT_FIRST_FREE)
-		return c->own(c->run, key, arg, e);
-	return cb_run_option(c->run, key, arg, e);
+	return cb_option_given(r->tables, &r->given, name);
 }
 
 int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
-		   cb_option_fn own_fn, const char *usage)
+		   const char *usage)
 {
 	const struct cb_option *const tables[] = {
-		own, cb_run_options, mode == CB_MODE_SWEEP ? cb_run_like_options : NULL, NULL
+		own, cb_run_options, mode == CB_MODE_SWEEP ? cb_run_like_options : NULL,
+		mode == CB_MODE_SWEEP ? cb_run_test_options : NULL, NULL
 	};
+	const struct cb_option *const product[] = { own, cb_run_options,
+		mode == CB_MODE_SWEEP ? cb_run_like_options : NULL, NULL };
+	const struct cb_option *const test[] = { cb_run_test_options, NULL };
 	struct cb_run r;
-	struct cb_run_cmd c = { .run = &r, .own = own_fn };
 	struct cb_error e = { 0 };
 	int first;
 
 	cb_run_init(&r, mode);
 	r.argc = argc;
 	r.argv = argv;
-	first = cb_options_parse(argc, argv, tables, cb_run_cmd_option, &c, &e);
+	r.tables = tables;
+	first = cb_options_parse(argc, argv, tables, &r, &r.given, &e);
 	if (first < 0)
 		return cb_report(&e);
+	r.seeded = cb_run_given(&r, "seed");
 	if (r.help) {
 		fputs(usage, stdout);
-		cb_options_help(stdout, tables);
+		cb_options_help(stdout, product);
+		if (mode == CB_MODE_SWEEP) {
+			fputs("\nTest-only options (they make the record lie on purpose, for the\n"
+			      "tests of compare and bisect-run):\n", stdout);
+			cb_options_help(stdout, test);
+		}
 		return CB_EXIT_OK;
 	}
 	if (first < argc) {

@@ -24,17 +24,6 @@ enum cb_estimator {
 	CB_EST_MEDIAN,	/* the median kept sample */
 };
 
-/* Options >= 256 that have no short form. */
-enum {
-	CB_OPT_BACKEND = 256, CB_OPT_LOAD, CB_OPT_VARIANTS, CB_OPT_DIRECTIONS, CB_OPT_CACHE,
-	CB_OPT_SIZES, CB_OPT_REPEAT, CB_OPT_SEED, CB_OPT_SAMPLES, CB_OPT_LOOPS, CB_OPT_CPU,
-	CB_OPT_MAX_RUN_MS, CB_OPT_ESTIMATOR, CB_OPT_JSON, CB_OPT_PLATEAU, CB_OPT_TOLERANCE,
-	CB_OPT_DRY_RUN, CB_OPT_CLOCK, CB_OPT_LIKE, CB_OPT_POINTS, CB_OPT_AS_NATIVE,
-	CB_OPT_PERTURB, CB_OPT_PLACEMENT, CB_OPT_PLACEMENTS, CB_OPT_SLOW_NATIVE, CB_OPT_SRC_OFFSET,
-	CB_OPT_DST_OFFSET, CB_OPT_FROM, CB_OPT_TO, CB_OPT_STEP, CB_OPT_DIRECTION,
-	CB_OPT_FIRST_FREE,
-};
-
 struct cb_run {
 	enum cb_mode mode;
 	const char *backend;		/* auto, user, module */
@@ -50,7 +39,7 @@ struct cb_run {
 	int seeded;
 	unsigned long long seed;
 	int json, plateau, dry_run, help;
-	enum cb_estimator estimator;
+	int estimator;			/* enum cb_estimator */
 	int core_clocks;		/* --clock core: TSC cycles x clock_ratio */
 	double tolerance;		/* plateau floor, a fraction */
 	const char *like;		/* sweep --like REC: REC's points */
@@ -62,12 +51,13 @@ struct cb_run {
 	unsigned int place_period;	/* process i at placement i % this; 0: its own */
 	int argc;			/* the subcommand's argv as typed, for workers */
 	char **argv;
-	unsigned long long given;	/* bit key - 256: the option was given */
+	const struct cb_option *const *tables;	/* the options parsed */
+	struct cb_given given;		/* which of them were given */
 	struct cb_settings set;
 };
 
-/* Whether option key (>= 256) was given. */
-#define CB_RUN_GIVEN(r, key)	((int)(((r)->given >> ((key) - 256)) & 1))
+/* Whether the option called name was given (0 for one the subcommand lacks). */
+int cb_run_given(const struct cb_run *r, const char *name);
 
 /* The test-only --perturb-controls FACTOR accepts 1/10 .. 10. */
 #define CB_PERTURB_MIN		0.1
@@ -78,18 +68,11 @@ struct cb_run {
 /* Processes a record is made of when --repeat is not given. */
 #define CB_REPEAT_DEFAULT	5
 
-/* The options only sweep has beside the common ones: --like and the test-only ones. */
-extern const struct cb_option cb_run_like_options[];
-
 /* Measured points, in plan order, with what they gave. */
 struct cb_measured {
 	struct cb_point p;
 	struct cb_result r;
 };
-
-/* The options of sweep and alias both, and their handler. */
-extern const struct cb_option cb_run_options[];
-int cb_run_option(void *ctx, int key, const char *arg, struct cb_error *e);
 
 /* Defaults for mode. */
 void cb_run_init(struct cb_run *r, enum cb_mode mode);
@@ -99,12 +82,12 @@ int cb_run_main(struct cb_run *r);
 
 /*
  * cb_run_command - a whole measuring subcommand: parse argv with its own
- * options (keys CB_OPT_SRC_OFFSET .. CB_OPT_FIRST_FREE - 1, handled by
- * own_fn on the struct cb_run) and the common ones, --help prints usage
- * and the options, then cb_run_main(). Returns the exit status.
+ * options (own: fields of struct cb_run) and the common ones (sweep: also
+ * --like, --points and the test-only ones), --help prints usage and the
+ * options, then cb_run_main(). Returns the exit status.
  */
 int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
-		   cb_option_fn own_fn, const char *usage);
+		   const char *usage);
 
 /*
  * report.c: the human output of a finished run. m[0..n) in plan order;
