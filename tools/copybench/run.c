@@ -19,6 +19,7 @@
 #include "copybench.h"
 #include "builtin.h"
 #include "points.h"
+#include "report.h"
 #include "run.h"
 #include "sizes.h"
 #include "sysinfo.h"
@@ -926,7 +927,7 @@ static int cb_worker_measure(void *arg)
 		if (w->r->perturb > 0 && strcmp(cb_point_label(w->b->variants, &m.p),
 						CB_NATIVE_NAME))
 			cb_perturb(&m.r, w->r->perturb);
-		cb_report_point(&rp, w->b, &m);
+		cb_record_point_build(&rp, w->b, &m.p, &m.r);
 		rp.pid = (unsigned long long)getpid();
 		CB_POINT_SET(&rp, pid);
 		if (w->stack >= 0) {
@@ -1098,7 +1099,7 @@ static int cb_parent_point(struct cb_parent *c, const struct cb_worker *w, size_
 	     rp.pid == (unsigned long long)w->pid;
 	if (ok) {
 		c->m[k].p = c->pl->pts[k];
-		cb_report_result(&rp, &c->m[k].r);
+		cb_record_point_result(&rp, &c->m[k].r);
 		c->line.len = 0;
 		cb_record_point_json(&c->line, &rp);
 		cb_parent_put(c, c->line.s);

@@ -3,8 +3,8 @@
  * run.h - the measuring commands' common part: sweep and alias parse the
  * same options into struct cb_run, and cb_run_main() validates them,
  * opens the backend, builds the plan (the points, repeats interleaved),
- * measures it with progress on a terminal, writes the record and prints
- * the tables or the plateaus (report.c).
+ * measures it with progress on a terminal, writes the record (record.c
+ * builds its lines) and prints the tables or the plateaus (report.h).
  */
 #ifndef CB_RUN_H
 #define CB_RUN_H
@@ -88,30 +88,5 @@ int cb_run_main(struct cb_run *r);
  */
 int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
 		   const char *usage);
-
-/*
- * report.c: the human output of a finished run. m[0..n) in plan order;
- * b the backend (variant names, tsc_khz).
- */
-void cb_report_tables(FILE *f, const struct cb_run *r, const struct cb_backend *b,
-		      const struct cb_measured *m, size_t n);
-void cb_report_plateaus(FILE *f, const struct cb_run *r, const struct cb_backend *b,
-			const struct cb_measured *m, size_t n);
-
-/* The record line of one measured point. */
-void cb_report_point(struct cb_record_point *rp, const struct cb_backend *b,
-		     const struct cb_measured *m);
-/* The other way: the result a record line holds (what the tables show). */
-void cb_report_result(const struct cb_record_point *rp, struct cb_result *r);
-
-/*
- * What tables and plateaus show of r: the estimator's figure (min or
- * median) in the clock asked (TSC cycles, or core clocks: TSC cycles x
- * clock_ratio), and how far it may move when measured again (for the
- * plateau merge). cb_scale() is the factor from TSC cycles to the clock.
- */
-double cb_scale(const struct cb_run *run, const struct cb_result *r);
-double cb_estimate(const struct cb_run *run, const struct cb_result *r);
-double cb_estimate_noise(const struct cb_run *run, const struct cb_result *r);
 
 #endif /* CB_RUN_H */
