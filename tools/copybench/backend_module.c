@@ -38,10 +38,10 @@
 #include <linux/types.h>
 
 #include "copybench.h"
+#include "lib/cb_debugfs.h"
 #include "backend.h"
 #include "process.h"
 
-#define MB_LAST_ERROR	CB_DEBUGFS_DIR "/last_error"
 #define MB_PROBES	9	/* clock probes before and after each run */
 
 /* Every file of the module's directory. */
@@ -61,55 +61,35 @@ static const char *const mb_knobs[MB_NKNOBS] = {
 	"samples", "cpu", "baseline", "max_run_ms",
 };
 
-/* The results keys, in the order copybench.h lists them. */
-static const char *const mb_keys[] = {
-#define CB_RESULT_KEY(key, unit)	CB_STR(key),
-#include "copybench.h"
-#undef CB_RESULT_KEY
-};
-
 struct mb {
 	int loaded;			/* this command loaded the module */
 	void *buf;			/* the mapping of the buffer file, or NULL */
 	size_t buf_len;
 	char *saved[MB_NKNOBS];		/* knob values found at open */
 	char *cur[MB_NKNOBS];		/* values last written */
-	double res[ARRAY_SIZE(mb_keys)];
-	char *res_str[ARRAY_SIZE(mb_keys)];
+	char *res_text;			/* the last results, split */
+	const char *res_str[CBFS_NKEYS];	/* their values by key, or NULL */
+	double res[CBFS_NKEYS];
 };
-
-static char *mb_path(const char *file)
-{
-	struct cb_str p = { 0 };
-
-	cb_str_printf(&p, "%s/%s", CB_DEBUGFS_DIR, file);
-	return p.s;
-}
 
 /* " (module: <last_error>)" when the module has a last_error file. */
 static void mb_last_error(char *buf, size_t len)
 {
-	char *text = cb_read_file(MB_LAST_ERROR, NULL), *nl;
+	char text[CB_LAST_ERROR_MAX + 1];
 
 	buf[0] = '\0';
-	if (!text)
-		return;
-	nl = strchr(text, '\n');
-	if (nl)
-		*nl = '\0';
-	if (*text)
+	if (*cbfs_last_error(text, sizeof(text)))
 		snprintf(buf, len, " (module: %s)", text);
-	free(text);
 }
 
 static char *mb_read(const char *file, struct cb_error *e)
 {
-	char *path = mb_path(file), *text;
+	char *text = cbfs_read_alloc(file), path[256];
 
-	text = cb_read_file(path, NULL);
-	if (!text)
+	if (!text) {
+		cbfs_path(path, sizeof(path), file);
 		cb_fail(e, CB_EXIT_RUNTIME, "cannot read %s: %s", path, strerror(errno));
-	free(path);
+	}
 	return text;
 }
 
@@ -136,31 +116,17 @@ static unsigned long long mb_tsc_khz(void)
 
 static int mb_write(const char *file, const char *value, struct cb_error *e)
 {
-	char *path = mb_path(file), why[512];
-	ssize_t n = -1;
-	int fd, err;
+	int err = -cbfs_write(file, value, strlen(value));
+	char path[256], why[CB_LAST_ERROR_MAX + 32];
 
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd >= 0) {
-		n = write(fd, value, strlen(value));
-		err = errno;
-		close(fd);
-		errno = err;
-	}
-	if (n == (ssize_t)strlen(value)) {
-		free(path);
+	if (!err)
 		return 0;
-	}
-	err = errno;
-	if (err == EINTR && cb_stop()) {
-		free(path);
+	if (err == EINTR && cb_stop())
 		return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
-	}
 	mb_last_error(why, sizeof(why));
-	cb_fail(e, CB_EXIT_RUNTIME, "writing '%s' to %s failed: %s%s", value, path,
-		n < 0 ? strerror(err) : "short write", why);
-	free(path);
-	return -1;
+	cbfs_path(path, sizeof(path), file);
+	return cb_fail(e, CB_EXIT_RUNTIME, "writing '%s' to %s failed: %s%s", value, path,
+		       strerror(err), why);
 }
 
 static int mb_knob(struct mb *m, unsigned int k, const char *value, struct cb_error *e)
@@ -175,33 +141,12 @@ static int mb_knob(struct mb *m, unsigned int k, const char *value, struct cb_er
 	return 0;
 }
 
-/* The third field of a variants line is DIRS when it is a list of directions. */
-static int mb_dirs(const char *field, unsigned long *dirs)
-{
-	char *copy = cb_strdup(field), *tok, *save = NULL;
-	int known = 0, d;
-
-	*dirs = 0;
-	if (strspn(field, "abcdefghijklmnopqrstuvwxyz_,") != strlen(field)) {
-		free(copy);
-		return 0;
-	}
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		d = cb_name_index(cb_directions, cb_ndirections, tok);
-		if (d >= 0) {
-			*dirs |= 1UL << d;
-			known++;
-		}
-	}
-	free(copy);
-	return known > 0;
-}
-
 static int mb_variants(struct cb_backend *b, struct cb_error *e)
 {
 	static const char *const classic[] = { "memcpy", "to_user", "from_user" };
-	char *text = mb_read("variants", e), *line, *save = NULL, *f[3], *rest;
+	char *text = mb_read("variants", e), *line, *save = NULL;
 	struct cb_variant_info *v;
+	struct cbfs_variant fv;
 	unsigned long classic_dirs = 0;
 	unsigned int i;
 	int d;
@@ -214,10 +159,7 @@ static int mb_variants(struct cb_backend *b, struct cb_error *e)
 			classic_dirs |= 1UL << d;
 	}
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		f[0] = strtok(line, " ");
-		f[1] = f[0] ? strtok(NULL, " ") : NULL;
-		rest = f[1] ? strtok(NULL, "") : NULL;
-		if (!f[1] || (strcmp(f[1], "usable") && strcmp(f[1], "unusable"))) {
+		if (cbfs_variant_parse(line, &fv)) {
 			free(text);
 			return cb_fail(e, CB_EXIT_RUNTIME,
 				       "%s/variants: unexpected line '%s' (expected NAME usable|unusable [DIRS] DESCRIPTION)",
@@ -226,21 +168,10 @@ static int mb_variants(struct cb_backend *b, struct cb_error *e)
 		b->variants = cb_realloc(b->variants, b->nvariants + 1, sizeof(*b->variants));
 		v = &b->variants[b->nvariants++];
 		memset(v, 0, sizeof(*v));
-		v->name = cb_strdup(f[0]);
-		v->usable = !strcmp(f[1], "usable");
-		v->dirs = classic_dirs;
-		f[2] = rest ? rest + strspn(rest, " ") : NULL;
-		if (f[2] && *f[2]) {
-			i = (unsigned int)strcspn(f[2], " ");
-			rest = cb_strdup(f[2]);
-			rest[i] = '\0';
-			if (mb_dirs(rest, &v->dirs))
-				f[2] += i + strspn(f[2] + i, " ");
-			else
-				v->dirs = classic_dirs;
-			free(rest);
-		}
-		v->desc = cb_strdup(f[2] ? f[2] : "");
+		v->name = cb_strdup(fv.name);
+		v->usable = fv.usable;
+		v->dirs = fv.has_dirs ? fv.dirs : classic_dirs;
+		v->desc = cb_strdup(fv.desc);
 	}
 	free(text);
 	if (!b->nvariants)
@@ -361,7 +292,7 @@ static void mb_close(struct cb_backend *b)
 {
 	struct mb *m = b->priv;
 	struct cb_error e;
-	unsigned int k, i;
+	unsigned int k;
 
 	if (!m)
 		return;
@@ -383,39 +314,30 @@ static void mb_close(struct cb_backend *b)
 		free(m->saved[k]);
 		free(m->cur[k]);
 	}
-	for (i = 0; i < ARRAY_SIZE(mb_keys); i++)
-		free(m->res_str[i]);
+	free(m->res_text);
 	free(m);
 	b->priv = NULL;
 }
 
+/* The results of the last run, by key (keys newer than this tool skipped). */
 static int mb_results(struct mb *m, struct cb_error *e)
 {
-	char *text = mb_read("results", e), *line, *save = NULL, *val, *end;
-	unsigned int i;
+	char *end;
 	int k;
 
-	if (!text)
+	free(m->res_text);
+	m->res_text = mb_read("results", e);
+	if (!m->res_text)
 		return -1;
-	for (i = 0; i < ARRAY_SIZE(mb_keys); i++) {
-		m->res[i] = NAN;
-		free(m->res_str[i]);
-		m->res_str[i] = NULL;
+	cbfs_results_parse(m->res_text, m->res_str, false, NULL, 0);
+	for (k = 0; k < CBFS_NKEYS; k++) {
+		m->res[k] = NAN;
+		if (m->res_str[k]) {
+			m->res[k] = strtod(m->res_str[k], &end);
+			if (end == m->res_str[k] || *end)
+				m->res[k] = NAN;
+		}
 	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		val = strchr(line, ' ');
-		if (!val)
-			continue;
-		*val++ = '\0';
-		k = cb_name_index(mb_keys, ARRAY_SIZE(mb_keys), line);
-		if (k < 0)
-			continue;	/* a key newer than this tool */
-		m->res_str[k] = cb_strdup(val);
-		m->res[k] = strtod(val, &end);
-		if (end == val || *end)
-			m->res[k] = NAN;
-	}
-	free(text);
 	return 0;
 }
 
@@ -431,7 +353,7 @@ static int mb_same_knobs(struct mb *m, struct cb_error *e)
 	int k;
 
 	for (i = 0; i < ARRAY_SIZE(echoed); i++) {
-		k = cb_name_index(mb_keys, ARRAY_SIZE(mb_keys), mb_knobs[echoed[i]]);
+		k = cbfs_key_index(mb_knobs[echoed[i]]);
 		if (k >= 0 && m->res_str[k] && m->cur[echoed[i]] &&
 		    !strcmp(m->res_str[k], m->cur[echoed[i]]))
 			continue;
@@ -447,7 +369,7 @@ static int mb_same_knobs(struct mb *m, struct cb_error *e)
 /* A results value by key; -1 with e set when it is missing. */
 static int mb_res(struct mb *m, const char *key, double *v, struct cb_error *e)
 {
-	int k = cb_name_index(mb_keys, ARRAY_SIZE(mb_keys), key);
+	int k = cbfs_key_index(key);
 
 	if (k < 0 || isnan(m->res[k]))
 		return cb_fail(e, CB_EXIT_RUNTIME, "%s/results has no numeric '%s'",
@@ -466,8 +388,7 @@ static int mb_buffer(struct mb *m, const struct cb_point *p, struct cb_error *e)
 {
 	size_t need = p->size.lo + (p->src_offset > p->dst_offset ? p->src_offset : p->dst_offset);
 	size_t len = 64 << 10;
-	char *path;
-	int fd;
+	char path[256];
 
 	if (!strcmp(cb_directions[p->dir], "memcpy") || (m->buf && need <= m->buf_len))
 		return 0;
@@ -475,29 +396,19 @@ static int mb_buffer(struct mb *m, const struct cb_point *p, struct cb_error *e)
 		len *= 2;
 	if (len > CB_BUFFER_MAX)
 		len = CB_BUFFER_MAX;
-	path = mb_path("buffer");
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
-		free(path);
-		return 0;
-	}
 	if (m->buf)
 		munmap(m->buf, m->buf_len);
-	m->buf = NULL;
 	m->buf_len = 0;
-	if (fd >= 0) {
-		m->buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		close(fd);
-	}
-	if (fd < 0 || m->buf == MAP_FAILED) {
+	m->buf = cbfs_buffer_map(len);
+	if (m->buf == MAP_FAILED) {
 		m->buf = NULL;
-		cb_fail(e, CB_EXIT_RUNTIME, "cannot map %zu bytes of %s: %s", len, path,
-			strerror(errno));
-		free(path);
-		return -1;
+		if (errno == ENOENT)
+			return 0;
+		cbfs_path(path, sizeof(path), "buffer");
+		return cb_fail(e, CB_EXIT_RUNTIME, "cannot map %zu bytes of %s: %s", len, path,
+			       strerror(errno));
 	}
 	m->buf_len = len;
-	free(path);
 	return 0;
 }
 
