@@ -85,6 +85,15 @@ no_atoi() {
 }
 check "no atoi() in the sources" no_atoi
 
+# The data pattern is written once, in copybench.h (CB_DATA_MULT): C code
+# uses that, scripts ask "copybench pattern"; the docs may state it.
+pattern_once() {
+	local files mult=9e37'79b1'	# split: this file does not write it
+	files=$(git grep -il "$mult" -- ':!Documentation' ':!README.md')
+	[ "$files" = copybench.h ] || { echo "the pattern's constant is written in: $files"; return 1; }
+}
+check "the data pattern is defined once (copybench.h)" pattern_once
+
 # Kernel style, judged by the kernel's own checkpatch.pl (extracted from
 # linux-source with the kselftest headers). Each C, header and asm file must
 # come out with no error and no warning, except these types:
