@@ -94,6 +94,27 @@ pattern_once() {
 }
 check "the data pattern is defined once (copybench.h)" pattern_once
 
+# A name means one thing across the tree: no C identifier (function,
+# variable, macro, struct, union, enum, enumerator, typedef) is defined both
+# in the module (the top directory's C files but the headers it shares with
+# userspace: copybench.h, copy_variants.h, copy_variants_list.h) and in
+# userspace (tools/, lib/, selftests/). Exempt: the X-macro names of
+# copybench.h's lists (CB_FILE, CB_KNOB, ...), which each user defines to
+# expand the list: that is the lists' protocol.
+names_once() {
+	local shared='copybench.h|copy_variants.h|copy_variants_list.h' both
+	local xmacros='CB_CACHE|CB_DIRECTION|CB_FILE|CB_KNOB|CB_RESULT_KEY|CB_VARIANT'
+	command -v ctags > /dev/null || { echo "ctags missing: tools/setup installs universal-ctags"; return 1; }
+	both=$(comm -12 \
+		<(git ls-files '*.c' '*.h' | grep -v / | grep -Ev "^($shared)\$" |
+		  xargs ctags -x --kinds-C=fvdstegu --_xformat='%N' -o - | sort -u) \
+		<(git ls-files 'tools/*.[ch]' 'lib/*.[ch]' 'selftests/*.[ch]' |
+		  xargs ctags -x --kinds-C=fvdstegu --_xformat='%N' -o - | sort -u) |
+		grep -Ev "^($xmacros)\$")
+	[ -z "$both" ] || { echo "defined in both the module and userspace:" $both; return 1; }
+}
+check "no C identifier is defined in both the module and userspace" names_once
+
 # Kernel style, judged by the kernel's own checkpatch.pl (extracted from
 # linux-source with the kselftest headers). Each C, header and asm file must
 # come out with no error and no warning, except these types:

@@ -7,7 +7,7 @@
  */
 #include "builtin.h"
 #include "copybench.h"
-#include "run.h"
+#include "job.h"
 
 static const char cb_alias_usage[] =
 	"Usage: copybench alias [OPTIONS]\n"
@@ -25,16 +25,16 @@ static const char cb_alias_usage[] =
 	"Options (--sizes defaults to 4K here; fixed sizes only):\n";
 
 static const struct cb_option cb_alias_options[] = {
-	CB_OPT_INT("from", struct cb_run, from, -(long long)CB_OFFSET_MAX, CB_OFFSET_MAX,
+	CB_OPT_INT("from", struct cb_job, from, -(long long)CB_OFFSET_MAX, CB_OFFSET_MAX,
 		   "bytes", "D", "first distance dst - src, bytes (default -256,\n-4095..4095)"),
-	CB_OPT_INT("to", struct cb_run, to, -(long long)CB_OFFSET_MAX, CB_OFFSET_MAX, "bytes",
+	CB_OPT_INT("to", struct cb_job, to, -(long long)CB_OFFSET_MAX, CB_OFFSET_MAX, "bytes",
 		   "D", "last distance, bytes (default 256, up to 4095)"),
-	CB_OPT_UINT("step", struct cb_run, step, 1, CB_OFFSET_MAX, "bytes", "S",
+	CB_OPT_UINT("step", struct cb_job, step, 1, CB_OFFSET_MAX, "bytes", "S",
 		    "distance step, bytes (default 8, 1..4095)"),
 	CB_OPT_END(),
 };
 
 int cmd_alias(int argc, char **argv)
 {
-	return cb_run_command(argc, argv, CB_MODE_ALIAS, cb_alias_options, cb_alias_usage);
+	return cb_job_command(argc, argv, CB_MODE_ALIAS, cb_alias_options, cb_alias_usage);
 }

@@ -18,17 +18,17 @@
  * clock_ratio), and how far it may move when measured again (for the
  * plateau merge). cb_scale() is the factor from TSC cycles to the clock.
  */
-static double cb_scale(const struct cb_run *run, const struct cb_result *r)
+static double cb_scale(const struct cb_job *run, const struct cb_result *r)
 {
 	return run->core_clocks ? r->clock_ratio : 1;
 }
 
-static double cb_estimate(const struct cb_run *run, const struct cb_result *r)
+static double cb_estimate(const struct cb_job *run, const struct cb_result *r)
 {
 	return cb_scale(run, r) * (run->estimator == CB_EST_MEDIAN ? r->median : r->min);
 }
 
-static double cb_estimate_noise(const struct cb_run *run, const struct cb_result *r)
+static double cb_estimate_noise(const struct cb_job *run, const struct cb_result *r)
 {
 	unsigned long long kept = r->samples - r->discarded;
 
@@ -44,7 +44,7 @@ static double cb_estimate_noise(const struct cb_run *run, const struct cb_result
 }
 
 /* The x of a row: the size (sweep) or dst - src (alias). */
-static long long cb_x(const struct cb_run *run, const struct cb_point *p)
+static long long cb_x(const struct cb_job *run, const struct cb_point *p)
 {
 	if (run->mode == CB_MODE_ALIAS)
 		return (long long)p->dst_offset - (long long)p->src_offset;
@@ -57,7 +57,7 @@ static int cb_cmp3(unsigned long long a, unsigned long long b)
 }
 
 /* Table order: group (cache, direction, variant, offsets or size), x, repeat. */
-static const struct cb_run *cb_sort_run;
+static const struct cb_job *cb_sort_run;
 static const struct cb_measured *cb_sort_m;
 
 static int cb_cmp_group(const struct cb_point *a, const struct cb_point *b)
@@ -102,7 +102,7 @@ struct cb_row {
 };
 
 /* Summarises m[idx[i]] for i in [i, j) (the repeats of one point). */
-static void cb_row(const struct cb_run *run, const struct cb_measured *m, const size_t *idx,
+static void cb_row(const struct cb_job *run, const struct cb_measured *m, const size_t *idx,
 		   size_t i, size_t j, struct cb_row *row)
 {
 	double *est = cb_calloc(j - i, sizeof(double)), *base = cb_calloc(j - i, sizeof(double));
@@ -140,7 +140,7 @@ static void cb_row(const struct cb_run *run, const struct cb_measured *m, const 
 	free(tsc);
 }
 
-static size_t *cb_sorted(const struct cb_run *run, const struct cb_measured *m, size_t n)
+static size_t *cb_sorted(const struct cb_job *run, const struct cb_measured *m, size_t n)
 {
 	size_t *idx = cb_calloc(n, sizeof(*idx)), i;
 
@@ -152,7 +152,7 @@ static size_t *cb_sorted(const struct cb_run *run, const struct cb_measured *m, 
 	return idx;
 }
 
-static void cb_group_title(FILE *f, const struct cb_run *run, const struct cb_backend *b,
+static void cb_group_title(FILE *f, const struct cb_job *run, const struct cb_backend *b,
 			   const struct cb_point *p, const char *what)
 {
 	char sz[64];
@@ -166,7 +166,7 @@ static void cb_group_title(FILE *f, const struct cb_run *run, const struct cb_ba
 	fprintf(f, "%s%s\n", *what ? ": " : "", what);
 }
 
-static const char *cb_xname(const struct cb_run *run, const struct cb_point *p, char *buf,
+static const char *cb_xname(const struct cb_job *run, const struct cb_point *p, char *buf,
 			    size_t len)
 {
 	if (run->mode == CB_MODE_ALIAS)
@@ -176,7 +176,7 @@ static const char *cb_xname(const struct cb_run *run, const struct cb_point *p, 
 	return buf;
 }
 
-void cb_report_tables(FILE *f, const struct cb_run *run, const struct cb_backend *b,
+void cb_report_tables(FILE *f, const struct cb_job *run, const struct cb_backend *b,
 		      const struct cb_measured *m, size_t n)
 {
 	size_t *idx = cb_sorted(run, m, n), i, j;
@@ -217,7 +217,7 @@ void cb_report_tables(FILE *f, const struct cb_run *run, const struct cb_backend
 	free(idx);
 }
 
-static void cb_print_plateaus(FILE *f, const struct cb_run *run, const struct cb_plateau_point *pp,
+static void cb_print_plateaus(FILE *f, const struct cb_job *run, const struct cb_plateau_point *pp,
 			      size_t n)
 {
 	struct cb_plateau *pl = cb_calloc(n, sizeof(*pl));
@@ -235,7 +235,7 @@ static void cb_print_plateaus(FILE *f, const struct cb_run *run, const struct cb
 	free(pl);
 }
 
-void cb_report_plateaus(FILE *f, const struct cb_run *run, const struct cb_backend *b,
+void cb_report_plateaus(FILE *f, const struct cb_job *run, const struct cb_backend *b,
 			const struct cb_measured *m, size_t n)
 {
 	struct cb_plateau_point *pp = cb_calloc(n, sizeof(*pp));

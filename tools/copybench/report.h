@@ -9,12 +9,12 @@
 
 #include <stdio.h>
 
-#include "run.h"
+#include "job.h"
 
 /* m[0..n) in plan order; b the backend (variant names, tsc_khz). */
-void cb_report_tables(FILE *f, const struct cb_run *r, const struct cb_backend *b,
+void cb_report_tables(FILE *f, const struct cb_job *r, const struct cb_backend *b,
 		      const struct cb_measured *m, size_t n);
-void cb_report_plateaus(FILE *f, const struct cb_run *r, const struct cb_backend *b,
+void cb_report_plateaus(FILE *f, const struct cb_job *r, const struct cb_backend *b,
 			const struct cb_measured *m, size_t n);
 
 #endif /* CB_REPORT_H */

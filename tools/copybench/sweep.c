@@ -5,7 +5,7 @@
  */
 #include "builtin.h"
 #include "copybench.h"
-#include "run.h"
+#include "job.h"
 
 static const char cb_sweep_usage[] =
 	"Usage: copybench sweep [OPTIONS]\n"
@@ -24,14 +24,14 @@ static const char cb_sweep_usage[] =
 	"Options:\n";
 
 static const struct cb_option cb_sweep_options[] = {
-	CB_OPT_UINT("src-offset", struct cb_run, src_offset, 0, CB_OFFSET_MAX, "bytes", "N",
+	CB_OPT_UINT("src-offset", struct cb_job, src_offset, 0, CB_OFFSET_MAX, "bytes", "N",
 		    "bytes from a page boundary to the source\n(default 0, 0..4095)"),
-	CB_OPT_UINT("dst-offset", struct cb_run, dst_offset, 0, CB_OFFSET_MAX, "bytes", "N",
+	CB_OPT_UINT("dst-offset", struct cb_job, dst_offset, 0, CB_OFFSET_MAX, "bytes", "N",
 		    "bytes from a page boundary to the destination\n(default 0, 0..4095)"),
 	CB_OPT_END(),
 };
 
 int cmd_sweep(int argc, char **argv)
 {
-	return cb_run_command(argc, argv, CB_MODE_SWEEP, cb_sweep_options, cb_sweep_usage);
+	return cb_job_command(argc, argv, CB_MODE_SWEEP, cb_sweep_options, cb_sweep_usage);
 }

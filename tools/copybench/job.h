@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * run.h - the measuring commands' common part: sweep and alias parse the
- * same options into struct cb_run, and cb_run_main() validates them,
- * opens the backend, builds the plan (the points, repeats interleaved),
- * measures it with progress on a terminal, writes the record (record.c
- * builds its lines) and prints the tables or the plateaus (report.h).
+ * job.h - the measuring commands' common part, a job: sweep and alias
+ * parse the same options into struct cb_job (a job, not a run: a run is
+ * what copybench.ko measures per point, cb_run.c), and cb_job_main()
+ * validates them, opens the backend, builds the plan (the points, repeats
+ * interleaved), measures it with progress on a terminal, writes the record
+ * (record.c builds its lines) and prints the tables or the plateaus
+ * (report.h).
  */
-#ifndef CB_RUN_H
-#define CB_RUN_H
+#ifndef CB_JOB_H
+#define CB_JOB_H
 
 #include "backend.h"
 #include "options.h"
@@ -24,7 +26,7 @@ enum cb_estimator {
 	CB_EST_MEDIAN,	/* the median kept sample */
 };
 
-struct cb_run {
+struct cb_job {
 	enum cb_mode mode;
 	const char *backend;		/* auto, user, module */
 	const char *variants;		/* list or "all" */
@@ -57,7 +59,7 @@ struct cb_run {
 };
 
 /* Whether the option called name was given (0 for one the subcommand lacks). */
-int cb_run_given(const struct cb_run *r, const char *name);
+int cb_job_given(const struct cb_job *r, const char *name);
 
 /* The test-only --perturb-controls FACTOR accepts 1/10 .. 10. */
 #define CB_PERTURB_MIN		0.1
@@ -75,18 +77,18 @@ struct cb_measured {
 };
 
 /* Defaults for mode. */
-void cb_run_init(struct cb_run *r, enum cb_mode mode);
+void cb_job_init(struct cb_job *r, enum cb_mode mode);
 
 /* Everything after the parsing; returns the exit status. */
-int cb_run_main(struct cb_run *r);
+int cb_job_main(struct cb_job *r);
 
 /*
- * cb_run_command - a whole measuring subcommand: parse argv with its own
- * options (own: fields of struct cb_run) and the common ones (sweep: also
+ * cb_job_command - a whole measuring subcommand: parse argv with its own
+ * options (own: fields of struct cb_job) and the common ones (sweep: also
  * --like, --points and the test-only ones), --help prints usage and the
- * options, then cb_run_main(). Returns the exit status.
+ * options, then cb_job_main(). Returns the exit status.
  */
-int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
+int cb_job_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
 		   const char *usage);
 
-#endif /* CB_RUN_H */
+#endif /* CB_JOB_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run.c - what sweep and alias share (run.h): the common options, their
+ * job.c - what sweep and alias share, a job (job.h): the common options, their
  * validation, the plan, the measuring loop with its progress line, and the
  * record.
  */
@@ -20,7 +20,7 @@
 #include "builtin.h"
 #include "points.h"
 #include "report.h"
-#include "run.h"
+#include "job.h"
 #include "sizes.h"
 #include "sysinfo.h"
 
@@ -79,36 +79,36 @@ static int cb_opt_tolerance(void *field, const char *v, struct cb_error *e)
 	return 0;
 }
 
-static const struct cb_option cb_run_options[] = {
-	CB_OPT_NAME("backend", struct cb_run, backend, cb_backends, "B",
+static const struct cb_option cb_job_options[] = {
+	CB_OPT_NAME("backend", struct cb_job, backend, cb_backends, "B",
 		    "auto (default): module when copybench.ko is\n"
 		    "loaded, else user; user: libcopyvariants timed in\n"
 		    "this process; module: copybench.ko (root)"),
-	CB_OPT_CALLBACK("load", struct cb_run, set.load, optional_argument, cb_opt_load, "KO",
+	CB_OPT_CALLBACK("load", struct cb_job, set.load, optional_argument, cb_opt_load, "KO",
 			"module: load KO (default " CB_DEFAULT_KO ")\n"
 			"when not loaded; unload it at the end"),
-	CB_OPT_STRING("variants", 0, struct cb_run, variants, "LIST",
+	CB_OPT_STRING("variants", 0, struct cb_job, variants, "LIST",
 		      "names, comma-separated, or all (default: all\n"
 		      "the CPU can run)"),
-	CB_OPT_STRING("directions", 0, struct cb_run, directions, "LIST",
+	CB_OPT_STRING("directions", 0, struct cb_job, directions, "LIST",
 		      "memcpy, to_user, ... comma-separated, or all\n"
 		      "(default " CB_DIRECTION_DEFAULT "); all: what each variant has"),
-	CB_OPT_STRING("cache", 0, struct cb_run, caches, "hot|cold",
+	CB_OPT_STRING("cache", 0, struct cb_job, caches, "hot|cold",
 		      "hot (default); cold: both buffers flushed before\n"
 		      "each copy, outside the timing; hot,cold: both"),
-	CB_OPT_STRING("sizes", 0, struct cb_run, sizes, "SPEC",
+	CB_OPT_STRING("sizes", 0, struct cb_job, sizes, "SPEC",
 		      "bytes per copy, comma-separated: 4K  0-256\n"
 		      "1-64:8 (step)  pow2:1-64M  random:LO-HI (each\n"
 		      "copy a seeded random size); K, M, G; up to 64M"),
-	CB_OPT_UINT("repeat", struct cb_run, repeat, 1, CB_REPEAT_MAX, NULL, "N",
+	CB_OPT_UINT("repeat", struct cb_job, repeat, 1, CB_REPEAT_MAX, NULL, "N",
 		    "processes, one after the other, each a fresh\n"
 		    "exec at a placement of its own that measures\n"
 		    "every point once (default 5, 1..1000)"),
-	CB_OPT_UINT("seed", struct cb_run, seed, 0, ~0ULL, NULL, "N",
+	CB_OPT_UINT("seed", struct cb_job, seed, 0, ~0ULL, NULL, "N",
 		    "shuffle the points of each repeat and draw random\n"
 		    "sizes with N; the placements are drawn from it\n"
 		    "(seed 1 when not given)"),
-	CB_OPT_CALLBACK("placement", struct cb_run, placement, required_argument,
+	CB_OPT_CALLBACK("placement", struct cb_job, placement, required_argument,
 			cb_opt_placement, "P",
 			"where each process puts its buffers and stack:\n"
 			"vary (default): drawn per process from the seed;\n"
@@ -116,54 +116,54 @@ static const struct cb_option cb_run_options[] = {
 			"of their huge pages; SRC:DST:STACK: there, bytes\n"
 			"(a record's src_place - src_offset, dst_place -\n"
 			"dst_offset, stack_place)"),
-	CB_OPT_UINT("placements", struct cb_run, place_period, 1, CB_REPEAT_MAX, NULL, "N",
+	CB_OPT_UINT("placements", struct cb_job, place_period, 1, CB_REPEAT_MAX, NULL, "N",
 		    "the processes take N placements in turn: process\n"
 		    "i at placement i mod N, each placement measured\n"
 		    "again later (default: one per process, 1..1000)"),
-	CB_OPT_UINT("samples", struct cb_run, set.samples, CB_SAMPLES_MIN, CB_SAMPLES_MAX, NULL,
+	CB_OPT_UINT("samples", struct cb_job, set.samples, CB_SAMPLES_MIN, CB_SAMPLES_MAX, NULL,
 		    "N", "timed samples per point (default 1001,\n"
 		    "1..100000; the module's own knob defaults to 101)"),
-	CB_OPT_UINT("loops", struct cb_run, set.loops, 0, CB_LOOPS_MAX, NULL, "N",
+	CB_OPT_UINT("loops", struct cb_job, set.loops, 0, CB_LOOPS_MAX, NULL, "N",
 		    "copies per sample (default 0: the least power of\n"
 		    "two whose sample takes 10 us; up to 1000000)"),
-	CB_OPT_CALLBACK("cpu", struct cb_run, set.cpu, required_argument, cb_opt_cpu, "N",
+	CB_OPT_CALLBACK("cpu", struct cb_job, set.cpu, required_argument, cb_opt_cpu, "N",
 			"CPU to pin to (default: the one it starts on)"),
-	CB_OPT_UINT("max-run-ms", struct cb_run, set.max_run_ms, CB_MAX_RUN_MS_MIN,
+	CB_OPT_UINT("max-run-ms", struct cb_job, set.max_run_ms, CB_MAX_RUN_MS_MIN,
 		    CB_MAX_RUN_MS_MAX, NULL, "MS",
 		    "bound of one point's run: then it ends with the\n"
 		    "samples it has (default 10000, 1..600000)"),
-	CB_OPT_CHOICE("estimator", struct cb_run, estimator, cb_estimators, "E",
+	CB_OPT_CHOICE("estimator", struct cb_job, estimator, cb_estimators, "E",
 		      "what tables and plateaus show: min (default),\n"
 		      "the fastest kept sample, or median"),
-	CB_OPT_CHOICE("clock", struct cb_run, core_clocks, cb_clocks, "C",
+	CB_OPT_CHOICE("clock", struct cb_job, core_clocks, cb_clocks, "C",
 		      "the clock of tables and plateaus: tsc (default),\n"
 		      "TSC cycles; core: TSC cycles x clock_ratio, the\n"
 		      "core clocks the run had (see the clock probe)"),
-	CB_OPT_STRING("output", 'o', struct cb_run, output, "FILE",
+	CB_OPT_STRING("output", 'o', struct cb_job, output, "FILE",
 		      "write the record (JSON lines) to FILE, whole or\n"
 		      "not at all"),
-	CB_OPT_FLAG("json", 0, struct cb_run, json,
+	CB_OPT_FLAG("json", 0, struct cb_job, json,
 		    "the record's JSON lines on stdout, no tables"),
-	CB_OPT_FLAG("plateau", 0, struct cb_run, plateau,
+	CB_OPT_FLAG("plateau", 0, struct cb_job, plateau,
 		    "ranges of equal cost (within the noise) instead\n"
 		    "of tables"),
-	CB_OPT_CALLBACK("tolerance", struct cb_run, tolerance, required_argument,
+	CB_OPT_CALLBACK("tolerance", struct cb_job, tolerance, required_argument,
 			cb_opt_tolerance, "PCT",
 			"plateau: least difference that splits a range,\n"
 			"percent (default 1, 0..100), widened by noise"),
-	CB_OPT_FLAG("dry-run", 0, struct cb_run, dry_run,
+	CB_OPT_FLAG("dry-run", 0, struct cb_job, dry_run,
 		    "print the points in the order they would run"),
-	CB_OPT_FLAG("help", 'h', struct cb_run, help, "this help"),
+	CB_OPT_FLAG("help", 'h', struct cb_job, help, "this help"),
 	CB_OPT_END(),
 };
 
-static const struct cb_option cb_run_like_options[] = {
-	CB_OPT_STRING("like", 0, struct cb_run, like, "REC",
+static const struct cb_option cb_job_like_options[] = {
+	CB_OPT_STRING("like", 0, struct cb_job, like, "REC",
 		      "measure the points of record REC (sizes,\n"
 		      "variants, directions, caches, offsets), with its\n"
 		      "backend, repeats, samples, loops, estimator and\n"
 		      "clock unless given: a record compare can match"),
-	CB_OPT_STRING("points", 0, struct cb_run, points, "SPEC",
+	CB_OPT_STRING("points", 0, struct cb_job, points, "SPEC",
 		      "with --like: only these points of REC, names or\n"
 		      "shell patterns ('*.native.4K'), and the controls\n"
 		      "of their size classes (compare --help)"),
@@ -212,16 +212,16 @@ static int cb_opt_slow_native(void *field, const char *v, struct cb_error *e)
  * known change on a real machine. A table of their own, listed under a
  * heading of their own in --help: no product option sits among them.
  */
-static const struct cb_option cb_run_test_options[] = {
-	CB_OPT_CALLBACK("as-native", struct cb_run, as_native, required_argument,
+static const struct cb_option cb_job_test_options[] = {
+	CB_OPT_CALLBACK("as-native", struct cb_job, as_native, required_argument,
 			cb_opt_as_native, "V",
 			"test-only: time variant V where native would be\n"
 			"and record it as native (validation, bisect test)"),
-	CB_OPT_CALLBACK("perturb-controls", struct cb_run, perturb, required_argument,
+	CB_OPT_CALLBACK("perturb-controls", struct cb_job, perturb, required_argument,
 			cb_opt_perturb, "F",
 			"test-only: multiply the control variants' costs\n"
 			"by F (0.1..10) after timing: the machine 'moved'"),
-	CB_OPT_CALLBACK("slow-native", struct cb_run, slow_native, required_argument,
+	CB_OPT_CALLBACK("slow-native", struct cb_job, slow_native, required_argument,
 			cb_opt_slow_native, "PCT",
 			"test-only: after every native copy, dependent\n"
 			"adds that cost PCT% of it (0..1000, user\n"
@@ -229,7 +229,7 @@ static const struct cb_option cb_run_test_options[] = {
 	CB_OPT_END(),
 };
 
-void cb_run_init(struct cb_run *r, enum cb_mode mode)
+void cb_job_init(struct cb_job *r, enum cb_mode mode)
 {
 	memset(r, 0, sizeof(*r));
 	r->mode = mode;
@@ -338,35 +338,35 @@ static void cb_plan_free(struct cb_plan *pl)
 }
 
 /* --like REC: the settings REC was measured with, for those not given. */
-static int cb_like_settings(struct cb_run *r, const struct cb_record_header *h,
+static int cb_like_settings(struct cb_job *r, const struct cb_record_header *h,
 			    struct cb_error *e)
 {
 	int i;
 
-	if (!cb_run_given(r, "samples"))
+	if (!cb_job_given(r, "samples"))
 		r->set.samples = (unsigned long)h->samples;
-	if (!cb_run_given(r, "loops"))
+	if (!cb_job_given(r, "loops"))
 		r->set.loops = (unsigned long)h->loops;
-	if (!cb_run_given(r, "max-run-ms"))
+	if (!cb_job_given(r, "max-run-ms"))
 		r->set.max_run_ms = (unsigned long)h->max_run_ms;
-	if (!cb_run_given(r, "repeat"))
+	if (!cb_job_given(r, "repeat"))
 		r->repeat = h->repeat;
-	if (!cb_run_given(r, "seed") && CB_HEADER_HAS(h, seed)) {
+	if (!cb_job_given(r, "seed") && CB_HEADER_HAS(h, seed)) {
 		r->seeded = 1;
 		r->seed = h->seed;
 	}
-	if (!cb_run_given(r, "backend"))
+	if (!cb_job_given(r, "backend"))
 		r->backend = h->backend;
-	if (!cb_run_given(r, "placement") && CB_HEADER_HAS(h, placement) &&
+	if (!cb_job_given(r, "placement") && CB_HEADER_HAS(h, placement) &&
 	    cb_placement_parse(h->placement, &r->placement, NULL))
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "%s:1: field 'placement': '%s' is not a placement sweep takes (accepted: vary, vary-pages, fixed, SRC:DST:STACK)",
 			       r->like, h->placement);
 	i = cb_name_index(cb_estimators, ARRAY_SIZE(cb_estimators), h->estimator);
-	if (!cb_run_given(r, "estimator") && i >= 0)
+	if (!cb_job_given(r, "estimator") && i >= 0)
 		r->estimator = (enum cb_estimator)i;
 	i = cb_name_index(cb_clocks, ARRAY_SIZE(cb_clocks), h->clock);
-	if (!cb_run_given(r, "clock") && i >= 0)
+	if (!cb_job_given(r, "clock") && i >= 0)
 		r->core_clocks = i;
 	if (r->set.samples < CB_SAMPLES_MIN || r->set.samples > CB_SAMPLES_MAX ||
 	    r->set.loops > CB_LOOPS_MAX || r->set.max_run_ms < CB_MAX_RUN_MS_MIN ||
@@ -382,7 +382,7 @@ static int cb_like_settings(struct cb_run *r, const struct cb_record_header *h,
  * --like REC: REC's points (those --points selects, with their controls)
  * are the plan; the sizes and offsets bound the buffers.
  */
-static int cb_plan_like(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
+static int cb_plan_like(struct cb_job *r, struct cb_plan *pl, struct cb_error *e)
 {
 	static const char *const mine[] = { "sizes", "variants", "directions", "cache",
 					    "src-offset", "dst-offset" };
@@ -392,7 +392,7 @@ static int cb_plan_like(struct cb_run *r, struct cb_plan *pl, struct cb_error *e
 	size_t i, hits;
 
 	for (i = 0; i < ARRAY_SIZE(mine); i++)
-		if (cb_run_given(r, mine[i]))
+		if (cb_job_given(r, mine[i]))
 			return cb_fail(e, CB_EXIT_USAGE,
 				       "--%s and --like exclude each other: --like measures the points of %s (accepted: --points to pick some)",
 				       mine[i], r->like);
@@ -435,7 +435,7 @@ static int cb_plan_like(struct cb_run *r, struct cb_plan *pl, struct cb_error *e
 }
 
 /* --placements N: at most one per process (--repeat, or --like's). */
-static int cb_plan_placements(const struct cb_run *r, struct cb_error *e)
+static int cb_plan_placements(const struct cb_job *r, struct cb_error *e)
 {
 	if (r->place_period <= r->repeat)
 		return 0;
@@ -445,7 +445,7 @@ static int cb_plan_placements(const struct cb_run *r, struct cb_error *e)
 }
 
 /* Checks that need no backend; fills sizes, directions, caches, offsets. */
-static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
+static int cb_plan_options(struct cb_job *r, struct cb_plan *pl, struct cb_error *e)
 {
 	unsigned long long maxsize = 0, maxoff = 0;
 	long long d;
@@ -470,8 +470,8 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 		return -1;
 	pl->all_dirs = !strcmp(r->directions, "all");
 	/* Offsets asked for, and alias's distances, are kept: only pages and stack vary. */
-	if (r->mode == CB_MODE_ALIAS || cb_run_given(r, "src-offset") ||
-	    cb_run_given(r, "dst-offset"))
+	if (r->mode == CB_MODE_ALIAS || cb_job_given(r, "src-offset") ||
+	    cb_job_given(r, "dst-offset"))
 		r->placement.keep_offsets = 1;
 	if (r->mode == CB_MODE_SWEEP) {
 		pl->offs = cb_calloc(1, sizeof(*pl->offs));
@@ -504,7 +504,7 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 }
 
 /* Whether the plan has cold points and random sizes (their baselines). */
-static void cb_plan_kinds(struct cb_run *r, const struct cb_plan *pl)
+static void cb_plan_kinds(struct cb_job *r, const struct cb_plan *pl)
 {
 	int cold = cb_name_index(cb_caches, cb_ncaches, "cold");
 	size_t i;
@@ -523,7 +523,7 @@ static void cb_plan_kinds(struct cb_run *r, const struct cb_plan *pl)
 }
 
 /* --as-native V: V's index (timed) and native's (recorded), or -1 and -1. */
-static int cb_plan_as_native(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b,
+static int cb_plan_as_native(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
 			     struct cb_error *e)
 {
 	pl->as_native = pl->native = -1;
@@ -543,7 +543,7 @@ static int cb_plan_as_native(struct cb_run *r, struct cb_plan *pl, const struct 
 }
 
 /* --like: each selected point of the record, resolved against the backend. */
-static int cb_plan_like_backend(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b,
+static int cb_plan_like_backend(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
 				struct cb_error *e)
 {
 	const struct cb_pointset *ls;
@@ -602,7 +602,7 @@ static unsigned int cb_timed(const struct cb_plan *pl, unsigned int var)
  * --as-native V: V stands in for native, so it is not also measured under
  * its own name (all: left out; named: refused), and native must be asked.
  */
-static int cb_plan_drop_as_native(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
+static int cb_plan_drop_as_native(struct cb_job *r, struct cb_plan *pl, struct cb_error *e)
 {
 	unsigned int i, k = 0;
 	int native = 0;
@@ -627,7 +627,7 @@ static int cb_plan_drop_as_native(struct cb_run *r, struct cb_plan *pl, struct c
 }
 
 /* Checks against the backend: variants, their directions, random sizes. */
-static int cb_plan_backend(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b,
+static int cb_plan_backend(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
 			   struct cb_error *e)
 {
 	const char **names = cb_calloc(b->nvariants, sizeof(*names));
@@ -696,7 +696,7 @@ static int cb_plan_backend(struct cb_run *r, struct cb_plan *pl, const struct cb
 }
 
 /* xorshift64*, for shuffling. */
-static unsigned long long cb_rand(unsigned long long *s)
+static unsigned long long cb_splitmix(unsigned long long *s)
 {
 	*s ^= *s >> 12;
 	*s ^= *s << 25;
@@ -709,7 +709,7 @@ static unsigned long long cb_rand(unsigned long long *s)
  * variant (variants innermost, so a point's controls run next to it).
  * Then repeat-major, each repeat shuffled when seeded.
  */
-static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b)
+static void cb_plan_build(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b)
 {
 	size_t total = pl->ncaches * pl->noffs * pl->nsizes * pl->ndirs * pl->nvars;
 	size_t k, q, c, o, s, d, v, n = 0, i, j, rep;
@@ -755,7 +755,7 @@ static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_
 			pl->pts[pl->npts + i].repeat = (unsigned int)rep;
 		}
 		for (i = n; r->seeded && i > 1; i--) {
-			j = (size_t)(cb_rand(&st) % i);
+			j = (size_t)(cb_splitmix(&st) % i);
 			t = pl->pts[pl->npts + i - 1];
 			pl->pts[pl->npts + i - 1] = pl->pts[pl->npts + j];
 			pl->pts[pl->npts + j] = t;
@@ -766,7 +766,7 @@ static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_
 }
 
 /* The placement of process i (its CPU included). */
-static void cb_process_place(const struct cb_run *r, const int *cpus, int ncpus, int here,
+static void cb_process_place(const struct cb_job *r, const int *cpus, int ncpus, int here,
 			     unsigned int i, struct cb_place *p)
 {
 	unsigned int at = r->place_period ? i % r->place_period : i;
@@ -780,7 +780,7 @@ static void cb_process_place(const struct cb_run *r, const int *cpus, int ncpus,
 		p->cpu = here;
 }
 
-static void cb_print_plan(FILE *f, const struct cb_run *r, const struct cb_plan *pl,
+static void cb_print_plan(FILE *f, const struct cb_job *r, const struct cb_plan *pl,
 			  const struct cb_backend *b, const struct cb_place *places)
 {
 	struct cb_str d = { 0 };
@@ -836,7 +836,7 @@ static void cb_progress(size_t done, size_t total, unsigned long long start,
 	fflush(stderr);
 }
 
-static void cb_header(struct cb_run *r, const struct cb_backend *b, int cpu,
+static void cb_header(struct cb_job *r, const struct cb_backend *b, int cpu,
 		      const char *buffers, struct cb_record_header *h)
 {
 	struct cb_str pl = { 0 };
@@ -896,7 +896,7 @@ static void cb_perturb(struct cb_result *res, double f)
 /* ---- The worker: one process, one repeat ---------------------------------- */
 
 struct cb_worker_run {
-	struct cb_run *r;
+	struct cb_job *r;
 	struct cb_backend *b;
 	const struct cb_point *pts;
 	size_t n;
@@ -962,7 +962,7 @@ static void cb_worker_hello(const struct cb_backend *b)
  * A worker: the plan as the command made it, opened at its placement; its
  * repeat's points measured on its own stack. First line: who it is.
  */
-static int cb_run_worker(struct cb_run *r, const struct cb_worker_args *wa)
+static int cb_job_worker(struct cb_job *r, const struct cb_worker_args *wa)
 {
 	struct cb_backend b = { 0 };
 	struct cb_plan pl = { 0 };
@@ -1016,7 +1016,7 @@ out:
 
 /* struct cb_parent - the command measuring through its workers. */
 struct cb_parent {
-	struct cb_run *r;
+	struct cb_job *r;
 	struct cb_backend *b;
 	const struct cb_plan *pl;
 	struct cb_measured *m;
@@ -1159,7 +1159,7 @@ static int cb_parent_process(struct cb_parent *c, unsigned int i, const struct c
 	return 0;
 }
 
-int cb_run_main(struct cb_run *r)
+int cb_job_main(struct cb_job *r)
 {
 	const struct cb_worker_args *wa = cb_worker_args();
 	struct cb_outfile of = { 0 };
@@ -1173,7 +1173,7 @@ int cb_run_main(struct cb_run *r)
 	int status = CB_EXIT_OK;
 
 	if (wa)
-		return cb_run_worker(r, wa);
+		return cb_job_worker(r, wa);
 	cb_signals_init();
 	r->set.describe = 1;
 	if (cb_plan_options(r, &pl, &e))
@@ -1254,33 +1254,33 @@ out:
 	return status;
 }
 
-int cb_run_given(const struct cb_run *r, const char *name)
+int cb_job_given(const struct cb_job *r, const char *name)
 {
 	return cb_option_given(r->tables, &r->given, name);
 }
 
-int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
+int cb_job_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
 		   const char *usage)
 {
 	const struct cb_option *const tables[] = {
-		own, cb_run_options, mode == CB_MODE_SWEEP ? cb_run_like_options : NULL,
-		mode == CB_MODE_SWEEP ? cb_run_test_options : NULL, NULL
+		own, cb_job_options, mode == CB_MODE_SWEEP ? cb_job_like_options : NULL,
+		mode == CB_MODE_SWEEP ? cb_job_test_options : NULL, NULL
 	};
-	const struct cb_option *const product[] = { own, cb_run_options,
-		mode == CB_MODE_SWEEP ? cb_run_like_options : NULL, NULL };
-	const struct cb_option *const test[] = { cb_run_test_options, NULL };
-	struct cb_run r;
+	const struct cb_option *const product[] = { own, cb_job_options,
+		mode == CB_MODE_SWEEP ? cb_job_like_options : NULL, NULL };
+	const struct cb_option *const test[] = { cb_job_test_options, NULL };
+	struct cb_job r;
 	struct cb_error e = { 0 };
 	int first;
 
-	cb_run_init(&r, mode);
+	cb_job_init(&r, mode);
 	r.argc = argc;
 	r.argv = argv;
 	r.tables = tables;
 	first = cb_options_parse(argc, argv, tables, &r, &r.given, &e);
 	if (first < 0)
 		return cb_report(&e);
-	r.seeded = cb_run_given(&r, "seed");
+	r.seeded = cb_job_given(&r, "seed");
 	if (r.help) {
 		fputs(usage, stdout);
 		cb_options_help(stdout, product);
@@ -1296,5 +1296,5 @@ int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_opt
 			argv[first]);
 		return cb_report(&e);
 	}
-	return cb_run_main(&r);
+	return cb_job_main(&r);
 }
