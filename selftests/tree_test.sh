@@ -94,6 +94,25 @@ pattern_once() {
 }
 check "the data pattern is defined once (copybench.h)" pattern_once
 
+# The debug kernel's plan (selftests/vm_plan.sh) names what exists: its
+# LOCALVERSION is tools/debug-kernel.config's, the suites it leaves out are
+# in vm-tests/, the tests it leaves out are copybench_limits_test's.
+debug_plan_exists() {
+	local t bad=0
+	CB_SELFTESTS=$top/selftests
+	. "$CB_SELFTESTS/vm_plan.sh"
+	[ -n "$cb_plan_localversion" ] || { echo "no CONFIG_LOCALVERSION in tools/debug-kernel.config"; bad=1; }
+	for t in $CB_DEBUG_NOT_SUITES; do
+		[ -x "selftests/vm-tests/$t" ] || { echo "no suite selftests/vm-tests/$t"; bad=1; }
+	done
+	for t in $CB_DEBUG_NOT_LIMITS; do
+		grep -Eq "^TEST[A-Z_]*\\(([a-z_]+, )?$t[,)]" selftests/copybench_limits_test.c ||
+			{ echo "no test $t in copybench_limits_test.c"; bad=1; }
+	done
+	return $bad
+}
+check "the debug kernel's plan names suites and tests that exist" debug_plan_exists
+
 # A name means one thing across the tree: no C identifier (function,
 # variable, macro, struct, union, enum, enumerator, typedef) is defined both
 # in the module (the top directory's C files but the headers it shares with
