@@ -94,6 +94,26 @@ pattern_once() {
 }
 check "the data pattern is defined once (copybench.h)" pattern_once
 
+# HACKING.md, the map of the tree, names only files that exist: every
+# backquoted path (a word with a '/' or a source file's extension; NAME is
+# a placeholder), bare names in tools/copybench/ (the paragraph that says
+# so) or at the top.
+map_files_exist() {
+	local p bad=0 n=0
+	[ -f HACKING.md ] || { echo "no HACKING.md"; return 1; }
+	while IFS= read -r p; do
+		case $p in *NAME*|*' '*|*'('*) continue ;; esac
+		n=$((n + 1))
+		[ -e "$p" ] || [ -e "tools/copybench/$p" ] ||
+			{ echo "HACKING.md names $p, which does not exist"; bad=1; }
+	done < <(grep -o '`[^`]*`' HACKING.md | tr -d '`' |
+		 grep -E '/|\.(c|h|S|sh|rst|mk|config|md)$' | sort -u)
+	echo "HACKING.md: $n paths"
+	[ $n -gt 0 ] || { echo "HACKING.md names no file"; bad=1; }
+	return $bad
+}
+check "HACKING.md (the map) names only files that exist" map_files_exist
+
 # The debug kernel's plan (selftests/vm_plan.sh) names what exists: its
 # LOCALVERSION is tools/debug-kernel.config's, the suites it leaves out are
 # in vm-tests/, the tests it leaves out are copybench_limits_test's.
