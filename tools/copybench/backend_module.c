@@ -412,14 +412,68 @@ static int mb_buffer(struct mb *m, const struct cb_point *p, struct cb_error *e)
 	return 0;
 }
 
-static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,
-		      struct cb_error *e)
+/* The value of knob k (MB_SIZE and after) for point p, into num. */
+static void mb_knob_value(const struct cb_backend *b, const struct cb_point *p, unsigned int k,
+			  unsigned int src, unsigned int dst, char *num, size_t len)
+{
+	switch (k) {
+	case MB_SIZE:
+		snprintf(num, len, "%llu", p->size.lo);
+		break;
+	case MB_SRC_OFFSET:
+		snprintf(num, len, "%u", src);
+		break;
+	case MB_DST_OFFSET:
+		snprintf(num, len, "%u", dst);
+		break;
+	case MB_CACHE:
+		snprintf(num, len, "%s", cb_caches[p->cache]);
+		break;
+	case MB_LOOPS:
+		snprintf(num, len, "%lu", b->set->loops);
+		break;
+	case MB_SAMPLES:
+		snprintf(num, len, "%lu", b->set->samples);
+		break;
+	case MB_CPU:
+		snprintf(num, len, "%d", b->cpu);
+		break;
+	case MB_BASELINE:
+		snprintf(num, len, "1");
+		break;
+	case MB_MAX_RUN_MS:
+		snprintf(num, len, "%lu", b->set->max_run_ms);
+		break;
+	}
+}
+
+/* Every knob of point p, the offsets src and dst (its placement's). */
+static int mb_set_point(struct cb_backend *b, const struct cb_point *p, unsigned int src,
+			unsigned int dst, struct cb_error *e)
 {
 	const struct cb_variant_info *v = &b->variants[p->variant];
-	const struct cb_place *pl = b->set->place;
-	unsigned int src = (p->src_offset + (pl ? (unsigned int)pl->src_shift : 0)) % 4096;
-	unsigned int dst = (p->dst_offset + (pl ? (unsigned int)pl->dst_shift : 0)) % 4096;
 	struct mb *m = b->priv;
+	char num[32];
+	unsigned int k;
+
+	/* Variant and direction: through native, which takes any direction. */
+	if ((!m->cur[MB_VARIANT] || strcmp(m->cur[MB_VARIANT], v->name) ||
+	     !m->cur[MB_DIRECTION] || strcmp(m->cur[MB_DIRECTION], cb_directions[p->dir])) &&
+	    (mb_knob(m, MB_VARIANT, CB_NATIVE_NAME, e) ||
+	     mb_knob(m, MB_DIRECTION, cb_directions[p->dir], e) ||
+	     mb_knob(m, MB_VARIANT, v->name, e)))
+		return -1;
+	for (k = MB_SIZE; k < MB_NKNOBS; k++) {
+		mb_knob_value(b, p, k, src, dst, num, sizeof(num));
+		if (mb_knob(m, k, num, e))
+			return -1;
+	}
+	return 0;
+}
+
+/* The results of the run just done into r (the module's figures). */
+static int mb_result(struct mb *m, struct cb_result *r, struct cb_error *e)
+{
 	double loops = 0, samples = 0, trunc = 0, verified = 0, cpu = 0;
 	const struct {
 		const char *key;
@@ -431,63 +485,8 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		{ "loops", &loops }, { "samples", &samples }, { "truncated", &trunc },
 		{ "run_cpu", &cpu }, { "verified", &verified },
 	};
-	double probes[2 * MB_PROBES];
-	char num[32];
 	unsigned int k;
-	int ret = 0;
 
-	memset(r, 0, sizeof(*r));
-	if (p->size.random)
-		return cb_fail(e, CB_EXIT_USAGE, "random sizes need --backend user");
-	/* Variant and direction: through native, which takes any direction. */
-	if ((!m->cur[MB_VARIANT] || strcmp(m->cur[MB_VARIANT], v->name) ||
-	     !m->cur[MB_DIRECTION] || strcmp(m->cur[MB_DIRECTION], cb_directions[p->dir])) &&
-	    (mb_knob(m, MB_VARIANT, CB_NATIVE_NAME, e) ||
-	     mb_knob(m, MB_DIRECTION, cb_directions[p->dir], e) ||
-	     mb_knob(m, MB_VARIANT, v->name, e)))
-		return -1;
-	for (k = MB_SIZE; k < MB_NKNOBS && !ret; k++) {
-		switch (k) {
-		case MB_SIZE:
-			snprintf(num, sizeof(num), "%llu", p->size.lo);
-			break;
-		case MB_SRC_OFFSET:
-			snprintf(num, sizeof(num), "%u", src);
-			break;
-		case MB_DST_OFFSET:
-			snprintf(num, sizeof(num), "%u", dst);
-			break;
-		case MB_CACHE:
-			snprintf(num, sizeof(num), "%s", cb_caches[p->cache]);
-			break;
-		case MB_LOOPS:
-			snprintf(num, sizeof(num), "%lu", b->set->loops);
-			break;
-		case MB_SAMPLES:
-			snprintf(num, sizeof(num), "%lu", b->set->samples);
-			break;
-		case MB_CPU:
-			snprintf(num, sizeof(num), "%d", b->cpu);
-			break;
-		case MB_BASELINE:
-			snprintf(num, sizeof(num), "1");
-			break;
-		case MB_MAX_RUN_MS:
-			snprintf(num, sizeof(num), "%lu", b->set->max_run_ms);
-			break;
-		}
-		ret = mb_knob(m, k, num, e);
-	}
-	if (ret || mb_buffer(m, p, e))
-		return -1;
-	/* The core clock around the run, from userspace on the run's CPU. */
-	for (k = 0; k < MB_PROBES; k++)
-		probes[k] = cb_probe();
-	if (mb_write("run", "1", e))
-		return -1;
-	for (k = 0; k < MB_PROBES; k++)
-		probes[MB_PROBES + k] = cb_probe();
-	r->clock_ratio = cb_clock_ratio(probes, 2 * MB_PROBES);
 	if (mb_results(m, e) || mb_same_knobs(m, e))
 		return -1;
 	for (k = 0; k < ARRAY_SIZE(want); k++)
@@ -499,6 +498,34 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	r->verified = verified != 0;
 	r->run_cpu = (long long)cpu;
 	r->q02 = NAN;		/* the module does not report it */
+	return 0;
+}
+
+static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,
+		      struct cb_error *e)
+{
+	const struct cb_place *pl = b->set->place;
+	unsigned int src = (p->src_offset + (pl ? (unsigned int)pl->src_shift : 0)) % 4096;
+	unsigned int dst = (p->dst_offset + (pl ? (unsigned int)pl->dst_shift : 0)) % 4096;
+	struct mb *m = b->priv;
+	double probes[2 * MB_PROBES];
+	unsigned int k;
+
+	memset(r, 0, sizeof(*r));
+	if (p->size.random)
+		return cb_fail(e, CB_EXIT_USAGE, "random sizes need --backend user");
+	if (mb_set_point(b, p, src, dst, e) || mb_buffer(m, p, e))
+		return -1;
+	/* The core clock around the run, from userspace on the run's CPU. */
+	for (k = 0; k < MB_PROBES; k++)
+		probes[k] = cb_probe();
+	if (mb_write("run", "1", e))
+		return -1;
+	for (k = 0; k < MB_PROBES; k++)
+		probes[MB_PROBES + k] = cb_probe();
+	r->clock_ratio = cb_clock_ratio(probes, 2 * MB_PROBES);
+	if (mb_result(m, r, e))
+		return -1;
 	r->size_mean = (double)p->size.lo;
 	r->src_place = src;
 	r->dst_place = dst;

@@ -1159,6 +1159,49 @@ static int cb_parent_process(struct cb_parent *c, unsigned int i, const struct c
 	return 0;
 }
 
+/*
+ * The plan built and checked against the backend: something to measure,
+ * and --slow-native only where it can act (the user backend's hot,
+ * fixed-size native points).
+ */
+static int cb_plan_ready(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
+			 struct cb_error *e)
+{
+	size_t i;
+
+	if (r->slow_native > 0 && strcmp(b->ops->name, "user"))
+		return cb_fail(e, CB_EXIT_USAGE, "--slow-native: the %s backend cannot slow its native copy (accepted: --backend user)",
+			       b->ops->name);
+	cb_plan_build(r, pl, b);
+	if (!pl->npts)
+		return cb_fail(e, CB_EXIT_USAGE, "nothing to measure: no variant supports the directions asked");
+	for (i = 0; r->slow_native > 0 && i < pl->npts; i++)
+		if (!strcmp(cb_point_label(b->variants, &pl->pts[i]), CB_NATIVE_NAME) &&
+		    (pl->pts[i].size.random || strcmp(cb_caches[pl->pts[i].cache], "hot")))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "--slow-native: hot, fixed-size native points only (accepted: --cache hot, sizes without random:)");
+	return 0;
+}
+
+/* The tables or plateaus of m[0..n); the exit status: a point not verified fails. */
+static int cb_job_report(const struct cb_job *r, const struct cb_backend *b,
+			 const struct cb_measured *m, size_t n)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		bad += !m[i].r.verified;
+	if (r->plateau)
+		cb_report_plateaus(stdout, r, b, m, n);
+	else if (!r->json)
+		cb_report_tables(stdout, r, b, m, n);
+	if (!bad)
+		return CB_EXIT_OK;
+	cb_warn("%zu of %zu points failed verification (\"verified\": false): the copy is wrong",
+		bad, n);
+	return CB_EXIT_RUNTIME;
+}
+
 int cb_job_main(struct cb_job *r)
 {
 	const struct cb_worker_args *wa = cb_worker_args();
@@ -1169,8 +1212,8 @@ int cb_job_main(struct cb_job *r)
 	struct cb_plan pl = { 0 };
 	struct cb_error e = { 0 };
 	int *cpus = NULL, ncpus, here = sched_getcpu();
-	size_t i, bad = 0;
 	int status = CB_EXIT_OK;
+	size_t i;
 
 	if (wa)
 		return cb_job_worker(r, wa);
@@ -1185,23 +1228,8 @@ int cb_job_main(struct cb_job *r)
 		goto fail;
 	if (cb_backend_open(&b, r->backend, &r->set, &e) || cb_plan_backend(r, &pl, &b, &e))
 		goto fail;
-	if (r->slow_native > 0 && strcmp(b.ops->name, "user")) {
-		cb_fail(&e, CB_EXIT_USAGE, "--slow-native: the %s backend cannot slow its native copy (accepted: --backend user)",
-			b.ops->name);
+	if (cb_plan_ready(r, &pl, &b, &e))
 		goto fail;
-	}
-	cb_plan_build(r, &pl, &b);
-	if (!pl.npts) {
-		cb_fail(&e, CB_EXIT_USAGE, "nothing to measure: no variant supports the directions asked");
-		goto fail;
-	}
-	for (i = 0; r->slow_native > 0 && i < pl.npts; i++)
-		if (!strcmp(cb_point_label(b.variants, &pl.pts[i]), CB_NATIVE_NAME) &&
-		    (pl.pts[i].size.random || strcmp(cb_caches[pl.pts[i].cache], "hot"))) {
-			cb_fail(&e, CB_EXIT_USAGE,
-				"--slow-native: hot, fixed-size native points only (accepted: --cache hot, sizes without random:)");
-			goto fail;
-		}
 	places = cb_calloc(r->repeat, sizeof(*places));
 	for (i = 0; i < r->repeat; i++)
 		cb_process_place(r, cpus, ncpus, here, (unsigned int)i, &places[i]);
@@ -1225,17 +1253,7 @@ int cb_job_main(struct cb_job *r)
 	cb_backend_close(&b);
 	if (of.f && cb_outfile_commit(&of, &e))
 		goto fail;
-	for (i = 0; i < pl.npts; i++)
-		bad += !c.m[i].r.verified;
-	if (r->plateau)
-		cb_report_plateaus(stdout, r, &b, c.m, pl.npts);
-	else if (!r->json)
-		cb_report_tables(stdout, r, &b, c.m, pl.npts);
-	if (bad) {
-		cb_warn("%zu of %zu points failed verification (\"verified\": false): the copy is wrong",
-			bad, pl.npts);
-		status = CB_EXIT_RUNTIME;
-	}
+	status = cb_job_report(r, &b, c.m, pl.npts);
 	goto out;
 fail:
 	cb_progress(pl.npts, pl.npts, c.start, &c.last, c.tty);
