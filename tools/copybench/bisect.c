@@ -479,6 +479,55 @@ static void cb_bisect_line(const struct cb_bisect *b, const char *kernel, const 
 }
 
 /* Everything of one step after the options: returns the answer. */
+/*
+ * The repeats the step measures: GOOD needs what alpha needs n against n
+ * (and more than one process), the step at least as many as GOOD has.
+ */
+static int cb_bisect_repeats(struct cb_bisect *b, const struct cb_record *good,
+			     struct cb_error *e)
+{
+	size_t least, need;
+
+	if (cb_record_one_process(good))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s is a record of one process (its repeats share one placement): compare counts processes; record it again with this copybench (sweep --repeat %zu)",
+			       b->good, infer_mwu_min_repeats(b->cmp.o.par.alpha, 0));
+	if (cb_fewest_repeats(good, &least, e))
+		return -1;
+	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, 0);
+	if (least < need)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s has %zu repeat(s) of some point: alpha %g needs %zu a side (record it with sweep --repeat %zu)",
+			       b->good, least, b->cmp.o.par.alpha, need, need);
+	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, least);
+	if (!b->repeat)
+		b->repeat = good->header.repeat > need ? good->header.repeat : need;
+	snprintf(b->repeat_arg, sizeof(b->repeat_arg), "%llu", b->repeat);
+	return 0;
+}
+
+/* The step's record beside GOOD: bisect-KERNEL-COMMIT.json (a time outside git). */
+static void cb_bisect_record_name(const struct cb_bisect *b, const char *kernel,
+				  const char *commit, struct cb_str *rec)
+{
+	char *dir = cb_strdup(b->good), stamp[32];
+	struct tm tm;
+	time_t now;
+
+	cb_str_printf(rec, "%s/bisect-", dirname(dir));
+	cb_file_word(rec, kernel);
+	if (*commit) {
+		cb_str_printf(rec, "-%s", commit);
+	} else {
+		/* Outside git, the time tells the steps apart. */
+		now = time(NULL);
+		strftime(stamp, sizeof(stamp), "-%Y%m%dT%H%M%SZ", gmtime_r(&now, &tm));
+		cb_str_add(rec, stamp);
+	}
+	cb_str_add(rec, ".json");
+	free(dir);
+}
+
 static int cb_bisect_step(struct cb_bisect *b)
 {
 	const char *paths[3] = { b->good, NULL, NULL };
@@ -487,11 +536,8 @@ static int cb_bisect_step(struct cb_bisect *b)
 	struct cb_str tmp = { 0 }, rec = { 0 };
 	struct cb_step s = { CB_BISECT_SKIP, { 0 } };
 	struct cb_error e = { 0 };
-	char commit[64], stamp[32], *dir = cb_strdup(b->good);
+	char commit[64], *dir = cb_strdup(b->good);
 	const char *kernel = "?";
-	struct tm tm;
-	time_t now;
-	size_t least, need;
 	int have_step = 0;
 
 	memset(recs, 0, sizeof(recs));
@@ -501,26 +547,8 @@ static int cb_bisect_step(struct cb_bisect *b)
 	if (cb_compare_records(paths, b->bad ? 2 : 1, &b->cmp, recs, &gb, &e) ||
 	    (b->bad && cb_bisect_check_bad(&gb, &e)))
 		goto fail;
-	/* GOOD needs what alpha needs n against n; the step at least as many. */
-	if (cb_record_one_process(&recs[0])) {
-		cb_fail(&e, CB_EXIT_USAGE,
-			"%s is a record of one process (its repeats share one placement): compare counts processes; record it again with this copybench (sweep --repeat %zu)",
-			b->good, infer_mwu_min_repeats(b->cmp.o.par.alpha, 0));
+	if (cb_bisect_repeats(b, &recs[0], &e))
 		goto fail;
-	}
-	if (cb_fewest_repeats(&recs[0], &least, &e))
-		goto fail;
-	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, 0);
-	if (least < need) {
-		cb_fail(&e, CB_EXIT_USAGE,
-			"%s has %zu repeat(s) of some point: alpha %g needs %zu a side (record it with sweep --repeat %zu)",
-			b->good, least, b->cmp.o.par.alpha, need, need);
-		goto fail;
-	}
-	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, least);
-	if (!b->repeat)
-		b->repeat = recs[0].header.repeat > need ? recs[0].header.repeat : need;
-	snprintf(b->repeat_arg, sizeof(b->repeat_arg), "%llu", b->repeat);
 
 	cb_str_printf(&tmp, "%s/.bisect-step-%d.json", dirname(dir), (int)getpid());
 	if (cb_bisect_measure(b, tmp.s, &e) || cb_record_read(tmp.s, &step, &e))
@@ -535,19 +563,7 @@ static int cb_bisect_step(struct cb_bisect *b)
 	else
 		cb_step_good_only(&g, b->cmp.o.par.threshold, &s);
 
-	free(dir);
-	dir = cb_strdup(b->good);
-	cb_str_printf(&rec, "%s/bisect-", dirname(dir));
-	cb_file_word(&rec, kernel);
-	if (*commit) {
-		cb_str_printf(&rec, "-%s", commit);
-	} else {
-		/* Outside git, the time tells the steps apart. */
-		now = time(NULL);
-		strftime(stamp, sizeof(stamp), "-%Y%m%dT%H%M%SZ", gmtime_r(&now, &tm));
-		cb_str_add(&rec, stamp);
-	}
-	cb_str_add(&rec, ".json");
+	cb_bisect_record_name(b, kernel, commit, &rec);
 	if (rename(tmp.s, rec.s)) {
 		cb_warn("cannot rename %s to %s: %s", tmp.s, rec.s, strerror(errno));
 		cb_str_free(&rec);
