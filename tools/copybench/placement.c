@@ -190,75 +190,91 @@ struct cb_pl {
 
 /* ---- Measuring: copybench sweep in processes of its own ----------------- */
 
-static void cb_pl_arg(const char ***argv, size_t *n, const char *a)
+/* The sweep's argv: each word a string of its own, NULL-terminated when done. */
+struct cb_pl_argv {
+	char **v;
+	size_t n;
+};
+
+static void __printf(2, 3) cb_pl_arg(struct cb_pl_argv *a, const char *fmt, ...)
 {
-	*argv = cb_realloc(*argv, *n + 1, sizeof(**argv));
-	(*argv)[(*n)++] = a;
+	struct cb_str w = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	cb_str_vprintf(&w, fmt, ap);
+	va_end(ap);
+	a->v = cb_realloc(a->v, a->n + 2, sizeof(*a->v));
+	a->v[a->n++] = w.s;
+	a->v[a->n] = NULL;
+}
+
+static void cb_pl_argv_free(struct cb_pl_argv *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+/* "copybench sweep" of the point and its control, every process a placement. */
+static void cb_pl_sweep_argv(const struct cb_pl *c, const char *out, struct cb_pl_argv *a)
+{
+	const struct cb_pl_opts *o = c->o;
+	const struct cb_key *k = &c->key;
+
+	cb_pl_arg(a, "copybench");
+	cb_pl_arg(a, "sweep");
+	cb_pl_arg(a, "--backend");
+	cb_pl_arg(a, "%s", o->backend ? o->backend : "auto");
+	if (o->load)
+		cb_pl_arg(a, "--load%s%s", *o->load ? "=" : "", o->load);
+	cb_pl_arg(a, "--sizes");
+	if (k->random)
+		cb_pl_arg(a, "random:%llu-%llu", k->size, k->size_max);
+	else
+		cb_pl_arg(a, "%llu", k->size);
+	cb_pl_arg(a, "--variants");
+	cb_pl_arg(a, "%s%s%s", k->variant, o->control ? "," : "", o->control ? o->control : "");
+	cb_pl_arg(a, "--directions");
+	cb_pl_arg(a, "%s", k->direction);
+	cb_pl_arg(a, "--cache");
+	cb_pl_arg(a, "%s", k->cache);
+	if (k->src_offset || k->dst_offset) {
+		cb_pl_arg(a, "--src-offset");
+		cb_pl_arg(a, "%llu", k->src_offset);
+		cb_pl_arg(a, "--dst-offset");
+		cb_pl_arg(a, "%llu", k->dst_offset);
+	}
+	cb_pl_arg(a, "--repeat");
+	cb_pl_arg(a, "%llu", o->placements * o->rounds);
+	cb_pl_arg(a, "--placements");
+	cb_pl_arg(a, "%llu", o->placements);
+	if (o->samples) {
+		cb_pl_arg(a, "--samples");
+		cb_pl_arg(a, "%s", o->samples);
+	}
+	if (o->seed) {
+		cb_pl_arg(a, "--seed");
+		cb_pl_arg(a, "%s", o->seed);
+	}
+	if (o->cpu) {
+		cb_pl_arg(a, "--cpu");
+		cb_pl_arg(a, "%s", o->cpu);
+	}
+	cb_pl_arg(a, "-o");
+	cb_pl_arg(a, "%s", out);
 }
 
 /* The sweep that measures the point and its control, its record at out. */
 static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 {
-	const struct cb_pl_opts *o = c->o;
-	struct cb_str size = { 0 }, vars = { 0 }, num = { 0 }, so = { 0 }, d = { 0 };
-	struct cb_str load = { 0 }, places = { 0 };
-	const char **argv = NULL;
-	size_t n = 0;
+	struct cb_pl_argv a = { 0 };
 	int status, fd, ret = 0;
 	pid_t pid;
 
-	if (c->key.random)
-		cb_str_printf(&size, "random:%llu-%llu", c->key.size, c->key.size_max);
-	else
-		cb_str_printf(&size, "%llu", c->key.size);
-	cb_str_printf(&vars, "%s%s%s", c->key.variant, o->control ? "," : "",
-		      o->control ? o->control : "");
-	cb_str_printf(&num, "%llu", o->placements * o->rounds);
-	cb_str_printf(&so, "%llu", c->key.src_offset);
-	cb_str_printf(&d, "%llu", c->key.dst_offset);
-	cb_pl_arg(&argv, &n, "copybench");
-	cb_pl_arg(&argv, &n, "sweep");
-	cb_pl_arg(&argv, &n, "--backend");
-	cb_pl_arg(&argv, &n, o->backend ? o->backend : "auto");
-	if (o->load) {
-		cb_str_printf(&load, "--load%s%s", *o->load ? "=" : "", o->load);
-		cb_pl_arg(&argv, &n, load.s);
-	}
-	cb_pl_arg(&argv, &n, "--sizes");
-	cb_pl_arg(&argv, &n, size.s);
-	cb_pl_arg(&argv, &n, "--variants");
-	cb_pl_arg(&argv, &n, vars.s);
-	cb_pl_arg(&argv, &n, "--directions");
-	cb_pl_arg(&argv, &n, c->key.direction);
-	cb_pl_arg(&argv, &n, "--cache");
-	cb_pl_arg(&argv, &n, c->key.cache);
-	if (c->key.src_offset || c->key.dst_offset) {
-		cb_pl_arg(&argv, &n, "--src-offset");
-		cb_pl_arg(&argv, &n, so.s);
-		cb_pl_arg(&argv, &n, "--dst-offset");
-		cb_pl_arg(&argv, &n, d.s);
-	}
-	cb_pl_arg(&argv, &n, "--repeat");
-	cb_pl_arg(&argv, &n, num.s);
-	cb_pl_arg(&argv, &n, "--placements");
-	cb_str_printf(&places, "%llu", o->placements);
-	cb_pl_arg(&argv, &n, places.s);
-	if (o->samples) {
-		cb_pl_arg(&argv, &n, "--samples");
-		cb_pl_arg(&argv, &n, o->samples);
-	}
-	if (o->seed) {
-		cb_pl_arg(&argv, &n, "--seed");
-		cb_pl_arg(&argv, &n, o->seed);
-	}
-	if (o->cpu) {
-		cb_pl_arg(&argv, &n, "--cpu");
-		cb_pl_arg(&argv, &n, o->cpu);
-	}
-	cb_pl_arg(&argv, &n, "-o");
-	cb_pl_arg(&argv, &n, out);
-	cb_pl_arg(&argv, &n, NULL);
-
+	cb_pl_sweep_argv(c, out, &a);
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
@@ -270,7 +286,7 @@ static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 		fd = open("/dev/null", O_WRONLY);
 		if (fd >= 0)
 			dup2(fd, 1);
-		execv("/proc/self/exe", (char *const *)argv);
+		execv("/proc/self/exe", a.v);
 		fprintf(stderr, "%s: cannot run /proc/self/exe: %s\n", cb_prog, strerror(errno));
 		_exit(127);
 	}
@@ -287,14 +303,7 @@ static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 		ret = cb_fail(e, WEXITSTATUS(status), "the measurement failed (copybench sweep exited %d)",
 			      WEXITSTATUS(status));
 out:
-	free(argv);
-	cb_str_free(&size);
-	cb_str_free(&vars);
-	cb_str_free(&num);
-	cb_str_free(&so);
-	cb_str_free(&d);
-	cb_str_free(&load);
-	cb_str_free(&places);
+	cb_pl_argv_free(&a);
 	return ret;
 }
 
