@@ -138,14 +138,46 @@ static const char *cb_got(const struct cb_json *v)
 }
 
 /* Stores v into the field f of base; -1 with why set when v does not fit. */
+/* An array of strings into l; -1 when v is anything else. */
+static int cb_strlist_read(const struct cb_json *v, struct cb_strlist *l)
+{
+	size_t i;
+
+	if (v->type != CB_JSON_ARRAY)
+		return -1;
+	for (i = 0; i < v->n; i++)
+		if (v->items[i].type != CB_JSON_STRING)
+			return -1;
+	l->v = cb_calloc(v->n, sizeof(*l->v));
+	for (l->n = 0; l->n < v->n; l->n++)
+		l->v[l->n] = cb_strdup(v->items[l->n].str);
+	return 0;
+}
+
+/* An object of strings into m; -1 when v is anything else. */
+static int cb_strmap_read(const struct cb_json *v, struct cb_strmap *m)
+{
+	size_t i;
+
+	if (v->type != CB_JSON_OBJECT)
+		return -1;
+	for (i = 0; i < v->n; i++)
+		if (v->members[i].value.type != CB_JSON_STRING)
+			return -1;
+	m->keys = cb_calloc(v->n, sizeof(*m->keys));
+	m->vals = cb_calloc(v->n, sizeof(*m->vals));
+	for (m->n = 0; m->n < v->n; m->n++) {
+		m->keys[m->n] = cb_strdup(v->members[m->n].key);
+		m->vals[m->n] = cb_strdup(v->members[m->n].value.str);
+	}
+	return 0;
+}
+
 static int cb_field_read(const struct cb_field *f, const struct cb_json *v, void *base,
 			 char *why, size_t whylen)
 {
 	char *p = (char *)base + f->offset;
 	const char *want = NULL;
-	struct cb_strlist *l;
-	struct cb_strmap *m;
-	size_t i;
 
 	switch (f->type) {
 	case CB_FT_STR:
@@ -185,33 +217,15 @@ static int cb_field_read(const struct cb_field *f, const struct cb_json *v, void
 		return 0;
 	case CB_FT_STRLIST:
 		want = "an array of strings";
-		if (v->type != CB_JSON_ARRAY)
-			break;
-		for (i = 0; i < v->n; i++)
-			if (v->items[i].type != CB_JSON_STRING)
-				goto bad;
-		l = (struct cb_strlist *)p;
-		l->v = cb_calloc(v->n, sizeof(*l->v));
-		for (l->n = 0; l->n < v->n; l->n++)
-			l->v[l->n] = cb_strdup(v->items[l->n].str);
-		return 0;
+		if (!cb_strlist_read(v, (struct cb_strlist *)p))
+			return 0;
+		break;
 	case CB_FT_STRMAP:
 		want = "an object of strings";
-		if (v->type != CB_JSON_OBJECT)
-			break;
-		for (i = 0; i < v->n; i++)
-			if (v->members[i].value.type != CB_JSON_STRING)
-				goto bad;
-		m = (struct cb_strmap *)p;
-		m->keys = cb_calloc(v->n, sizeof(*m->keys));
-		m->vals = cb_calloc(v->n, sizeof(*m->vals));
-		for (m->n = 0; m->n < v->n; m->n++) {
-			m->keys[m->n] = cb_strdup(v->members[m->n].key);
-			m->vals[m->n] = cb_strdup(v->members[m->n].value.str);
-		}
-		return 0;
+		if (!cb_strmap_read(v, (struct cb_strmap *)p))
+			return 0;
+		break;
 	}
-bad:
 	snprintf(why, whylen, "field '%s': expected %s, got %s", f->name, want,
 		 v->type == CB_JSON_ARRAY || v->type == CB_JSON_OBJECT ?
 		 "something else" : cb_got(v));
