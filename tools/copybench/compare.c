@@ -507,23 +507,9 @@ static void cb_json_class(struct cb_str *b, const struct cb_cmp_class *k)
 	cb_str_add(b, "}\n");
 }
 
-static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
+/* A point's "placement": the spread of its processes on each side, or null. */
+static void cb_json_placement(struct cb_str *b, const struct cb_cmp_point *p)
 {
-	cb_str_add(b, "{\"type\":\"point\"");
-	cb_jstr(b, "name", p->name);
-	cb_jstr(b, "direction", p->key.direction);
-	cb_jstr(b, "variant", p->key.variant);
-	cb_str_printf(b, ",\"size\":%llu", p->key.size);
-	if (p->key.random)
-		cb_str_printf(b, ",\"size_max\":%llu", p->key.size_max);
-	cb_str_printf(b, ",\"src_offset\":%llu,\"dst_offset\":%llu", p->key.src_offset,
-		      p->key.dst_offset);
-	cb_jstr(b, "cache", p->key.cache);
-	cb_jbool(b, "control", p->control);
-	cb_jstr(b, "verdict", cb_outcome_name(p->out));
-	cb_jstr(b, "why", p->why);
-	cb_jside(b, "base", &p->base);
-	cb_jside(b, "new", &p->new);
 	if (p->has_pl) {
 		cb_str_add(b, ",\"placement\":{");
 		cb_str_printf(b, "\"sensitive\":%s", p->pl.sensitive ? "true" : "false");
@@ -534,8 +520,11 @@ static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
 	} else {
 		cb_str_add(b, ",\"placement\":null");
 	}
-	cb_jnum(b, "mean_change_pct",
-		p->base.mean > 0 ? 100 * (p->new.mean / p->base.mean - 1) : NAN);
+}
+
+/* A point's decisions: the test, net of the controls, LKP's rule, the bootstrap. */
+static void cb_json_tests(struct cb_str *b, const struct cb_cmp_point *p)
+{
 	cb_str_add(b, ",\"test\":{");
 	cb_str_printf(b, "\"verdict\":");
 	cb_str_json(b, infer_change_name(p->v.change));
@@ -577,6 +566,29 @@ static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
 	} else {
 		cb_str_add(b, ",\"boot\":null");
 	}
+}
+
+static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
+{
+	cb_str_add(b, "{\"type\":\"point\"");
+	cb_jstr(b, "name", p->name);
+	cb_jstr(b, "direction", p->key.direction);
+	cb_jstr(b, "variant", p->key.variant);
+	cb_str_printf(b, ",\"size\":%llu", p->key.size);
+	if (p->key.random)
+		cb_str_printf(b, ",\"size_max\":%llu", p->key.size_max);
+	cb_str_printf(b, ",\"src_offset\":%llu,\"dst_offset\":%llu", p->key.src_offset,
+		      p->key.dst_offset);
+	cb_jstr(b, "cache", p->key.cache);
+	cb_jbool(b, "control", p->control);
+	cb_jstr(b, "verdict", cb_outcome_name(p->out));
+	cb_jstr(b, "why", p->why);
+	cb_jside(b, "base", &p->base);
+	cb_jside(b, "new", &p->new);
+	cb_json_placement(b, p);
+	cb_jnum(b, "mean_change_pct",
+		p->base.mean > 0 ? 100 * (p->new.mean / p->base.mean - 1) : NAN);
+	cb_json_tests(b, p);
 	cb_str_add(b, "}\n");
 }
 
