@@ -627,24 +627,15 @@ static int cb_plan_drop_as_native(struct cb_job *r, struct cb_plan *pl, struct c
 }
 
 /* Checks against the backend: variants, their directions, random sizes. */
-static int cb_plan_backend(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
-			   struct cb_error *e)
+/* --variants: the backend's names picked, the unusable ones left out (or refused when named). */
+static int cb_plan_variants(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
+			    struct cb_error *e)
 {
 	const char **names = cb_calloc(b->nvariants, sizeof(*names));
 	const struct cb_variant_info *v;
-	unsigned int i, j, k = 0;
-	double points;
-	size_t s;
+	unsigned int i, k = 0;
 	int ret;
 
-	if (cb_plan_as_native(r, pl, b, e)) {
-		free(names);
-		return -1;
-	}
-	if (r->like) {
-		free(names);
-		return cb_plan_like_backend(r, pl, b, e);
-	}
 	for (i = 0; i < b->nvariants; i++)
 		names[i] = b->variants[i].name;
 	pl->all_vars = !strcmp(r->variants, "all");
@@ -664,8 +655,18 @@ static int cb_plan_backend(struct cb_job *r, struct cb_plan *pl, const struct cb
 				       v->name, b->ops->name);
 	}
 	pl->nvars = k;
-	if (pl->as_native >= 0 && cb_plan_drop_as_native(r, pl, e))
-		return -1;
+	return 0;
+}
+
+/* What the backend can measure of the plan: directions, random sizes, the count. */
+static int cb_plan_fits(const struct cb_job *r, const struct cb_plan *pl,
+			const struct cb_backend *b, struct cb_error *e)
+{
+	const struct cb_variant_info *v;
+	unsigned int i, j;
+	double points;
+	size_t s;
+
 	for (i = 0; i < pl->nvars && !pl->all_vars && !pl->all_dirs; i++) {
 		v = &b->variants[cb_timed(pl, pl->vars[i])];
 		for (j = 0; j < pl->ndirs; j++)
@@ -693,6 +694,19 @@ static int cb_plan_backend(struct cb_job *r, struct cb_plan *pl, const struct cb
 			       "%.0f points (sizes x variants x directions x caches%s x repeats): more than the %lu one run takes; ask for fewer",
 			       points, r->mode == CB_MODE_ALIAS ? " x distances" : "", CB_POINTS_MAX);
 	return 0;
+}
+
+static int cb_plan_backend(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
+			   struct cb_error *e)
+{
+	if (cb_plan_as_native(r, pl, b, e))
+		return -1;
+	if (r->like)
+		return cb_plan_like_backend(r, pl, b, e);
+	if (cb_plan_variants(r, pl, b, e) ||
+	    (pl->as_native >= 0 && cb_plan_drop_as_native(r, pl, e)))
+		return -1;
+	return cb_plan_fits(r, pl, b, e);
 }
 
 /* xorshift64*, for shuffling. */
