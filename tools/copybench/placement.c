@@ -615,14 +615,9 @@ static void cb_pl_text_again(FILE *f, const struct cb_pl *c, const struct cb_pl_
 		p->stack, p->cpu);
 }
 
-static void cb_pl_text(FILE *f, const struct cb_pl *c)
+/* The heading: what was measured, its median and spread, where slow starts. */
+static void cb_pl_text_head(FILE *f, const struct cb_pl *c)
 {
-	const struct cb_pl_place *p;
-	size_t i, nslow, once = 0, cs = 0, cn = 0;
-	const char *v = cb_pl_verdict(c, &nslow);
-	long long cpu = cb_pl_cpu(c, &cs, &cn);
-	double chance, expect;
-
 	fprintf(f, "# copybench placement %s: %zu process(es) at %zu placement(s), %zu round(s); %s\n",
 		c->name, c->npr, c->npl, c->rounds, c->rec.path);
 	fprintf(f, "# each process's %s in TSC clocks per copy%s%s%s; slow: more than %g%% above the fast quarter's edge (the 25th percentile of the processes)\n",
@@ -636,8 +631,19 @@ static void cb_pl_text(FILE *f, const struct cb_pl *c)
 	if (c->has_ctl)
 		fprintf(f, "; %s median %.2f", c->o->control, c->ctl_med);
 	fputs("\n", f);
-	cb_pl_text_rows(f, c);
-	fputs("\n", f);
+}
+
+/*
+ * The placements slow in every round (nslow of them), each with the
+ * command that measures it again, and the chance of as many by the
+ * machine alone. Returns how many placements were slow in some rounds.
+ */
+static size_t cb_pl_text_slow(FILE *f, const struct cb_pl *c, size_t nslow)
+{
+	const struct cb_pl_place *p;
+	size_t i, once = 0;
+	double chance, expect;
+
 	fprintf(f, "# slow placements (slow in every round, their control in none):%s\n",
 		nslow ? "" : " none");
 	for (i = 0; i < c->npl; i++) {
@@ -657,16 +663,15 @@ static void cb_pl_text(FILE *f, const struct cb_pl *c)
 		fprintf(f, "#   the machine's slow spells alone would make %.2f placement(s) slow in every round: %zu or more with a chance of %.4f%s\n",
 			expect, nslow, chance, chance <= CB_PL_ALPHA ? "" : " (not the placement's doing, then)");
 	}
-	fprintf(f, "# placements slow in some processes only: %zu\n", once);
-	fprintf(f, "# slow processes: %zu of %zu, %zu of them with their control slow too\n",
-		c->slow, c->npr, c->ctl_slow);
-	if (c->slow) {
-		fprintf(f, "# slow processes / processes, by:\n");
-		cb_pl_text_factor(f, c, "CPU", 0);
-		cb_pl_text_factor(f, c, "distance", 1);
-		cb_pl_text_factor(f, c, "stack", 2);
-		cb_pl_text_factor(f, c, "source in page", 3);
-	}
+	return once;
+}
+
+/* The verdict v in words. */
+static void cb_pl_text_verdict(FILE *f, const struct cb_pl *c, const char *v, size_t nslow)
+{
+	size_t cs = 0, cn = 0;
+	long long cpu = cb_pl_cpu(c, &cs, &cn);
+
 	if (!strcmp(v, "steady"))
 		fprintf(f, "# verdict: steady: every process within %g%% of the fast quarter\n",
 			c->o->threshold);
@@ -682,6 +687,28 @@ static void cb_pl_text(FILE *f, const struct cb_pl *c)
 	else
 		fprintf(f, "# verdict: undecided: one process per placement cannot tell placement from the machine (measure: copybench placement %s --rounds 2)\n",
 			c->name);
+}
+
+static void cb_pl_text(FILE *f, const struct cb_pl *c)
+{
+	size_t nslow, once;
+	const char *v = cb_pl_verdict(c, &nslow);
+
+	cb_pl_text_head(f, c);
+	cb_pl_text_rows(f, c);
+	fputs("\n", f);
+	once = cb_pl_text_slow(f, c, nslow);
+	fprintf(f, "# placements slow in some processes only: %zu\n", once);
+	fprintf(f, "# slow processes: %zu of %zu, %zu of them with their control slow too\n",
+		c->slow, c->npr, c->ctl_slow);
+	if (c->slow) {
+		fprintf(f, "# slow processes / processes, by:\n");
+		cb_pl_text_factor(f, c, "CPU", 0);
+		cb_pl_text_factor(f, c, "distance", 1);
+		cb_pl_text_factor(f, c, "stack", 2);
+		cb_pl_text_factor(f, c, "source in page", 3);
+	}
+	cb_pl_text_verdict(f, c, v, nslow);
 }
 
 /* ---- JSON lines ----------------------------------------------------------- */
