@@ -243,6 +243,21 @@ static void infer_mwu_normal(struct infer_mwu *r, double tie_term)
 	r->p = fmin(1, erfc(fabs(r->z) / sqrt(2.0)));
 }
 
+/* The Hodges-Lehmann shift into r, and the ratio when every value is positive (else NaN). */
+static int infer_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny,
+				struct infer_mwu *r)
+{
+	int err = infer_pairwise_median(x, nx, y, ny, false, &r->hl_shift);
+
+	r->hl_ratio = NAN;
+	if (err || !infer_all_positive(x, nx) || !infer_all_positive(y, ny))
+		return err;
+	err = infer_pairwise_median(x, nx, y, ny, true, &r->hl_ratio);
+	if (!err)
+		r->hl_ratio = exp(r->hl_ratio);
+	return err;
+}
+
 int infer_mwu(const double *x, size_t nx, const double *y, size_t ny,
 	      enum infer_method method, struct infer_mwu *res)
 {
@@ -294,16 +309,9 @@ int infer_mwu(const double *x, size_t nx, const double *y, size_t ny,
 		r.exact = true;
 	}
 
-	err = infer_pairwise_median(x, nx, y, ny, false, &r.hl_shift);
+	err = infer_hodges_lehmann(x, nx, y, ny, &r);
 	if (err)
 		goto free_bufs;
-	r.hl_ratio = NAN;
-	if (infer_all_positive(x, nx) && infer_all_positive(y, ny)) {
-		err = infer_pairwise_median(x, nx, y, ny, true, &r.hl_ratio);
-		if (err)
-			goto free_bufs;
-		r.hl_ratio = exp(r.hl_ratio);
-	}
 	*res = r;
 free_bufs:
 	free(p);
