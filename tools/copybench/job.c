@@ -1173,6 +1173,32 @@ static int cb_parent_process(struct cb_parent *c, unsigned int i, const struct c
 	return 0;
 }
 
+/* The measuring side's state: the plan on backend b, lines to out, CPU here. */
+static void cb_parent_init(struct cb_parent *c, struct cb_backend *b, const struct cb_plan *pl,
+			   FILE *out, int here)
+{
+	c->b = b;
+	c->pl = pl;
+	c->m = cb_calloc(pl->npts, sizeof(*c->m));
+	c->out = out;
+	c->cpu = c->r->set.cpu >= 0 ? (int)c->r->set.cpu : here;
+	c->tty = isatty(2) && !c->r->json;
+	c->start = cb_mono_ns();
+}
+
+/* Every repeat, a process each at places[i], in order; the progress line ended. */
+static int cb_parent_measure(struct cb_parent *c, const struct cb_place *places,
+			     struct cb_error *e)
+{
+	size_t i;
+
+	for (i = 0; i < c->r->repeat; i++)
+		if (cb_stop() || cb_parent_process(c, (unsigned int)i, &places[i], e))
+			return -1;
+	cb_progress(c->pl->npts, c->pl->npts, c->start, &c->last, c->tty);
+	return 0;
+}
+
 /*
  * The plan built and checked against the backend: something to measure,
  * and --slow-native only where it can act (the user backend's hot,
@@ -1252,17 +1278,9 @@ int cb_job_main(struct cb_job *r)
 		goto out;
 	}
 
-	c.b = &b;
-	c.pl = &pl;
-	c.m = cb_calloc(pl.npts, sizeof(*c.m));
-	c.out = of.f;
-	c.cpu = r->set.cpu >= 0 ? (int)r->set.cpu : here;
-	c.tty = isatty(2) && !r->json;
-	c.start = cb_mono_ns();
-	for (i = 0; i < r->repeat; i++)
-		if (cb_stop() || cb_parent_process(&c, (unsigned int)i, &places[i], &e))
-			goto fail;
-	cb_progress(pl.npts, pl.npts, c.start, &c.last, c.tty);
+	cb_parent_init(&c, &b, &pl, of.f, here);
+	if (cb_parent_measure(&c, places, &e))
+		goto fail;
 	/* The module back as it was (or unloaded) before anything is printed. */
 	cb_backend_close(&b);
 	if (of.f && cb_outfile_commit(&of, &e))
