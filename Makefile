@@ -193,12 +193,12 @@ htmldocs:
 # The commands the copybench package ships: the copybench command and
 # readers (the selftests build their own readers with the kernel's lib.mk,
 # for kselftest installs). Built from what ships only: no kselftest header.
-READERS_SRCS	:= $(filter-out %_test.c,$(wildcard $(PWD_TOP)/selftests/readers*.c))
+READERS_SRCS	:= $(wildcard $(PWD_TOP)/tools/readers/*.c)
 CB_BINS		:= $(BUILD)/copybench $(BUILD)/readers
 
 userspace: lib $(CB_BINS)
 
-$(BUILD)/readers: $(READERS_SRCS) $(PWD_TOP)/selftests/readers.h $(CB_LIB_HDRS) $(CB_LIB)
+$(BUILD)/readers: $(READERS_SRCS) $(PWD_TOP)/tools/readers/readers.h $(CB_LIB_HDRS) $(CB_LIB)
 	$(CC) $(CPPFLAGS) -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(PWD_TOP) -pthread \
 		$(CFLAGS) $(READERS_SRCS) $(CB_LIB) $(LDFLAGS) -pthread -lm -o $@
 

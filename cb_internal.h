@@ -85,19 +85,19 @@ struct cb_knobs {
  */
 static inline void cb_pattern_fill(u8 *buf, u64 pos, size_t n, u8 xor)
 {
-	u32 h = (u32)pos * 0x9E3779B1u;
+	u32 h = (u32)pos * CB_DATA_MULT;
 	size_t i;
 
-	for (i = 0; i < n; i++, h += 0x9E3779B1u)
+	for (i = 0; i < n; i++, h += CB_DATA_MULT)
 		buf[i] = (h >> 24) ^ xor;
 }
 
 static inline size_t cb_pattern_mismatch(const u8 *buf, u64 pos, size_t n, u8 xor)
 {
-	u32 h = (u32)pos * 0x9E3779B1u;
+	u32 h = (u32)pos * CB_DATA_MULT;
 	size_t i;
 
-	for (i = 0; i < n; i++, h += 0x9E3779B1u)
+	for (i = 0; i < n; i++, h += CB_DATA_MULT)
 		if (buf[i] != (u8)((h >> 24) ^ xor))
 			break;
 	return i;

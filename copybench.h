@@ -78,12 +78,19 @@
 #define CB_CACHE_DEFAULT	"hot"
 
 /*
- * Content of the data file until it is written: byte at file position p.
- * Any reader can verify every byte it got without a reference copy.
+ * The data pattern, defined here once: the content of the data file until
+ * it is written, byte at file position p the top byte of the 32-bit
+ * product p * CB_DATA_MULT. Any reader can verify every byte it got
+ * without a reference copy. The product advances by CB_DATA_MULT from one
+ * byte to the next, so a loop over bytes adds it instead of multiplying
+ * (cb_pattern_fill(), readers). Scripts get the pattern from "copybench
+ * pattern", never by writing the formula again.
  */
+#define CB_DATA_MULT		0x9E3779B1u
+
 static inline __u8 cb_data_byte(__u64 pos)
 {
-	return (__u8)(((__u32)pos * 0x9E3779B1u) >> 24);
+	return (__u8)(((__u32)pos * CB_DATA_MULT) >> 24);
 }
 
 #endif /* COPYBENCH_H */

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cb_test_lib.h"
+#include "lib/cb_debugfs.h"
 
 #define CB_DEBUGFS_MAGIC	0x64626720
 #define CB_CGROUP2_MAGIC	0x63677270
@@ -56,21 +57,13 @@ const char * const cb_caches[CB_NCACHES] = {
 #undef CB_CACHE
 };
 
-static const struct {
-	const char *key, *unit;
-} cb_keys[CB_NKEYS] = {
-#define CB_RESULT_KEY(key, unit)	{ #key, unit },
-#include "copybench.h"
-#undef CB_RESULT_KEY
-};
-
-int cb_name_index(const char * const *list, int n, const char *name)
+int cb_name_index(const char * const *list, unsigned int n, const char *name)
 {
-	int i;
+	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(list[i], name))
-			return i;
+			return (int)i;
 	return -1;
 }
 
@@ -86,37 +79,12 @@ bool cb_is_knob(int i)
 
 int cb_file_write(const char *path, const void *buf, size_t len)
 {
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, buf, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	close(fd);
-	return err;
+	return cbfs_file_write(path, buf, len);
 }
 
 ssize_t cb_file_read(const char *path, char *buf, size_t len)
 {
-	size_t got = 0;
-	ssize_t n = 0;
-	int fd;
-
-	buf[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
-		got += n;
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	buf[got] = '\0';
-	return n < 0 ? n : (ssize_t)got;
+	return cbfs_file_read(path, buf, len);
 }
 
 const char *cb_file_line(const char *path, char *buf, size_t len)
@@ -141,17 +109,9 @@ long long cb_file_ll(const char *path)
 	return errno || end == buf || *end ? -1 : v;
 }
 
-static void cb_path(char *path, size_t len, const char *name)
-{
-	snprintf(path, len, CB_DEBUGFS_DIR "/%s", name);
-}
-
 int cb_write_buf(const char *name, const void *buf, size_t len)
 {
-	char path[256];
-
-	cb_path(path, sizeof(path), name);
-	return cb_file_write(path, buf, len);
+	return cbfs_write(name, buf, len);
 }
 
 int cb_write(const char *name, const char *s)
@@ -169,10 +129,7 @@ int cb_writeu(const char *name, unsigned long long v)
 
 ssize_t cb_read(const char *name, char *buf, size_t len)
 {
-	char path[256];
-
-	cb_path(path, sizeof(path), name);
-	return cb_file_read(path, buf, len);
+	return cbfs_read(name, buf, len);
 }
 
 /* A debugfs file's first line into buf, or "(unreadable)". */
@@ -180,7 +137,7 @@ static const char *cb_line(const char *name, char *buf, size_t len)
 {
 	char path[256];
 
-	cb_path(path, sizeof(path), name);
+	cbfs_path(path, sizeof(path), name);
 	return cb_file_line(path, buf, len) ?: "(unreadable)";
 }
 
@@ -195,7 +152,7 @@ long long cb_value_ll(const char *name)
 {
 	char path[256];
 
-	cb_path(path, sizeof(path), name);
+	cbfs_path(path, sizeof(path), name);
 	return cb_file_ll(path);
 }
 
@@ -203,7 +160,7 @@ const char *cb_last_error(void)
 {
 	static __thread char buf[CB_LAST_ERROR_MAX + 1];
 
-	return cb_line("last_error", buf, sizeof(buf));
+	return cbfs_last_error(buf, sizeof(buf));
 }
 
 const char *cb_unavailable(void)
@@ -226,36 +183,23 @@ const char *cb_unavailable(void)
 	return NULL;
 }
 
-/* A comma-separated list of directions as a mask over cb_directions. */
-static unsigned int cb_dir_mask(char *list)
-{
-	char *w, *save = NULL;
-	unsigned int mask = 0;
-	int i;
-
-	for (w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		i = cb_name_index(cb_directions, CB_NDIRECTIONS, w);
-		if (i >= 0)
-			mask |= 1U << i;
-	}
-	return mask;
-}
-
 int cb_variants(struct cb_variant *v, int max)
 {
 	char buf[8192], *line, *save = NULL;
+	struct cbfs_variant fv;
 	int n = 0;
 
 	if (cb_read("variants", buf, sizeof(buf)) < 0)
 		return 0;
 	for (line = strtok_r(buf, "\n", &save); line && n < max;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char state[16], dirs[128];
-
-		if (sscanf(line, "%31s %15s %127s", v[n].name, state, dirs) != 3)
+		/* A line of three fields or more, as the module writes them. */
+		if (cbfs_variant_parse(line, &fv) || (!fv.has_dirs && !*fv.desc) ||
+		    strlen(fv.name) >= sizeof(v[n].name))
 			continue;
-		v[n].usable = !strcmp(state, "usable");
-		v[n].dirs = cb_dir_mask(dirs);
+		snprintf(v[n].name, sizeof(v[n].name), "%s", fv.name);
+		v[n].usable = fv.usable;
+		v[n].dirs = (unsigned int)fv.dirs;
 		n++;
 	}
 	return n;
@@ -313,69 +257,24 @@ long cb_first_bad(const unsigned char *buf, size_t n, unsigned long long off)
 	return -1;
 }
 
-/* Is v well formed for unit? */
-static bool cb_value_ok(const char *unit, const char *v)
-{
-	const char *p = v;
-	size_t decimals;
-
-	if (!strcmp(unit, "name")) {
-		for (; *p; p++)
-			if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_')
-				return false;
-		return p != v;
-	}
-	if (!strcmp(unit, "bool"))
-		return !strcmp(v, "0") || !strcmp(v, "1");
-	if (!strcmp(unit, "cpu") && *p == '-')
-		return !strcmp(v, "-1");
-	if (!strcmp(unit, "cycles") || !strcmp(unit, "ns") || !strcmp(unit, "bytes/cycle")) {
-		decimals = !strcmp(unit, "bytes/cycle") ? 3 : 2;
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (p == v || *p != '.')
-			return false;
-		v = ++p;
-		while (isdigit((unsigned char)*p))
-			p++;
-		return !*p && (size_t)(p - v) == decimals;
-	}
-	while (isdigit((unsigned char)*p))
-		p++;
-	return p != v && !*p;
-}
-
 const char *cb_parse_results(struct cb_res *r, char *why, size_t whylen)
 {
-	char buf[8192], *line, *save = NULL;
-	size_t i = 0;
+	char buf[8192];
+	const char *vals[CBFS_NKEYS];
+	int i;
 
 	memset(r, 0, sizeof(*r));
 	if (cb_read("results", buf, sizeof(buf)) <= 0)
 		return "results is empty or unreadable";
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
-		char *sp = strchr(line, ' ');
-
-		if (i >= CB_NKEYS) {
-			snprintf(why, whylen, "extra line \"%s\"", line);
-			return why;
-		}
-		if (!sp || strncmp(line, cb_keys[i].key, sp - line) ||
-		    strlen(cb_keys[i].key) != (size_t)(sp - line)) {
-			snprintf(why, whylen, "line %zu is \"%s\", want key %s", i, line,
-				 cb_keys[i].key);
-			return why;
-		}
-		if (!cb_value_ok(cb_keys[i].unit, sp + 1) || strlen(sp + 1) >= sizeof(r->val[i])) {
-			snprintf(why, whylen, "%s: bad %s value \"%s\"", cb_keys[i].key,
-				 cb_keys[i].unit, sp + 1);
-			return why;
-		}
-		snprintf(r->val[i], sizeof(r->val[i]), "%s", sp + 1);
-	}
-	if (i != CB_NKEYS) {
-		snprintf(why, whylen, "%zu keys, want %d", i, CB_NKEYS);
+	if (cbfs_results_parse(buf, vals, true, why, whylen))
 		return why;
+	for (i = 0; i < CB_NKEYS; i++) {
+		if (strlen(vals[i]) >= sizeof(r->val[i])) {
+			snprintf(why, whylen, "%s: value \"%s\" too long", cbfs_keys[i].key,
+				 vals[i]);
+			return why;
+		}
+		snprintf(r->val[i], sizeof(r->val[i]), "%s", vals[i]);
 	}
 	return NULL;
 }
@@ -384,10 +283,8 @@ const char *cb_res_get(const struct cb_res *r, const char *key)
 {
 	int i;
 
-	for (i = 0; i < CB_NKEYS; i++)
-		if (!strcmp(cb_keys[i].key, key))
-			return r->val[i];
-	return "";
+	i = cbfs_key_index(key);
+	return i >= 0 ? r->val[i] : "";
 }
 
 unsigned long long cb_res_u(const struct cb_res *r, const char *key)
@@ -404,16 +301,7 @@ unsigned long long cb_res_c100(const struct cb_res *r, const char *key)
 
 void *cb_buffer_map(size_t len)
 {
-	int fd = open(CB_PATH("buffer"), O_RDWR | O_CLOEXEC), err;
-	void *p;
-
-	if (fd < 0)
-		return MAP_FAILED;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	err = errno;
-	close(fd);
-	errno = err;
-	return p;
+	return cbfs_buffer_map(len);
 }
 
 /* The process that mapped the run buffer, and where: a fork child has none of its own. */

@@ -7,7 +7,9 @@
  * results parsed, the data file's content, last_error, loading and
  * unloading, child processes with a deadline, cgroup v2, a minimal
  * io_uring, a seeded generator, guarded buffers and the kernel log since a
- * point. No test harness here: each test program includes
+ * point. The debugfs files are read, written and parsed by the one client
+ * of the module's interface, lib/cb_debugfs.h, which the copybench command
+ * uses too. No test harness here: each test program includes
  * kselftest_harness.h itself. Documentation/testing.rst says what the
  * stress suite proves.
  */
@@ -65,7 +67,7 @@ extern const char * const cb_directions[CB_NDIRECTIONS];
 extern const char * const cb_caches[CB_NCACHES];
 
 /* Index of name in list[0..n), or -1. */
-int cb_name_index(const char * const *list, int n, const char *name);
+int cb_name_index(const char * const *list, unsigned int n, const char *name);
 
 /*
  * The CB_KNOB list: each knob's name, type ("u64", "cpu", "direction"...)

@@ -68,7 +68,7 @@ check "--help, help SUBCOMMAND, --version" help_works
 unknown_subcommand()
 {
 	"$CB" frobnicate 2> "$tmp/e"
-	[ $? = 2 ] && grep -q "unknown subcommand 'frobnicate' (accepted: sweep, alias, plot, compare, bisect-run, placement, help)" "$tmp/e"
+	[ $? = 2 ] && grep -q "unknown subcommand 'frobnicate' (accepted: sweep, alias, plot, compare, bisect-run, placement, pattern, help)" "$tmp/e"
 }
 check "unknown subcommand: named, with the accepted ones, exit 2" unknown_subcommand
 
@@ -317,9 +317,42 @@ worker_hidden()
 	"$CB" worker 1 2 > /dev/null 2> "$tmp/e"
 	[ $? = 2 ] && grep -q "a worker of copybench sweep and alias, which start it themselves" "$tmp/e" &&
 		! "$CB" --help | grep -q worker &&
-		"$CB" nosuch 2>&1 | grep -q "accepted: sweep, alias, plot, compare, bisect-run, placement, help)"
+		"$CB" nosuch 2>&1 | grep -q "accepted: sweep, alias, plot, compare, bisect-run, placement, pattern, help)"
 }
 check "the worker subcommand: not listed, refuses what a person would type" worker_hidden
+
+# --- pattern: the data file's content, for scripts ---------------------------
+
+# Its first bytes are the ones copybench.rst's formula gives (0, 0x9e, 0x3c,
+# 0xda); raw and --hex agree; --offset moves it; --size counts bytes.
+pattern_bytes()
+{
+	local hex raw
+	hex=$("$CB" pattern --size 4 --hex | tr '\n' ' ') || return 1
+	[ "$hex" = "0x00 0x9e 0x3c 0xda " ] || { echo "first bytes: $hex"; return 1; }
+	raw=$("$CB" pattern --offset 4096 --size 64 | od -An -v -tx1 | tr -s ' \n' ' ')
+	hex=$("$CB" pattern --offset 4096 --size 64 --hex | sed 's/^0x//' | tr '\n' ' ')
+	[ "$raw" = " $hex" ] || { echo "raw '$raw' against hex ' $hex'"; return 1; }
+	[ "$("$CB" pattern --offset 1 --size 1 --hex)" = 0x9e ] || return 1
+	[ "$("$CB" pattern --size 1M | wc -c)" = 1048576 ]
+}
+check "pattern: the data file's content, raw and --hex, from any offset" pattern_bytes
+
+# Every bad option: refused with its name and value, exit 2, nothing on stdout.
+pattern_refusals()
+{
+	local args want
+	for args in "--size 2G:invalid --size '2G'" "--size x:invalid --size 'x'" \
+		    "--offset -1:invalid --offset '-1'" "--hex=1:takes no value" \
+		    "extra:unexpected argument 'extra'" "--nosuch:unknown option '--nosuch'"; do
+		want=${args#*:}
+		# shellcheck disable=SC2086
+		"$CB" pattern ${args%%:*} > "$tmp/o" 2> "$tmp/e"
+		[ $? = 2 ] && [ ! -s "$tmp/o" ] && grep -qF -- "$want" "$tmp/e" ||
+			{ echo "${args%%:*}: $(cat "$tmp/e")"; return 1; }
+	done
+}
+check "pattern: bad options refused, exit 2, nothing written" pattern_refusals
 
 # --- placement -----------------------------------------------------------------
 

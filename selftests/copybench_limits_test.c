@@ -87,7 +87,7 @@ FIXTURE_TEARDOWN(limits)
 }
 
 /* Knobs from name=value pairs, NULL-terminated. */
-static void cb_knobs(struct __test_metadata *_metadata, const char * const *kv)
+static void cb_set_knobs(struct __test_metadata *_metadata, const char * const *kv)
 {
 	char name[32];
 	const char *eq;
@@ -129,7 +129,7 @@ TEST_F_TIMEOUT(limits, a_cold_run_dies_promptly_on_sigkill, 600)
 	int status, i;
 	pid_t pid;
 
-	cb_knobs(_metadata, cb_long_cold);
+	cb_set_knobs(_metadata, cb_long_cold);
 	for (i = 0; i < (int)ARRAY_SIZE(delays); i++) {
 		struct timespec d = { (time_t)delays[i], 0 };
 
@@ -188,7 +188,7 @@ TEST_F_TIMEOUT(limits, runs_end_within_max_run_ms_plus_one_copy, 600)
 		struct cb_res r;
 		char why[256];
 
-		cb_knobs(_metadata, cases[i].knobs);
+		cb_set_knobs(_metadata, cases[i].knobs);
 		ASSERT_EQ(0, cb_writeu("max_run_ms", max_ms));
 		t0 = cb_now();
 		ret = cb_do_run();
@@ -298,7 +298,7 @@ TEST_F_TIMEOUT(limits, a_cpuset_narrowed_during_a_run_stays_narrowed, 300)
 	ret = cb_cgroup_make(self->cg, sizeof(self->cg), "cb_cpuset", "+cpuset");
 	ASSERT_EQ(0, ret) TH_LOG("cgroup: %s", strerror(-ret));
 	ASSERT_EQ(0, cb_cgroup_write(self->cg, "cpuset.cpus", "0-1"));
-	cb_knobs(_metadata, cb_long_on_cpu1);
+	cb_set_knobs(_metadata, cb_long_on_cpu1);
 	ASSERT_EQ(0, pipe(report));
 
 	self->child = pid = cb_spawn_run(self->cg, report[1]);
@@ -343,7 +343,7 @@ TEST_F_TIMEOUT(limits, a_cpu_offlined_during_a_run_ends_it_with_enodev, 300)
 	ASSERT_EQ(0, cb_write("samples", "1"));
 	ASSERT_EQ(0, cb_do_run());
 	cb_read("results", before, sizeof(before));
-	cb_knobs(_metadata, cb_long_on_cpu1);
+	cb_set_knobs(_metadata, cb_long_on_cpu1);
 
 	self->child = pid = cb_spawn_run(NULL, -1);
 	ASSERT_LE(0, pid);
@@ -395,7 +395,7 @@ static unsigned char *cb_long_user_run(struct __test_metadata *_metadata, const 
 
 	ASSERT_EQ(0, cb_write("variant", variant));
 	ASSERT_EQ(0, cb_writeu("size", size));
-	cb_knobs(_metadata, knobs);
+	cb_set_knobs(_metadata, knobs);
 	buf = cb_buffer_map(size);
 	ASSERT_NE(MAP_FAILED, buf) TH_LOG("%s", strerror(errno));
 	return buf;

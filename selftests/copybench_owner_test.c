@@ -886,7 +886,7 @@ TEST_F_TIMEOUT(owner, suspend_freezes_a_writer_mid_run, 300)
 /* last_error's pids, in the reader's pid namespace. */
 
 /* The "(pid ...)" part at the end of last_error, or "". */
-static const char *cb_error_pid(char *buf, size_t len)
+static const char *cb_last_error_pid(char *buf, size_t len)
 {
 	const char *line = cb_last_error(), *p = strrchr(line, '(');
 
@@ -920,10 +920,10 @@ static int cb_pidns_child(void *p)
 	}
 	if (cb_write("size", "bad-in-a-pid-namespace") != -EINVAL)
 		_exit(105);
-	cb_error_pid(own, sizeof(own));
+	cb_last_error_pid(own, sizeof(own));
 	if (write(fds[1], own, sizeof(own)) != sizeof(own) || read(fds[2], &c, 1) != 1)
 		_exit(106);
-	cb_error_pid(other, sizeof(other));
+	cb_last_error_pid(other, sizeof(other));
 	if (write(fds[1], other, sizeof(other)) != sizeof(other))
 		_exit(107);
 	_exit(0);
@@ -951,7 +951,7 @@ TEST_F_TIMEOUT(owner, last_error_gives_pids_as_the_reader_sees_them, 120)
 	ASSERT_LE(0, self->child[0]);
 	ASSERT_EQ((ssize_t)sizeof(inner), read(up[0], &inner, sizeof(inner)));
 	ASSERT_EQ((ssize_t)sizeof(own), read(up[0], own, sizeof(own)));
-	cb_error_pid(mine, sizeof(mine));
+	cb_last_error_pid(mine, sizeof(mine));
 	ASSERT_EQ(-EINVAL, cb_write("size", "bad-in-the-parent"));
 	ASSERT_EQ(1, write(down[1], "x", 1));
 	ASSERT_EQ((ssize_t)sizeof(other), read(up[0], other, sizeof(other)));

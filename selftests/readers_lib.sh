@@ -11,8 +11,10 @@
 # makes $tmp under DIR and starts one python3 that checks readers' JSON
 # lines for the whole suite (its start-up is the slow part, minutes under
 # TCG if run per check); jcheck and jrun on top of it; rd_start and
-# rd_sigterm, to stop a run in the middle; cb_byte, copybench.h's
-# cb_data_byte() computed independently of readers.
+# rd_sigterm, to stop a run in the middle; $RD_COPYBENCH, the copybench
+# command ($COPYBENCH, else the tree's build/copybench, else the one on
+# PATH), and cb_byte, copybench.h's cb_data_byte() as "copybench pattern"
+# gives it (the one way scripts get the data pattern).
 
 rd_here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 if [ -z "${READERS:-}" ]; then
@@ -20,6 +22,9 @@ if [ -z "${READERS:-}" ]; then
 		[ -x "$c" ] && READERS=$c && break
 	done
 fi
+
+RD_COPYBENCH=${COPYBENCH:-$rd_here/../build/copybench}
+[ -x "$RD_COPYBENCH" ] || RD_COPYBENCH=$(command -v copybench || echo copybench)
 
 CB_SELFTESTS=$rd_here
 . "$rd_here/ktap.sh"
@@ -188,5 +193,5 @@ rd_sigterm()
 # cb_byte P: cb_data_byte(P) of copybench.h, as 0xNN.
 cb_byte()
 {
-	printf '0x%02x' $(( ((($1) * 0x9E3779B1) & 0xffffffff) >> 24 ))
+	"$RD_COPYBENCH" pattern --offset "$1" --size 1 --hex
 }

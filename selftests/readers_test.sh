@@ -7,7 +7,8 @@
 #        READERS=/path/to/readers selftests/readers_test.sh
 #
 # Needs: the readers binary (beside this script when installed by kselftest,
-# else build/selftests/readers: 'make selftests'), python3, a tmpfs at
+# else build/selftests/readers: 'make selftests'), the copybench command
+# for the data pattern (build/copybench, or $COPYBENCH), python3, a tmpfs at
 # /dev/shm (else $TMPDIR). No module, no root. Runs in about 15 s.
 #
 # Reads a tmpfs file (the running kernel's read path) and the memcpy source
@@ -43,20 +44,16 @@ else
 	ktap_fail_why help_states_units_and_defaults "$(head -5 "$tmp/help.txt")"
 fi
 
-# --- --fill writes the known content (checked by an independent oracle) ---
+# --- --fill writes the known content (copybench pattern: the same definition,
+# computed byte by byte with a multiply where readers adds) ---
 file=$tmp/data
 if "$READERS" --fill "$file" --size 1M > /dev/null &&
    [ "$(stat -c %s "$file")" = 1048576 ] &&
-   python3 - "$file" <<'EOF'
-import sys
-d = open(sys.argv[1], "rb").read()
-bad = [p for p in range(0, len(d), 97) if d[p] != ((p * 0x9E3779B1) & 0xffffffff) >> 24]
-sys.exit(1 if bad else 0)
-EOF
+   "$RD_COPYBENCH" pattern --size 1M | cmp - "$file"
 then
 	ktap_test_pass fill_writes_the_known_content
 else
-	ktap_fail_why fill_writes_the_known_content "content of $file differs from cb_data_byte()"
+	ktap_fail_why fill_writes_the_known_content "content of $file differs from cb_data_byte() ($RD_COPYBENCH pattern)"
 fi
 
 # --- every buffer mode x touch policy, file and memcpy, 2 threads ---

@@ -508,57 +508,32 @@ static bool fz_data_size_op(struct fz *f)
 }
 
 /* A read or write of the data file at an odd position, length and pointer. */
-static bool fz_data_op(struct fz *f, bool write)
+/* A file position for a data op: the start, near or past the end, or anywhere. */
+static unsigned long long fz_data_pos(struct fz *f, size_t size)
 {
-	size_t size = f->shadow_size;
-	unsigned long long pos;
-	size_t len, acc, want;
-	unsigned char *p;
-	ssize_t got;
-	long bad;
-	size_t i;
-
 	switch (cb_below(&f->rng, 6)) {
 	case 0:
-		pos = 0;
-		break;
+		return 0;
 	case 1:
-		pos = size - 1 - cb_below(&f->rng, 8);
-		break;
+		return size - 1 - cb_below(&f->rng, 8);
 	case 2:
-		pos = size + cb_below(&f->rng, 3);
-		break;
-	default:
-		pos = cb_below(&f->rng, size);
-		break;
+		return size + cb_below(&f->rng, 3);
 	}
-	len = cb_below(&f->rng, 4) ? cb_below(&f->rng, 9000) : cb_below(&f->rng, FZ_IO_MAX);
-	if (cb_below(&f->rng, 8)) {
-		/* Accessible: at an odd offset inside the region. */
-		p = f->io.mem + cb_below(&f->rng, f->io.len - len + 1);
-		acc = len;
-	} else {
-		/* Ends in the guard page: only acc bytes are accessible. */
-		acc = cb_below(&f->rng, len + 1);
-		p = f->io.mem + f->io.len - acc;
-	}
-	if (write)
-		for (i = 0; i < acc; i++)
-			p[i] = cb_rand(&f->rng);
-	else
-		memset(p, 0x5a, acc);
+	return cb_below(&f->rng, size);
+}
 
-	got = write ? pwrite(f->fd, p, len, pos) : pread(f->fd, p, len, pos);
-	fz_note(f, "%s data %zu at %llu (size %zu, %zu accessible): %zd%s", write ? "pwrite" :
-		"pread", len, pos, size, acc, got, got < 0 ? strerror(errno) : "");
-	f->data_ops++;
+/*
+ * What a pread or pwrite of len bytes at pos through p (acc of them
+ * accessible) must have done against the model: got bytes, the right
+ * errno, the bytes of the shadow (and the shadow updated by a write).
+ */
+static bool fz_data_check(struct fz *f, bool write, unsigned char *p, size_t len,
+			  unsigned long long pos, size_t acc, ssize_t got)
+{
+	size_t size = f->shadow_size, want, i;
+	long bad;
 
-	if (!len)
-		want = 0;
-	else if (pos >= size)
-		want = 0;
-	else
-		want = len < size - pos ? len : size - pos;
+	want = !len || pos >= size ? 0 : len < size - pos ? len : size - pos;
 	if (!len && got == 0)
 		return true;
 	if (pos >= size) {
@@ -594,6 +569,39 @@ static bool fz_data_op(struct fz *f, bool write)
 		return fz_fail(f, "pread at %llu: byte %ld is 0x%02x, want 0x%02x", pos, bad,
 			       p[bad], f->shadow[pos + bad]);
 	return true;
+}
+
+static bool fz_data_op(struct fz *f, bool write)
+{
+	size_t size = f->shadow_size, len, acc, i;
+	unsigned long long pos = fz_data_pos(f, size);
+	unsigned char *p;
+	ssize_t got;
+	int err;
+
+	len = cb_below(&f->rng, 4) ? cb_below(&f->rng, 9000) : cb_below(&f->rng, FZ_IO_MAX);
+	if (cb_below(&f->rng, 8)) {
+		/* Accessible: at an odd offset inside the region. */
+		p = f->io.mem + cb_below(&f->rng, f->io.len - len + 1);
+		acc = len;
+	} else {
+		/* Ends in the guard page: only acc bytes are accessible. */
+		acc = cb_below(&f->rng, len + 1);
+		p = f->io.mem + f->io.len - acc;
+	}
+	if (write)
+		for (i = 0; i < acc; i++)
+			p[i] = cb_rand(&f->rng);
+	else
+		memset(p, 0x5a, acc);
+
+	got = write ? pwrite(f->fd, p, len, pos) : pread(f->fd, p, len, pos);
+	err = errno;
+	fz_note(f, "%s data %zu at %llu (size %zu, %zu accessible): %zd%s", write ? "pwrite" :
+		"pread", len, pos, size, acc, got, got < 0 ? strerror(err) : "");
+	f->data_ops++;
+	errno = err;
+	return fz_data_check(f, write, p, len, pos, acc, got);
 }
 
 /* A run: bounded knobs first (valid writes), then "1", or a bad verb. */

@@ -85,6 +85,75 @@ no_atoi() {
 }
 check "no atoi() in the sources" no_atoi
 
+# The data pattern is written once, in copybench.h (CB_DATA_MULT): C code
+# uses that, scripts ask "copybench pattern"; the docs may state it.
+pattern_once() {
+	local files mult=9e37'79b1'	# split: this file does not write it
+	files=$(git grep -il "$mult" -- ':!Documentation' ':!README.md')
+	[ "$files" = copybench.h ] || { echo "the pattern's constant is written in: $files"; return 1; }
+}
+check "the data pattern is defined once (copybench.h)" pattern_once
+
+# HACKING.md, the map of the tree, names only files that exist: every
+# backquoted path (a word with a '/' or a source file's extension; NAME is
+# a placeholder), bare names in tools/copybench/ (the paragraph that says
+# so) or at the top.
+map_files_exist() {
+	local p bad=0 n=0
+	[ -f HACKING.md ] || { echo "no HACKING.md"; return 1; }
+	while IFS= read -r p; do
+		case $p in *NAME*|*' '*|*'('*) continue ;; esac
+		n=$((n + 1))
+		[ -e "$p" ] || [ -e "tools/copybench/$p" ] ||
+			{ echo "HACKING.md names $p, which does not exist"; bad=1; }
+	done < <(grep -o '`[^`]*`' HACKING.md | tr -d '`' |
+		 grep -E '/|\.(c|h|S|sh|rst|mk|config|md)$' | sort -u)
+	echo "HACKING.md: $n paths"
+	[ $n -gt 0 ] || { echo "HACKING.md names no file"; bad=1; }
+	return $bad
+}
+check "HACKING.md (the map) names only files that exist" map_files_exist
+
+# The debug kernel's plan (selftests/vm_plan.sh) names what exists: its
+# LOCALVERSION is tools/debug-kernel.config's, the suites it leaves out are
+# in vm-tests/, the tests it leaves out are copybench_limits_test's.
+debug_plan_exists() {
+	local t bad=0
+	CB_SELFTESTS=$top/selftests
+	. "$CB_SELFTESTS/vm_plan.sh"
+	[ -n "$cb_plan_localversion" ] || { echo "no CONFIG_LOCALVERSION in tools/debug-kernel.config"; bad=1; }
+	for t in $CB_DEBUG_NOT_SUITES; do
+		[ -x "selftests/vm-tests/$t" ] || { echo "no suite selftests/vm-tests/$t"; bad=1; }
+	done
+	for t in $CB_DEBUG_NOT_LIMITS; do
+		grep -Eq "^TEST[A-Z_]*\\(([a-z_]+, )?$t[,)]" selftests/copybench_limits_test.c ||
+			{ echo "no test $t in copybench_limits_test.c"; bad=1; }
+	done
+	return $bad
+}
+check "the debug kernel's plan names suites and tests that exist" debug_plan_exists
+
+# A name means one thing across the tree: no C identifier (function,
+# variable, macro, struct, union, enum, enumerator, typedef) is defined both
+# in the module (the top directory's C files but the headers it shares with
+# userspace: copybench.h, copy_variants.h, copy_variants_list.h) and in
+# userspace (tools/, lib/, selftests/). Exempt: the X-macro names of
+# copybench.h's lists (CB_FILE, CB_KNOB, ...), which each user defines to
+# expand the list: that is the lists' protocol.
+names_once() {
+	local shared='copybench.h|copy_variants.h|copy_variants_list.h' both
+	local xmacros='CB_CACHE|CB_DIRECTION|CB_FILE|CB_KNOB|CB_RESULT_KEY|CB_VARIANT'
+	command -v ctags > /dev/null || { echo "ctags missing: tools/setup installs universal-ctags"; return 1; }
+	both=$(comm -12 \
+		<(git ls-files '*.c' '*.h' | grep -v / | grep -Ev "^($shared)\$" |
+		  xargs ctags -x --kinds-C=fvdstegu --_xformat='%N' -o - | sort -u) \
+		<(git ls-files 'tools/*.[ch]' 'lib/*.[ch]' 'selftests/*.[ch]' |
+		  xargs ctags -x --kinds-C=fvdstegu --_xformat='%N' -o - | sort -u) |
+		grep -Ev "^($xmacros)\$")
+	[ -z "$both" ] || { echo "defined in both the module and userspace:" $both; return 1; }
+}
+check "no C identifier is defined in both the module and userspace" names_once
+
 # Kernel style, judged by the kernel's own checkpatch.pl (extracted from
 # linux-source with the kselftest headers). Each C, header and asm file must
 # come out with no error and no warning, except these types:
@@ -163,10 +232,11 @@ hardened_no_warning() {
 	flags="$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CPPFLAGS)
 	       $(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CFLAGS)"
 	echo "flags: $flags"
-	for f in $(git ls-files 'selftests/*.c'); do
+	for f in $(git ls-files 'selftests/*.c' 'tools/readers/*.c'); do
 		# shellcheck disable=SC2086
 		gcc $flags -Wall -Wextra -Wno-unused-parameter -I"$ksft/tools/testing/selftests" \
-			-I"$top" -I"$top/tools/copybench" -I"$top/selftests" -pthread \
+			-I"$top" -I"$top/tools/copybench" -I"$top/selftests" \
+			-I"$top/tools/readers" -pthread \
 			-c -o /dev/null "$f" 2>&1 | grep -A3 'warning:' && out=1
 	done
 	return $out

@@ -262,7 +262,43 @@ static void usage(FILE *f)
 	list_variants(f, "\n");
 }
 
-int main(int argc, char **argv)
+/* One option c into o; 0, 1 for --help (done), or 2 (bad value, said). */
+static int parse_option(struct opts *o, int c)
+{
+	unsigned long cpu;
+
+	switch (c) {
+	case 's':
+		return parse_sizes(o, optarg) ? 2 : 0;
+	case 'v':
+		if (check_variants(optarg))
+			return 2;
+		o->variants = optarg;
+		return 0;
+	case 'c':
+		if (parse_ulong("cpu", optarg, 0, CPU_SETSIZE - 1, &cpu))
+			return 2;
+		o->cpu = cpu;
+		return 0;
+	case 'r':
+		return parse_ulong("runs", optarg, 1, RUNS_MAX, &o->runs) ? 2 : 0;
+	case 'S':
+		return parse_ulong("src-off", optarg, 0, 4095, &o->src_off) ? 2 : 0;
+	case 'D':
+		return parse_ulong("dst-off", optarg, 0, 4095, &o->dst_off) ? 2 : 0;
+	case 'j':
+		o->json = 1;
+		return 0;
+	case 'h':
+		usage(stdout);
+		return 1;
+	}
+	usage(stderr);
+	return 2;
+}
+
+/* The options into o: -1 to go on, else the exit status. */
+static int parse_args(struct opts *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "sizes", required_argument, NULL, 's' },
@@ -275,69 +311,63 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .cpu = -1, .runs = 21 };
-	unsigned int eax, ebx, ecx, edx, i, k;
-	unsigned long max = 0, cpu;
-	const struct cb_variant *v;
-	uint8_t *src, *dst;
-	cpu_set_t set;
-	int c;
+	int c, ret;
 
-	parse_sizes(&o, "64,256,1K,4K,64K,1M");
+	parse_sizes(o, "64,256,1K,4K,64K,1M");
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (parse_sizes(&o, optarg))
-				return 2;
-			break;
-		case 'v':
-			if (check_variants(optarg))
-				return 2;
-			o.variants = optarg;
-			break;
-		case 'c':
-			if (parse_ulong("cpu", optarg, 0, CPU_SETSIZE - 1, &cpu))
-				return 2;
-			o.cpu = cpu;
-			break;
-		case 'r':
-			if (parse_ulong("runs", optarg, 1, RUNS_MAX, &o.runs))
-				return 2;
-			break;
-		case 'S':
-			if (parse_ulong("src-off", optarg, 0, 4095, &o.src_off))
-				return 2;
-			break;
-		case 'D':
-			if (parse_ulong("dst-off", optarg, 0, 4095, &o.dst_off))
-				return 2;
-			break;
-		case 'j':
-			o.json = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+		ret = parse_option(o, c);
+		if (ret)
+			return ret == 1 ? 0 : ret;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "variants_bench: unexpected argument '%s'\n", argv[optind]);
 		usage(stderr);
 		return 2;
 	}
+	return -1;
+}
 
-	if (o.cpu < 0)
-		o.cpu = sched_getcpu();
+/* Pinned to o->cpu (where it runs when not given); 0, or 1 said. */
+static int pin_cpu(struct opts *o)
+{
+	cpu_set_t set;
+
+	if (o->cpu < 0)
+		o->cpu = sched_getcpu();
 	CPU_ZERO(&set);
-	CPU_SET(o.cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		fprintf(stderr, "variants_bench: cannot pin to CPU %ld: %s\n", o.cpu,
-			strerror(errno));
+	CPU_SET(o->cpu, &set);
+	if (!sched_setaffinity(0, sizeof(set), &set))
+		return 0;
+	fprintf(stderr, "variants_bench: cannot pin to CPU %ld: %s\n", o->cpu, strerror(errno));
+	return 1;
+}
+
+static void print_heading(const struct opts *o)
+{
+	unsigned int eax, ebx, ecx, edx;
+	int inv = __get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx) && (edx & (1U << 8));
+
+	printf("# variants_bench: CPU %ld, %lu runs per point, median shown;"
+	       " TSC %s\n", o->cpu, o->runs, inv ? "invariant" : "NOT invariant");
+	printf("# hot buffers (one pair reused) at page offsets src %lu dst %lu;"
+	       " 1 GB/s = 10^9 bytes/s\n", o->src_off, o->dst_off);
+	printf("%-9s %9s %12s %10s %9s %9s\n", "# variant", "bytes", "tsc/copy",
+	       "ns/copy", "GB/s", "best");
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .cpu = -1, .runs = 21 };
+	unsigned long max = 0;
+	const struct cb_variant *v;
+	unsigned int i, k;
+	uint8_t *src, *dst;
+	int ret = parse_args(&o, argc, argv);
+
+	if (ret >= 0)
+		return ret;
+	if (pin_cpu(&o))
 		return 1;
-	}
 	for (k = 0; k < o.nr_sizes; k++)
 		if (o.sizes[k] > max)
 			max = o.sizes[k];
@@ -351,24 +381,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < max; i++)
 		src[i] = i * 131 + 7;
 	memset(dst, 1, max);
-
-	if (!o.json) {
-		int inv = __get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx) &&
-			  (edx & (1U << 8));
-
-		printf("# variants_bench: CPU %ld, %lu runs per point, median shown;"
-		       " TSC %s\n", o.cpu, o.runs, inv ? "invariant" : "NOT invariant");
-		printf("# hot buffers (one pair reused) at page offsets src %lu dst %lu;"
-		       " 1 GB/s = 10^9 bytes/s\n", o.src_off, o.dst_off);
-		printf("%-9s %9s %12s %10s %9s %9s\n", "# variant", "bytes", "tsc/copy",
-		       "ns/copy", "GB/s", "best");
-	}
+	if (!o.json)
+		print_heading(&o);
 	for (i = 0; (v = cb_variant_at(i)); i++) {
 		if (!cb_variant_usable(v) || !wanted(&o, v->name))
 			continue;
 		for (k = 0; k < o.nr_sizes; k++)
-			if (bench_point(&o, v, dst + o.dst_off, src + o.src_off,
-					o.sizes[k]))
+			if (bench_point(&o, v, dst + o.dst_off, src + o.src_off, o.sizes[k]))
 				return 1;
 	}
 	return 0;

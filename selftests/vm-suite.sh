@@ -67,16 +67,15 @@ if [ "$(id -u)" != 0 ]; then
 	ktap_end
 fi
 
-# The debug kernel (tools/debug-kernel) is built without BTF, which the
-# bpftrace tools need: their suite runs on Debian's kernels only
-# (Documentation/testing.rst says why). Not a skip: not in the plan.
+# The debug kernel's plan (vm_plan.sh): the suites it does not run. Not a
+# skip: not in the plan.
+. "$CB_SELFTESTS/vm_plan.sh"
 not_here=
 not_here_why=
-case $(uname -r) in
-*-copybench-debug)
-	not_here=bpftrace_tools.sh
-	not_here_why="the debug kernel has no BTF (tools/debug-kernel.config)" ;;
-esac
+if cb_debug_kernel; then
+	not_here=$CB_DEBUG_NOT_SUITES
+	not_here_why=$CB_DEBUG_NOT_SUITES_WHY
+fi
 
 # Mark the kernel log so step 5 reads only what this suite caused.
 marker="copybench-vm-suite-$$-$(date +%s)"

@@ -11,28 +11,24 @@
 
 top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 bin=$top/build/selftests/copybench_limits_test
+CB_SELFTESTS=$top/selftests
 if [ ! -x "$bin" ]; then
-	CB_SELFTESTS=$top/selftests
 	. "$CB_SELFTESTS/ktap.sh"
 	ktap_print_header
 	ktap_set_plan 1
 	ktap_test_fail "$bin is built (run 'make selftests')"
 	ktap_finished
 fi
-# The debug kernel runs on one CPU (Documentation/testing.rst says why):
-# the four tests that need a second CPU are not in its plan (excluded
-# with the harness's -T, said here), not skipped; Debian's kernels, on two
-# CPUs, run them.
-case $(uname -r) in
-*-copybench-debug)
+# The debug kernel's plan (vm_plan.sh): the tests that need a second CPU
+# are not in it (excluded with the harness's -T, said here), not skipped;
+# Debian's kernels, on two CPUs, run them.
+. "$CB_SELFTESTS/vm_plan.sh"
+if cb_debug_kernel; then
 	set --
-	for t in a_cpu_outside_the_cpuset_is_refused \
-		 an_unpinned_writer_runs_on_the_cpu_asked_for_or_is_told_to_pin \
-		 a_cpuset_narrowed_during_a_run_stays_narrowed \
-		 a_cpu_offlined_during_a_run_ends_it_with_enodev; do
-		echo "# $t: not in the debug kernel's plan (one CPU)"
+	for t in $CB_DEBUG_NOT_LIMITS; do
+		echo "# $t: not in the debug kernel's plan ($CB_DEBUG_NOT_LIMITS_WHY)"
 		set -- "$@" -T "$t"
 	done
-	exec "$bin" "$@" ;;
-esac
+	exec "$bin" "$@"
+fi
 exec "$bin"

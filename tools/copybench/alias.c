@@ -7,7 +7,7 @@
  */
 #include "builtin.h"
 #include "copybench.h"
-#include "run.h"
+#include "job.h"
 
 static const char cb_alias_usage[] =
 	"Usage: copybench alias [OPTIONS]\n"
@@ -25,34 +25,16 @@ static const char cb_alias_usage[] =
 	"Options (--sizes defaults to 4K here; fixed sizes only):\n";
 
 static const struct cb_option cb_alias_options[] = {
-	{ "from", CB_OPT_FROM, required_argument, "D",
-	  "first distance dst - src, bytes (default -256,\n-4095..4095)" },
-	{ "to", CB_OPT_TO, required_argument, "D",
-	  "last distance, bytes (default 256, up to 4095)" },
-	{ "step", CB_OPT_STEP, required_argument, "S",
-	  "distance step, bytes (default 8, 1..4095)" },
-	{ NULL },
+	CB_OPT_INT("from", struct cb_job, from, -(long long)CB_OFFSET_MAX, CB_OFFSET_MAX,
+		   "bytes", "D", "first distance dst - src, bytes (default -256,\n-4095..4095)"),
+	CB_OPT_INT("to", struct cb_job, to, -(long long)CB_OFFSET_MAX, CB_OFFSET_MAX, "bytes",
+		   "D", "last distance, bytes (default 256, up to 4095)"),
+	CB_OPT_UINT("step", struct cb_job, step, 1, CB_OFFSET_MAX, "bytes", "S",
+		    "distance step, bytes (default 8, 1..4095)"),
+	CB_OPT_END(),
 };
-
-static int cb_alias_option(void *ctx, int key, const char *arg, struct cb_error *e)
-{
-	struct cb_run *r = ctx;
-	long long *d = key == CB_OPT_FROM ? &r->from : &r->to;
-
-	if (key == CB_OPT_STEP) {
-		if (!cb_parse_u64(arg, 1, CB_OFFSET_MAX, &r->step))
-			return 0;
-		return cb_fail(e, CB_EXIT_USAGE, "invalid --step '%s' (accepted: 1..%u bytes)", arg,
-			       CB_OFFSET_MAX);
-	}
-	if (!cb_parse_i64(arg, -(long long)CB_OFFSET_MAX, CB_OFFSET_MAX, d))
-		return 0;
-	return cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s' (accepted: -%u..%u bytes)",
-		       key == CB_OPT_FROM ? "from" : "to", arg, CB_OFFSET_MAX, CB_OFFSET_MAX);
-}
 
 int cmd_alias(int argc, char **argv)
 {
-	return cb_run_command(argc, argv, CB_MODE_ALIAS, cb_alias_options, cb_alias_option,
-			      cb_alias_usage);
+	return cb_job_command(argc, argv, CB_MODE_ALIAS, cb_alias_options, cb_alias_usage);
 }

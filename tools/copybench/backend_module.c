@@ -38,10 +38,10 @@
 #include <linux/types.h>
 
 #include "copybench.h"
+#include "lib/cb_debugfs.h"
 #include "backend.h"
 #include "process.h"
 
-#define MB_LAST_ERROR	CB_DEBUGFS_DIR "/last_error"
 #define MB_PROBES	9	/* clock probes before and after each run */
 
 /* Every file of the module's directory. */
@@ -61,55 +61,35 @@ static const char *const mb_knobs[MB_NKNOBS] = {
 	"samples", "cpu", "baseline", "max_run_ms",
 };
 
-/* The results keys, in the order copybench.h lists them. */
-static const char *const mb_keys[] = {
-#define CB_RESULT_KEY(key, unit)	CB_STR(key),
-#include "copybench.h"
-#undef CB_RESULT_KEY
-};
-
 struct mb {
 	int loaded;			/* this command loaded the module */
 	void *buf;			/* the mapping of the buffer file, or NULL */
 	size_t buf_len;
 	char *saved[MB_NKNOBS];		/* knob values found at open */
 	char *cur[MB_NKNOBS];		/* values last written */
-	double res[ARRAY_SIZE(mb_keys)];
-	char *res_str[ARRAY_SIZE(mb_keys)];
+	char *res_text;			/* the last results, split */
+	const char *res_str[CBFS_NKEYS];	/* their values by key, or NULL */
+	double res[CBFS_NKEYS];
 };
-
-static char *mb_path(const char *file)
-{
-	struct cb_str p = { 0 };
-
-	cb_str_printf(&p, "%s/%s", CB_DEBUGFS_DIR, file);
-	return p.s;
-}
 
 /* " (module: <last_error>)" when the module has a last_error file. */
 static void mb_last_error(char *buf, size_t len)
 {
-	char *text = cb_read_file(MB_LAST_ERROR, NULL), *nl;
+	char text[CB_LAST_ERROR_MAX + 1];
 
 	buf[0] = '\0';
-	if (!text)
-		return;
-	nl = strchr(text, '\n');
-	if (nl)
-		*nl = '\0';
-	if (*text)
+	if (*cbfs_last_error(text, sizeof(text)))
 		snprintf(buf, len, " (module: %s)", text);
-	free(text);
 }
 
 static char *mb_read(const char *file, struct cb_error *e)
 {
-	char *path = mb_path(file), *text;
+	char *text = cbfs_read_alloc(file), path[256];
 
-	text = cb_read_file(path, NULL);
-	if (!text)
+	if (!text) {
+		cbfs_path(path, sizeof(path), file);
 		cb_fail(e, CB_EXIT_RUNTIME, "cannot read %s: %s", path, strerror(errno));
-	free(path);
+	}
 	return text;
 }
 
@@ -136,31 +116,17 @@ static unsigned long long mb_tsc_khz(void)
 
 static int mb_write(const char *file, const char *value, struct cb_error *e)
 {
-	char *path = mb_path(file), why[512];
-	ssize_t n = -1;
-	int fd, err;
+	int err = -cbfs_write(file, value, strlen(value));
+	char path[256], why[CB_LAST_ERROR_MAX + 32];
 
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd >= 0) {
-		n = write(fd, value, strlen(value));
-		err = errno;
-		close(fd);
-		errno = err;
-	}
-	if (n == (ssize_t)strlen(value)) {
-		free(path);
+	if (!err)
 		return 0;
-	}
-	err = errno;
-	if (err == EINTR && cb_stop()) {
-		free(path);
+	if (err == EINTR && cb_stop())
 		return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
-	}
 	mb_last_error(why, sizeof(why));
-	cb_fail(e, CB_EXIT_RUNTIME, "writing '%s' to %s failed: %s%s", value, path,
-		n < 0 ? strerror(err) : "short write", why);
-	free(path);
-	return -1;
+	cbfs_path(path, sizeof(path), file);
+	return cb_fail(e, CB_EXIT_RUNTIME, "writing '%s' to %s failed: %s%s", value, path,
+		       strerror(err), why);
 }
 
 static int mb_knob(struct mb *m, unsigned int k, const char *value, struct cb_error *e)
@@ -175,33 +141,12 @@ static int mb_knob(struct mb *m, unsigned int k, const char *value, struct cb_er
 	return 0;
 }
 
-/* The third field of a variants line is DIRS when it is a list of directions. */
-static int mb_dirs(const char *field, unsigned long *dirs)
-{
-	char *copy = cb_strdup(field), *tok, *save = NULL;
-	int known = 0, d;
-
-	*dirs = 0;
-	if (strspn(field, "abcdefghijklmnopqrstuvwxyz_,") != strlen(field)) {
-		free(copy);
-		return 0;
-	}
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		d = cb_name_index(cb_directions, cb_ndirections, tok);
-		if (d >= 0) {
-			*dirs |= 1UL << d;
-			known++;
-		}
-	}
-	free(copy);
-	return known > 0;
-}
-
 static int mb_variants(struct cb_backend *b, struct cb_error *e)
 {
 	static const char *const classic[] = { "memcpy", "to_user", "from_user" };
-	char *text = mb_read("variants", e), *line, *save = NULL, *f[3], *rest;
+	char *text = mb_read("variants", e), *line, *save = NULL;
 	struct cb_variant_info *v;
+	struct cbfs_variant fv;
 	unsigned long classic_dirs = 0;
 	unsigned int i;
 	int d;
@@ -214,10 +159,7 @@ static int mb_variants(struct cb_backend *b, struct cb_error *e)
 			classic_dirs |= 1UL << d;
 	}
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		f[0] = strtok(line, " ");
-		f[1] = f[0] ? strtok(NULL, " ") : NULL;
-		rest = f[1] ? strtok(NULL, "") : NULL;
-		if (!f[1] || (strcmp(f[1], "usable") && strcmp(f[1], "unusable"))) {
+		if (cbfs_variant_parse(line, &fv)) {
 			free(text);
 			return cb_fail(e, CB_EXIT_RUNTIME,
 				       "%s/variants: unexpected line '%s' (expected NAME usable|unusable [DIRS] DESCRIPTION)",
@@ -226,21 +168,10 @@ static int mb_variants(struct cb_backend *b, struct cb_error *e)
 		b->variants = cb_realloc(b->variants, b->nvariants + 1, sizeof(*b->variants));
 		v = &b->variants[b->nvariants++];
 		memset(v, 0, sizeof(*v));
-		v->name = cb_strdup(f[0]);
-		v->usable = !strcmp(f[1], "usable");
-		v->dirs = classic_dirs;
-		f[2] = rest ? rest + strspn(rest, " ") : NULL;
-		if (f[2] && *f[2]) {
-			i = (unsigned int)strcspn(f[2], " ");
-			rest = cb_strdup(f[2]);
-			rest[i] = '\0';
-			if (mb_dirs(rest, &v->dirs))
-				f[2] += i + strspn(f[2] + i, " ");
-			else
-				v->dirs = classic_dirs;
-			free(rest);
-		}
-		v->desc = cb_strdup(f[2] ? f[2] : "");
+		v->name = cb_strdup(fv.name);
+		v->usable = fv.usable;
+		v->dirs = fv.has_dirs ? fv.dirs : classic_dirs;
+		v->desc = cb_strdup(fv.desc);
 	}
 	free(text);
 	if (!b->nvariants)
@@ -361,7 +292,7 @@ static void mb_close(struct cb_backend *b)
 {
 	struct mb *m = b->priv;
 	struct cb_error e;
-	unsigned int k, i;
+	unsigned int k;
 
 	if (!m)
 		return;
@@ -383,39 +314,30 @@ static void mb_close(struct cb_backend *b)
 		free(m->saved[k]);
 		free(m->cur[k]);
 	}
-	for (i = 0; i < ARRAY_SIZE(mb_keys); i++)
-		free(m->res_str[i]);
+	free(m->res_text);
 	free(m);
 	b->priv = NULL;
 }
 
+/* The results of the last run, by key (keys newer than this tool skipped). */
 static int mb_results(struct mb *m, struct cb_error *e)
 {
-	char *text = mb_read("results", e), *line, *save = NULL, *val, *end;
-	unsigned int i;
+	char *end;
 	int k;
 
-	if (!text)
+	free(m->res_text);
+	m->res_text = mb_read("results", e);
+	if (!m->res_text)
 		return -1;
-	for (i = 0; i < ARRAY_SIZE(mb_keys); i++) {
-		m->res[i] = NAN;
-		free(m->res_str[i]);
-		m->res_str[i] = NULL;
+	cbfs_results_parse(m->res_text, m->res_str, false, NULL, 0);
+	for (k = 0; k < CBFS_NKEYS; k++) {
+		m->res[k] = NAN;
+		if (m->res_str[k]) {
+			m->res[k] = strtod(m->res_str[k], &end);
+			if (end == m->res_str[k] || *end)
+				m->res[k] = NAN;
+		}
 	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		val = strchr(line, ' ');
-		if (!val)
-			continue;
-		*val++ = '\0';
-		k = cb_name_index(mb_keys, ARRAY_SIZE(mb_keys), line);
-		if (k < 0)
-			continue;	/* a key newer than this tool */
-		m->res_str[k] = cb_strdup(val);
-		m->res[k] = strtod(val, &end);
-		if (end == val || *end)
-			m->res[k] = NAN;
-	}
-	free(text);
 	return 0;
 }
 
@@ -431,7 +353,7 @@ static int mb_same_knobs(struct mb *m, struct cb_error *e)
 	int k;
 
 	for (i = 0; i < ARRAY_SIZE(echoed); i++) {
-		k = cb_name_index(mb_keys, ARRAY_SIZE(mb_keys), mb_knobs[echoed[i]]);
+		k = cbfs_key_index(mb_knobs[echoed[i]]);
 		if (k >= 0 && m->res_str[k] && m->cur[echoed[i]] &&
 		    !strcmp(m->res_str[k], m->cur[echoed[i]]))
 			continue;
@@ -447,7 +369,7 @@ static int mb_same_knobs(struct mb *m, struct cb_error *e)
 /* A results value by key; -1 with e set when it is missing. */
 static int mb_res(struct mb *m, const char *key, double *v, struct cb_error *e)
 {
-	int k = cb_name_index(mb_keys, ARRAY_SIZE(mb_keys), key);
+	int k = cbfs_key_index(key);
 
 	if (k < 0 || isnan(m->res[k]))
 		return cb_fail(e, CB_EXIT_RUNTIME, "%s/results has no numeric '%s'",
@@ -466,8 +388,7 @@ static int mb_buffer(struct mb *m, const struct cb_point *p, struct cb_error *e)
 {
 	size_t need = p->size.lo + (p->src_offset > p->dst_offset ? p->src_offset : p->dst_offset);
 	size_t len = 64 << 10;
-	char *path;
-	int fd;
+	char path[256];
 
 	if (!strcmp(cb_directions[p->dir], "memcpy") || (m->buf && need <= m->buf_len))
 		return 0;
@@ -475,40 +396,84 @@ static int mb_buffer(struct mb *m, const struct cb_point *p, struct cb_error *e)
 		len *= 2;
 	if (len > CB_BUFFER_MAX)
 		len = CB_BUFFER_MAX;
-	path = mb_path("buffer");
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
-		free(path);
-		return 0;
-	}
 	if (m->buf)
 		munmap(m->buf, m->buf_len);
-	m->buf = NULL;
 	m->buf_len = 0;
-	if (fd >= 0) {
-		m->buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		close(fd);
-	}
-	if (fd < 0 || m->buf == MAP_FAILED) {
+	m->buf = cbfs_buffer_map(len);
+	if (m->buf == MAP_FAILED) {
 		m->buf = NULL;
-		cb_fail(e, CB_EXIT_RUNTIME, "cannot map %zu bytes of %s: %s", len, path,
-			strerror(errno));
-		free(path);
-		return -1;
+		if (errno == ENOENT)
+			return 0;
+		cbfs_path(path, sizeof(path), "buffer");
+		return cb_fail(e, CB_EXIT_RUNTIME, "cannot map %zu bytes of %s: %s", len, path,
+			       strerror(errno));
 	}
 	m->buf_len = len;
-	free(path);
 	return 0;
 }
 
-static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,
-		      struct cb_error *e)
+/* The value of knob k (MB_SIZE and after) for point p, into num. */
+static void mb_knob_value(const struct cb_backend *b, const struct cb_point *p, unsigned int k,
+			  unsigned int src, unsigned int dst, char *num, size_t len)
+{
+	switch (k) {
+	case MB_SIZE:
+		snprintf(num, len, "%llu", p->size.lo);
+		break;
+	case MB_SRC_OFFSET:
+		snprintf(num, len, "%u", src);
+		break;
+	case MB_DST_OFFSET:
+		snprintf(num, len, "%u", dst);
+		break;
+	case MB_CACHE:
+		snprintf(num, len, "%s", cb_caches[p->cache]);
+		break;
+	case MB_LOOPS:
+		snprintf(num, len, "%lu", b->set->loops);
+		break;
+	case MB_SAMPLES:
+		snprintf(num, len, "%lu", b->set->samples);
+		break;
+	case MB_CPU:
+		snprintf(num, len, "%d", b->cpu);
+		break;
+	case MB_BASELINE:
+		snprintf(num, len, "1");
+		break;
+	case MB_MAX_RUN_MS:
+		snprintf(num, len, "%lu", b->set->max_run_ms);
+		break;
+	}
+}
+
+/* Every knob of point p, the offsets src and dst (its placement's). */
+static int mb_set_point(struct cb_backend *b, const struct cb_point *p, unsigned int src,
+			unsigned int dst, struct cb_error *e)
 {
 	const struct cb_variant_info *v = &b->variants[p->variant];
-	const struct cb_place *pl = b->set->place;
-	unsigned int src = (p->src_offset + (pl ? (unsigned int)pl->src_shift : 0)) % 4096;
-	unsigned int dst = (p->dst_offset + (pl ? (unsigned int)pl->dst_shift : 0)) % 4096;
 	struct mb *m = b->priv;
+	char num[32];
+	unsigned int k;
+
+	/* Variant and direction: through native, which takes any direction. */
+	if ((!m->cur[MB_VARIANT] || strcmp(m->cur[MB_VARIANT], v->name) ||
+	     !m->cur[MB_DIRECTION] || strcmp(m->cur[MB_DIRECTION], cb_directions[p->dir])) &&
+	    (mb_knob(m, MB_VARIANT, CB_NATIVE_NAME, e) ||
+	     mb_knob(m, MB_DIRECTION, cb_directions[p->dir], e) ||
+	     mb_knob(m, MB_VARIANT, v->name, e)))
+		return -1;
+	for (k = MB_SIZE; k < MB_NKNOBS; k++) {
+		mb_knob_value(b, p, k, src, dst, num, sizeof(num));
+		if (mb_knob(m, k, num, e))
+			return -1;
+	}
+	return 0;
+}
+
+/* The results of the run just done into r (the module's figures). */
+static int mb_result(struct mb *m, struct cb_result *r, struct cb_error *e)
+{
 	double loops = 0, samples = 0, trunc = 0, verified = 0, cpu = 0;
 	const struct {
 		const char *key;
@@ -520,63 +485,8 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		{ "loops", &loops }, { "samples", &samples }, { "truncated", &trunc },
 		{ "run_cpu", &cpu }, { "verified", &verified },
 	};
-	double probes[2 * MB_PROBES];
-	char num[32];
 	unsigned int k;
-	int ret = 0;
 
-	memset(r, 0, sizeof(*r));
-	if (p->size.random)
-		return cb_fail(e, CB_EXIT_USAGE, "random sizes need --backend user");
-	/* Variant and direction: through native, which takes any direction. */
-	if ((!m->cur[MB_VARIANT] || strcmp(m->cur[MB_VARIANT], v->name) ||
-	     !m->cur[MB_DIRECTION] || strcmp(m->cur[MB_DIRECTION], cb_directions[p->dir])) &&
-	    (mb_knob(m, MB_VARIANT, CB_NATIVE_NAME, e) ||
-	     mb_knob(m, MB_DIRECTION, cb_directions[p->dir], e) ||
-	     mb_knob(m, MB_VARIANT, v->name, e)))
-		return -1;
-	for (k = MB_SIZE; k < MB_NKNOBS && !ret; k++) {
-		switch (k) {
-		case MB_SIZE:
-			snprintf(num, sizeof(num), "%llu", p->size.lo);
-			break;
-		case MB_SRC_OFFSET:
-			snprintf(num, sizeof(num), "%u", src);
-			break;
-		case MB_DST_OFFSET:
-			snprintf(num, sizeof(num), "%u", dst);
-			break;
-		case MB_CACHE:
-			snprintf(num, sizeof(num), "%s", cb_caches[p->cache]);
-			break;
-		case MB_LOOPS:
-			snprintf(num, sizeof(num), "%lu", b->set->loops);
-			break;
-		case MB_SAMPLES:
-			snprintf(num, sizeof(num), "%lu", b->set->samples);
-			break;
-		case MB_CPU:
-			snprintf(num, sizeof(num), "%d", b->cpu);
-			break;
-		case MB_BASELINE:
-			snprintf(num, sizeof(num), "1");
-			break;
-		case MB_MAX_RUN_MS:
-			snprintf(num, sizeof(num), "%lu", b->set->max_run_ms);
-			break;
-		}
-		ret = mb_knob(m, k, num, e);
-	}
-	if (ret || mb_buffer(m, p, e))
-		return -1;
-	/* The core clock around the run, from userspace on the run's CPU. */
-	for (k = 0; k < MB_PROBES; k++)
-		probes[k] = cb_probe();
-	if (mb_write("run", "1", e))
-		return -1;
-	for (k = 0; k < MB_PROBES; k++)
-		probes[MB_PROBES + k] = cb_probe();
-	r->clock_ratio = cb_clock_ratio(probes, 2 * MB_PROBES);
 	if (mb_results(m, e) || mb_same_knobs(m, e))
 		return -1;
 	for (k = 0; k < ARRAY_SIZE(want); k++)
@@ -588,6 +498,34 @@ static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	r->verified = verified != 0;
 	r->run_cpu = (long long)cpu;
 	r->q02 = NAN;		/* the module does not report it */
+	return 0;
+}
+
+static int mb_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,
+		      struct cb_error *e)
+{
+	const struct cb_place *pl = b->set->place;
+	unsigned int src = (p->src_offset + (pl ? (unsigned int)pl->src_shift : 0)) % 4096;
+	unsigned int dst = (p->dst_offset + (pl ? (unsigned int)pl->dst_shift : 0)) % 4096;
+	struct mb *m = b->priv;
+	double probes[2 * MB_PROBES];
+	unsigned int k;
+
+	memset(r, 0, sizeof(*r));
+	if (p->size.random)
+		return cb_fail(e, CB_EXIT_USAGE, "random sizes need --backend user");
+	if (mb_set_point(b, p, src, dst, e) || mb_buffer(m, p, e))
+		return -1;
+	/* The core clock around the run, from userspace on the run's CPU. */
+	for (k = 0; k < MB_PROBES; k++)
+		probes[k] = cb_probe();
+	if (mb_write("run", "1", e))
+		return -1;
+	for (k = 0; k < MB_PROBES; k++)
+		probes[MB_PROBES + k] = cb_probe();
+	r->clock_ratio = cb_clock_ratio(probes, 2 * MB_PROBES);
+	if (mb_result(m, r, e))
+		return -1;
 	r->size_mean = (double)p->size.lo;
 	r->src_place = src;
 	r->dst_place = dst;

@@ -607,71 +607,77 @@ static double ub_net(double v, double base)
 	return v > base ? v - base : 0;
 }
 
-static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *res,
-		      struct cb_error *e)
+/*
+ * Point p's run set up in r: its entry for the direction, its buffers at
+ * the process's placement, its sizes drawn and its source filled; *max
+ * the largest copy. 0, or -1 with e set.
+ */
+static int ub_prepare(struct cb_backend *b, const struct cb_point *p, struct ub_run *r,
+		      struct cb_result *res, unsigned long *max, struct cb_error *e)
 {
 	const struct cb_variant *v = cb_variant_find(b->variants[p->variant].name);
-	unsigned long loops, n, np, i, keep, max;
-	unsigned long long d0, dist, budget;
 	struct ub *u = b->priv;
-	struct ub_run r = { 0 };
-	struct cb_summary sum;
 	unsigned int j;
 
-	memset(res, 0, sizeof(*res));
-	res->run_cpu = b->cpu;
 	for (j = 0; j < ARRAY_SIZE(ub_dirs); j++)
 		if (!strcmp(ub_dirs[j].name, cb_directions[p->dir]))
-			r.fn = ub_dirs[j].memcpy_entry ? v->copy_memcpy : v->copy;
-	if (!r.fn)
+			r->fn = ub_dirs[j].memcpy_entry ? v->copy_memcpy : v->copy;
+	if (!r->fn)
 		return cb_fail(e, CB_EXIT_USAGE, "the user backend cannot time direction %s",
 			       cb_directions[p->dir]);
-	r.dst = u->dst_at + p->dst_offset;
-	r.src = u->src_at + p->src_offset;
-	res->src_place = (long long)((uintptr_t)r.src % CB_PLACE_SPAN);
-	res->dst_place = (long long)((uintptr_t)r.dst % CB_PLACE_SPAN);
-	r.cold = !strcmp(cb_caches[p->cache], "cold");
+	r->dst = u->dst_at + p->dst_offset;
+	r->src = u->src_at + p->src_offset;
+	res->src_place = (long long)((uintptr_t)r->src % CB_PLACE_SPAN);
+	res->dst_place = (long long)((uintptr_t)r->dst % CB_PLACE_SPAN);
+	r->cold = !strcmp(cb_caches[p->cache], "cold");
 	if (p->size.random) {
-		r.lens = u->lens;
-		max = ub_draw(p, u, &res->size_mean);
+		r->lens = u->lens;
+		*max = ub_draw(p, u, &res->size_mean);
 	} else {
-		r.len = p->size.lo;
-		max = p->size.lo;
-		res->size_mean = (double)max;
+		r->len = p->size.lo;
+		*max = p->size.lo;
+		res->size_mean = (double)*max;
 	}
-	ub_fill(p, u, max);
-	u->deadline_ns = ub_now_ns() + b->set->max_run_ms * 1000000ULL;
+	ub_fill(p, u, *max);
+	return 0;
+}
 
-	if (ub_pick_loops(b, &r, &loops, e))
-		return -1;
-	/* Warm-up: one untimed sample at the final loops. */
-	ub_sample(&r, r.fn, loops);
+/*
+ * The timed samples into u->s[] (per copy), a clock probe every
+ * UB_PROBE_EVERY of them into u->probe[]: until the samples asked, the
+ * deadline (truncated) or the budget. Returns how many; *np the probes.
+ */
+static unsigned long ub_samples(struct cb_backend *b, struct ub_run *r, unsigned long loops,
+				struct cb_result *res, unsigned long *np)
+{
+	unsigned long long budget = ub_now_ns() + UB_BUDGET_NS;
+	struct ub *u = b->priv;
+	unsigned long n;
 
-	res->baseline = ub_baseline(u, &r, loops, b->set->samples);
-	if (b->set->slow_native > 0 && !strcmp(b->variants[p->label].name, CB_NATIVE_NAME) &&
-	    ub_slow_native(b, &r, loops, res->baseline, e))
-		return -1;
-	d0 = ub_disturbances(b->cpu);
-	budget = ub_now_ns() + UB_BUDGET_NS;
-	for (n = 0, np = 0; n < b->set->samples; n++) {
+	for (n = 0, *np = 0; n < b->set->samples; n++) {
 		if (n && ub_between(u)) {
 			res->truncated = 1;
 			break;
 		}
 		if (n >= UB_BUDGET_SAMPLES && ub_now_ns() > budget)
 			break;
-		u->s[n] = (double)ub_sample(&r, r.fn, loops) / (double)loops;
+		u->s[n] = (double)ub_sample(r, r->fn, loops) / (double)loops;
 		if (!(n % UB_PROBE_EVERY))
-			u->probe[np++] = cb_probe();
+			u->probe[(*np)++] = cb_probe();
 	}
-	dist = ub_disturbances(b->cpu) - d0;
-	if (cb_stop())
-		return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
-	if (r.left)
-		return cb_fail(e, CB_EXIT_RUNTIME, "%s %s size %llu: a copy came back short",
-			       v->name, cb_directions[p->dir], p->size.lo);
+	return n;
+}
 
-	res->loops = loops;
+/*
+ * The figures of n samples, as many of the slowest discarded as the CPU
+ * saw disturbances (dist, at most half), net of the baseline.
+ */
+static void ub_summarize(struct ub *u, struct cb_result *res, unsigned long n,
+			 unsigned long long dist)
+{
+	struct cb_summary sum;
+	unsigned long keep;
+
 	res->samples = n;
 	res->discarded = dist < (n - 1) / 2 ? dist : (n - 1) / 2;
 	keep = n - res->discarded;
@@ -684,7 +690,39 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	res->mean = ub_net(sum.mean, res->baseline);
 	res->max = ub_net(sum.max, res->baseline);
 	res->stddev = sum.stddev;
+}
 
+static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *res,
+		      struct cb_error *e)
+{
+	unsigned long loops, n, np, i, max = 0;
+	unsigned long long d0, dist;
+	struct ub *u = b->priv;
+	struct ub_run r = { 0 };
+
+	memset(res, 0, sizeof(*res));
+	res->run_cpu = b->cpu;
+	if (ub_prepare(b, p, &r, res, &max, e))
+		return -1;
+	u->deadline_ns = ub_now_ns() + b->set->max_run_ms * 1000000ULL;
+	if (ub_pick_loops(b, &r, &loops, e))
+		return -1;
+	/* Warm-up: one untimed sample at the final loops. */
+	ub_sample(&r, r.fn, loops);
+	res->baseline = ub_baseline(u, &r, loops, b->set->samples);
+	if (b->set->slow_native > 0 && !strcmp(b->variants[p->label].name, CB_NATIVE_NAME) &&
+	    ub_slow_native(b, &r, loops, res->baseline, e))
+		return -1;
+	d0 = ub_disturbances(b->cpu);
+	n = ub_samples(b, &r, loops, res, &np);
+	dist = ub_disturbances(b->cpu) - d0;
+	if (cb_stop())
+		return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
+	if (r.left)
+		return cb_fail(e, CB_EXIT_RUNTIME, "%s %s size %llu: a copy came back short",
+			       b->variants[p->variant].name, cb_directions[p->dir], p->size.lo);
+	res->loops = loops;
+	ub_summarize(u, res, n, dist);
 	res->clock_ratio = cb_clock_ratio(u->probe, np);
 	/* Random sizes: the copies reached as far as the largest draw made. */
 	for (i = 0, max = r.lens ? 0 : max; r.lens && i < r.pos && i < UB_RANDOM_DRAWS; i++)

@@ -37,11 +37,6 @@
 
 #define CB_BISECT_LOG	"bisect-run.log"
 
-enum {
-	CB_BIS_GOOD = CB_CMP_OPT_FIRST_FREE, CB_BIS_BAD, CB_BIS_REPEAT, CB_BIS_BACKEND,
-	CB_BIS_LOAD, CB_BIS_CPU, CB_BIS_AS_NATIVE, CB_BIS_PERTURB,
-};
-
 static const char cb_bisect_usage[] =
 	"Usage: copybench bisect-run --good GOOD.json [--bad BAD.json] [OPTIONS] [-- PREFIX...]\n"
 	"\n"
@@ -64,95 +59,83 @@ static const char cb_bisect_usage[] =
 	"\n"
 	"Options:\n";
 
-static const struct cb_option cb_bisect_options[] = {
-	{ "good", CB_BIS_GOOD, required_argument, "FILE",
-	  "the record of the good kernel (required)" },
-	{ "bad", CB_BIS_BAD, required_argument, "FILE",
-	  "the record of the bad kernel: a step is bad only\n"
-	  "when like it, good only when unlike it" },
-	{ "repeat", CB_BIS_REPEAT, required_argument, "N",
-	  "repeats per point (default: GOOD's, raised to\n"
-	  "what alpha needs against GOOD's)" },
-	{ "backend", CB_BIS_BACKEND, required_argument, "B",
-	  "user or module (default: GOOD's)" },
-	{ "load", CB_BIS_LOAD, optional_argument, "KO",
-	  "module backend: load KO (default ./copybench.ko)\n"
-	  "if not loaded, unload it after" },
-	{ "cpu", CB_BIS_CPU, required_argument, "N",
-	  "CPU to measure on (default: where it starts)" },
-	{ "as-native", CB_BIS_AS_NATIVE, required_argument, "V",
-	  "test-only: time variant V in native's place\n"
-	  "(copybench sweep --help)" },
-	{ "perturb-controls", CB_BIS_PERTURB, required_argument, "F",
-	  "test-only: controls' costs x F (0.1..10)" },
-	{ NULL },
-};
-
 struct cb_bisect {
-	struct cb_compare_args cmp;
-	const char *good, *bad, *points;
+	struct cb_compare_args cmp;	/* first: compare's options are its fields */
+	const char *good, *bad;
+	const char *backend, *load, *cpu, *as_native, *perturb;	/* passed on to sweep */
 	const char *sweep[16];		/* options passed to the sweep */
 	size_t nsweep;
-	int repeat_given;
-	unsigned long long repeat;
+	unsigned long long repeat;	/* 0: not given */
 	char repeat_arg[24];
 	char load_arg[PATH_MAX + 8];
 	char **prefix;			/* argv after "--" */
 	int nprefix;
 };
 
-static void cb_bisect_pass(struct cb_bisect *b, const char *opt, const char *arg)
+_Static_assert(offsetof(struct cb_bisect, cmp) == 0,
+	       "cb_compare_decide_options are fields of struct cb_bisect too");
+
+static const char *const cb_bisect_backends[] = { "user", "module" };
+
+/* --load[=KO]: "" for --load alone, NULL when not given. */
+static int cb_opt_bisect_load(void *field, const char *v, struct cb_error *e)
 {
-	b->sweep[b->nsweep++] = opt;
-	if (arg)
-		b->sweep[b->nsweep++] = arg;
+	if (v && !*v)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --load '': a .ko file, or no value for %s", CB_DEFAULT_KO);
+	*(const char **)field = v ? v : "";
+	return 0;
 }
 
-static int cb_bisect_option(void *ctx, int key, const char *arg, struct cb_error *e)
-{
-	struct cb_bisect *b = ctx;
+static const struct cb_option cb_bisect_options[] = {
+	CB_OPT_STRING("good", 0, struct cb_bisect, good, "FILE",
+		      "the record of the good kernel (required)"),
+	CB_OPT_STRING("bad", 0, struct cb_bisect, bad, "FILE",
+		      "the record of the bad kernel: a step is bad only\n"
+		      "when like it, good only when unlike it"),
+	CB_OPT_UINT("repeat", struct cb_bisect, repeat, 1, 1000, NULL, "N",
+		    "repeats per point (default: GOOD's, raised to\n"
+		    "what alpha needs against GOOD's)"),
+	CB_OPT_NAME("backend", struct cb_bisect, backend, cb_bisect_backends, "B",
+		    "user or module (default: GOOD's)"),
+	CB_OPT_CALLBACK("load", struct cb_bisect, load, optional_argument, cb_opt_bisect_load,
+			"KO", "module backend: load KO (default ./copybench.ko)\n"
+			"if not loaded, unload it after"),
+	CB_OPT_STRING("cpu", 0, struct cb_bisect, cpu, "N",
+		      "CPU to measure on (default: where it starts)"),
+	CB_OPT_END(),
+};
 
-	switch (key) {
-	case CB_BIS_GOOD:
-		b->good = arg;
-		return 0;
-	case CB_BIS_BAD:
-		b->bad = arg;
-		return 0;
-	case CB_BIS_REPEAT:
-		if (cb_parse_u64(arg, 1, 1000, &b->repeat))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --repeat '%s' (accepted: a decimal integer, 1..1000)", arg);
-		b->repeat_given = 1;
-		return 0;
-	case CB_BIS_BACKEND:
-		if (strcmp(arg, "user") && strcmp(arg, "module"))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --backend '%s' (accepted: user, module)", arg);
-		cb_bisect_pass(b, "--backend", arg);
-		return 0;
-	case CB_BIS_LOAD:
-		if (arg && !*arg)
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --load '': a .ko file, or no value for %s", CB_DEFAULT_KO);
-		snprintf(b->load_arg, sizeof(b->load_arg), "--load%s%s", arg ? "=" : "",
-			 arg ? arg : "");
-		cb_bisect_pass(b, b->load_arg, NULL);
-		return 0;
-	case CB_BIS_CPU:
-		cb_bisect_pass(b, "--cpu", arg);
-		return 0;
-	case CB_BIS_AS_NATIVE:
-		cb_bisect_pass(b, "--as-native", arg);
-		return 0;
-	case CB_BIS_PERTURB:
-		cb_bisect_pass(b, "--perturb-controls", arg);
-		return 0;
-	case CB_CMP_OPT_POINTS:
-		b->points = arg;
-		break;
+/* Test-only, passed on to sweep (sweep --help says what they do). */
+static const struct cb_option cb_bisect_test_options[] = {
+	CB_OPT_STRING("as-native", 0, struct cb_bisect, as_native, "V",
+		      "test-only: time variant V in native's place\n"
+		      "(copybench sweep --help)"),
+	CB_OPT_STRING("perturb-controls", 0, struct cb_bisect, perturb, "F",
+		      "test-only: controls' costs x F (0.1..10)"),
+	CB_OPT_END(),
+};
+
+static void cb_bisect_pass(struct cb_bisect *b, const char *opt, const char *arg)
+{
+	if (!arg)
+		return;
+	b->sweep[b->nsweep++] = opt;
+	b->sweep[b->nsweep++] = arg;
+}
+
+/* The options given that sweep takes, as its argv. */
+static void cb_bisect_sweep_args(struct cb_bisect *b)
+{
+	cb_bisect_pass(b, "--backend", b->backend);
+	if (b->load) {
+		snprintf(b->load_arg, sizeof(b->load_arg), "--load%s%s", *b->load ? "=" : "",
+			 b->load);
+		b->sweep[b->nsweep++] = b->load_arg;
 	}
-	return cb_compare_option(&b->cmp, key, arg, e);
+	cb_bisect_pass(b, "--cpu", b->cpu);
+	cb_bisect_pass(b, "--as-native", b->as_native);
+	cb_bisect_pass(b, "--perturb-controls", b->perturb);
 }
 
 /* "123: the VM panicked" for the status of the measuring child. */
@@ -289,9 +272,9 @@ static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_err
 	argv[k++] = "sweep";
 	argv[k++] = "--like";
 	argv[k++] = b->good;
-	if (b->points) {
+	if (b->cmp.points.arg) {
 		argv[k++] = "--points";
-		argv[k++] = b->points;
+		argv[k++] = b->cmp.points.arg;
 	}
 	argv[k++] = "--repeat";
 	argv[k++] = b->repeat_arg;
@@ -632,6 +615,55 @@ static void cb_bisect_line(const struct cb_bisect *b, const char *kernel, const 
 }
 
 /* Everything of one step after the options: returns the answer. */
+/*
+ * The repeats the step measures: GOOD needs what alpha needs n against n
+ * (and more than one process), the step at least as many as GOOD has.
+ */
+static int cb_bisect_repeats(struct cb_bisect *b, const struct cb_record *good,
+			     struct cb_error *e)
+{
+	size_t least, need;
+
+	if (cb_record_one_process(good))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s is a record of one process (its repeats share one placement): compare counts processes; record it again with this copybench (sweep --repeat %zu)",
+			       b->good, infer_mwu_min_repeats(b->cmp.o.par.alpha, 0));
+	if (cb_fewest_repeats(good, &least, e))
+		return -1;
+	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, 0);
+	if (least < need)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s has %zu repeat(s) of some point: alpha %g needs %zu a side (record it with sweep --repeat %zu)",
+			       b->good, least, b->cmp.o.par.alpha, need, need);
+	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, least);
+	if (!b->repeat)
+		b->repeat = good->header.repeat > need ? good->header.repeat : need;
+	snprintf(b->repeat_arg, sizeof(b->repeat_arg), "%llu", b->repeat);
+	return 0;
+}
+
+/* The step's record beside GOOD: bisect-KERNEL-COMMIT.json (a time outside git). */
+static void cb_bisect_record_name(const struct cb_bisect *b, const char *kernel,
+				  const char *commit, struct cb_str *rec)
+{
+	char *dir = cb_strdup(b->good), stamp[32];
+	struct tm tm;
+	time_t now;
+
+	cb_str_printf(rec, "%s/bisect-", dirname(dir));
+	cb_file_word(rec, kernel);
+	if (*commit) {
+		cb_str_printf(rec, "-%s", commit);
+	} else {
+		/* Outside git, the time tells the steps apart. */
+		now = time(NULL);
+		strftime(stamp, sizeof(stamp), "-%Y%m%dT%H%M%SZ", gmtime_r(&now, &tm));
+		cb_str_add(rec, stamp);
+	}
+	cb_str_add(rec, ".json");
+	free(dir);
+}
+
 static int cb_bisect_step(struct cb_bisect *b)
 {
 	const char *paths[3] = { b->good, NULL, NULL };
@@ -640,11 +672,8 @@ static int cb_bisect_step(struct cb_bisect *b)
 	struct cb_str tmp = { 0 }, rec = { 0 };
 	struct cb_step s = { CB_BISECT_SKIP, { 0 } };
 	struct cb_error e = { 0 };
-	char commit[64], stamp[32], *dir = cb_strdup(b->good);
+	char commit[64], *dir = cb_strdup(b->good);
 	const char *kernel = "?";
-	struct tm tm;
-	time_t now;
-	size_t least, need;
 	int have_step = 0;
 
 	memset(recs, 0, sizeof(recs));
@@ -654,26 +683,8 @@ static int cb_bisect_step(struct cb_bisect *b)
 	if (cb_compare_records(paths, b->bad ? 2 : 1, &b->cmp, recs, &gb, &e) ||
 	    (b->bad && cb_bisect_check_bad(&gb, &e)))
 		goto fail;
-	/* GOOD needs what alpha needs n against n; the step at least as many. */
-	if (cb_record_one_process(&recs[0])) {
-		cb_fail(&e, CB_EXIT_USAGE,
-			"%s is a record of one process (its repeats share one placement): compare counts processes; record it again with this copybench (sweep --repeat %zu)",
-			b->good, infer_mwu_min_repeats(b->cmp.o.par.alpha, 0));
+	if (cb_bisect_repeats(b, &recs[0], &e))
 		goto fail;
-	}
-	if (cb_fewest_repeats(&recs[0], &least, &e))
-		goto fail;
-	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, 0);
-	if (least < need) {
-		cb_fail(&e, CB_EXIT_USAGE,
-			"%s has %zu repeat(s) of some point: alpha %g needs %zu a side (record it with sweep --repeat %zu)",
-			b->good, least, b->cmp.o.par.alpha, need, need);
-		goto fail;
-	}
-	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, least);
-	if (!b->repeat_given)
-		b->repeat = recs[0].header.repeat > need ? recs[0].header.repeat : need;
-	snprintf(b->repeat_arg, sizeof(b->repeat_arg), "%llu", b->repeat);
 
 	cb_str_printf(&tmp, "%s/.bisect-step-%d.json", dirname(dir), (int)getpid());
 	if (cb_bisect_measure(b, tmp.s, &e) || cb_record_read(tmp.s, &step, &e))
@@ -689,19 +700,7 @@ static int cb_bisect_step(struct cb_bisect *b)
 		cb_step_good_only(&g, b->cmp.o.par.threshold, &s);
 	cb_bisect_cpu(&recs[0], &step, &s);
 
-	free(dir);
-	dir = cb_strdup(b->good);
-	cb_str_printf(&rec, "%s/bisect-", dirname(dir));
-	cb_file_word(&rec, kernel);
-	if (*commit) {
-		cb_str_printf(&rec, "-%s", commit);
-	} else {
-		/* Outside git, the time tells the steps apart. */
-		now = time(NULL);
-		strftime(stamp, sizeof(stamp), "-%Y%m%dT%H%M%SZ", gmtime_r(&now, &tm));
-		cb_str_add(&rec, stamp);
-	}
-	cb_str_add(&rec, ".json");
+	cb_bisect_record_name(b, kernel, commit, &rec);
 	if (rename(tmp.s, rec.s)) {
 		cb_warn("cannot rename %s to %s: %s", tmp.s, rec.s, strerror(errno));
 		cb_str_free(&rec);
@@ -731,21 +730,29 @@ out:
 int cmd_bisect_run(int argc, char **argv)
 {
 	const struct cb_option *const tables[] = {
+		cb_bisect_options, cb_compare_decide_options, cb_bisect_test_options, NULL
+	};
+	const struct cb_option *const product[] = {
 		cb_bisect_options, cb_compare_decide_options, NULL
 	};
+	const struct cb_option *const test[] = { cb_bisect_test_options, NULL };
 	struct cb_bisect b;
 	struct cb_error e = { 0 };
 	int first, answer;
 
 	memset(&b, 0, sizeof(b));
 	cb_compare_args_init(&b.cmp);
-	first = cb_options_parse(argc, argv, tables, cb_bisect_option, &b, &e);
+	first = cb_options_parse(argc, argv, tables, &b, NULL, &e);
 	if (first < 0)
 		goto usage;
+	cb_compare_args_parsed(&b.cmp);
+	cb_bisect_sweep_args(&b);
 	if (b.cmp.help) {
 		fputs(cb_bisect_usage, stdout);
-		cb_options_help(stdout, tables);
-		cb_patterns_free(&b.cmp.points);
+		cb_options_help(stdout, product);
+		fputs("\nTest-only options:\n", stdout);
+		cb_options_help(stdout, test);
+		cb_patterns_free(&b.cmp.points.pat);
 		return CB_BISECT_GOOD;
 	}
 	if (!b.good) {
@@ -761,10 +768,10 @@ int cmd_bisect_run(int argc, char **argv)
 	b.prefix = argv + first;
 	b.nprefix = argc - first;
 	answer = cb_bisect_step(&b);
-	cb_patterns_free(&b.cmp.points);
+	cb_patterns_free(&b.cmp.points.pat);
 	return answer;
 usage:
 	cb_report(&e);
-	cb_patterns_free(&b.cmp.points);
+	cb_patterns_free(&b.cmp.points.pat);
 	return CB_BISECT_SKIP;
 }

@@ -14,6 +14,7 @@ int cmd_plot(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_bisect_run(int argc, char **argv);
 int cmd_placement(int argc, char **argv);
+int cmd_pattern(int argc, char **argv);
 /* Hidden: the process sweep and alias start per repeat (process.h). */
 int cmd_worker(int argc, char **argv);
 

@@ -35,107 +35,81 @@ static const char cb_compare_usage[] =
 	"\n"
 	"Options:\n";
 
-static const struct cb_option cb_compare_options[] = {
-	{ "json", CB_CMP_OPT_JSON, no_argument, NULL,
-	  "JSON lines for tools: one per comparison, drift\n"
-	  "class and point, then a summary" },
-	{ "force", CB_CMP_OPT_FORCE, no_argument, NULL,
-	  "compare records of different CPUs, microcode,\n"
-	  "backends or TSC frequencies (listed either way)" },
-	{ NULL },
-};
-
-int cb_compare_option(void *ctx, int key, const char *arg, struct cb_error *e)
+static int cb_opt_alpha(void *field, const char *v, struct cb_error *e)
 {
-	struct cb_compare_args *a = ctx;
-	unsigned long long v;
 	char *end;
-	double d;
+	double d = strtod(v, &end);
 
-	switch (key) {
-	case CB_CMP_OPT_ALPHA:
-		d = strtod(arg, &end);
-		if (end == arg || *end || !(d > 0 && d <= 0.5))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --alpha '%s' (accepted: a significance level, 0 < alpha <= 0.5)",
-				       arg);
-		a->o.par.alpha = d;
-		return 0;
-	case CB_CMP_OPT_THRESHOLD:
-		d = strtod(arg, &end);
-		if (end == arg || *end || !(d >= 0 && d < 1000))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --threshold '%s' (accepted: a percentage, 0 <= PCT < 1000)",
-				       arg);
-		a->o.par.threshold = d / 100;
-		return 0;
-	case CB_CMP_OPT_ESTIMATOR:
-		if (strcmp(arg, "min") && strcmp(arg, "median"))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --estimator '%s' (accepted: min, median)", arg);
-		a->o.median = !strcmp(arg, "median");
-		return 0;
-	case CB_CMP_OPT_CLOCK:
-		if (strcmp(arg, "tsc") && strcmp(arg, "core"))
-			return cb_fail(e, CB_EXIT_USAGE, "invalid --clock '%s' (accepted: tsc, core)",
-				       arg);
-		a->o.core = !strcmp(arg, "core");
-		return 0;
-	case CB_CMP_OPT_POINTS:
-		cb_patterns_free(&a->points);
-		if (cb_patterns_parse("points", arg, &a->points, e))
-			return -1;
-		a->o.points = &a->points;
-		return 0;
-	case CB_CMP_OPT_RESAMPLES:
-		if (cb_parse_u64(arg, INFER_BOOT_MIN, INFER_BOOT_MAX, &v))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --resamples '%s' (accepted: a decimal integer, %d..%d)",
-				       arg, INFER_BOOT_MIN, INFER_BOOT_MAX);
-		a->o.par.resamples = (unsigned int)v;
-		return 0;
-	case CB_CMP_OPT_SEED:
-		if (cb_parse_u64(arg, 0, ~0ULL, &v))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --seed '%s' (accepted: a decimal integer, 0..%llu)",
-				       arg, ~0ULL);
-		a->o.par.seed = v;
-		return 0;
-	case CB_CMP_OPT_JSON:
-		a->json = 1;
-		return 0;
-	case CB_CMP_OPT_FORCE:
-		a->o.force = 1;
-		return 0;
-	case 'h':
-		a->help = 1;
-		return 0;
-	}
-	return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
+	if (end == v || *end || !(d > 0 && d <= 0.5))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --alpha '%s' (accepted: a significance level, 0 < alpha <= 0.5)",
+			       v);
+	*(double *)field = d;
+	return 0;
 }
 
+static int cb_opt_threshold(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !(d >= 0 && d < 1000))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --threshold '%s' (accepted: a percentage, 0 <= PCT < 1000)",
+			       v);
+	*(double *)field = d / 100;
+	return 0;
+}
+
+static int cb_opt_points(void *field, const char *v, struct cb_error *e)
+{
+	struct cb_points_opt *p = field;
+
+	cb_patterns_free(&p->pat);
+	if (cb_patterns_parse("points", v, &p->pat, e))
+		return -1;
+	p->arg = v;
+	return 0;
+}
+
+static const char *const cb_cmp_estimators[] = { "min", "median" };
+static const char *const cb_cmp_clocks[] = { "tsc", "core" };
+
 const struct cb_option cb_compare_decide_options[] = {
-	{ "alpha", CB_CMP_OPT_ALPHA, required_argument, "A",
-	  "significance level of the test (default 0.01,\n"
-	  "0 < A <= 0.5)" },
-	{ "threshold", CB_CMP_OPT_THRESHOLD, required_argument, "PCT",
-	  "smallest change reported, percent (default 2)" },
-	{ "points", CB_CMP_OPT_POINTS, required_argument, "SPEC",
-	  "only these points, comma-separated names or\n"
-	  "shell patterns ('to_user.native.*', '*.4K'), and\n"
-	  "the controls of their size classes" },
-	{ "estimator", CB_CMP_OPT_ESTIMATOR, required_argument, "E",
-	  "each repeat's figure: min (cycles_min) or median\n"
-	  "(default: the base record's estimator)" },
-	{ "clock", CB_CMP_OPT_CLOCK, required_argument, "C",
-	  "tsc (default) or core: TSC cycles x clock_ratio" },
-	{ "resamples", CB_CMP_OPT_RESAMPLES, required_argument, "N",
-	  "bootstrap resamples, from 10 repeats a side\n"
-	  "(default 10000)" },
-	{ "seed", CB_CMP_OPT_SEED, required_argument, "N",
-	  "bootstrap seed (default 1)" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL },
+	CB_OPT_CALLBACK("alpha", struct cb_compare_args, o.par.alpha, required_argument,
+			cb_opt_alpha, "A",
+			"significance level of the test (default 0.01,\n"
+			"0 < A <= 0.5)"),
+	CB_OPT_CALLBACK("threshold", struct cb_compare_args, o.par.threshold, required_argument,
+			cb_opt_threshold, "PCT", "smallest change reported, percent (default 2)"),
+	CB_OPT_CALLBACK("points", struct cb_compare_args, points, required_argument,
+			cb_opt_points, "SPEC",
+			"only these points, comma-separated names or\n"
+			"shell patterns ('to_user.native.*', '*.4K'), and\n"
+			"the controls of their size classes"),
+	CB_OPT_CHOICE("estimator", struct cb_compare_args, o.median, cb_cmp_estimators, "E",
+		      "each repeat's figure: min (cycles_min) or median\n"
+		      "(default: the base record's estimator)"),
+	CB_OPT_CHOICE("clock", struct cb_compare_args, o.core, cb_cmp_clocks, "C",
+		      "tsc (default) or core: TSC cycles x clock_ratio"),
+	CB_OPT_UINT("resamples", struct cb_compare_args, o.par.resamples, INFER_BOOT_MIN,
+		    INFER_BOOT_MAX, NULL, "N",
+		    "bootstrap resamples, from 10 repeats a side\n"
+		    "(default 10000)"),
+	CB_OPT_UINT("seed", struct cb_compare_args, o.par.seed, 0, ~0ULL, NULL, "N",
+		    "bootstrap seed (default 1)"),
+	CB_OPT_FLAG("help", 'h', struct cb_compare_args, help, "this help"),
+	CB_OPT_END(),
+};
+
+static const struct cb_option cb_compare_options[] = {
+	CB_OPT_FLAG("json", 0, struct cb_compare_args, json,
+		    "JSON lines for tools: one per comparison, drift\n"
+		    "class and point, then a summary"),
+	CB_OPT_FLAG("force", 0, struct cb_compare_args, o.force,
+		    "compare records of different CPUs, microcode,\n"
+		    "backends or TSC frequencies (listed either way)"),
+	CB_OPT_END(),
 };
 
 void cb_compare_args_init(struct cb_compare_args *a)
@@ -144,6 +118,11 @@ void cb_compare_args_init(struct cb_compare_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->o = def;
+}
+
+void cb_compare_args_parsed(struct cb_compare_args *a)
+{
+	a->o.points = a->points.arg ? &a->points.pat : NULL;
 }
 
 /* ---- Text ------------------------------------------------------------- */
@@ -528,23 +507,9 @@ static void cb_json_class(struct cb_str *b, const struct cb_cmp_class *k)
 	cb_str_add(b, "}\n");
 }
 
-static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
+/* A point's "placement": the spread of its processes on each side, or null. */
+static void cb_json_placement(struct cb_str *b, const struct cb_cmp_point *p)
 {
-	cb_str_add(b, "{\"type\":\"point\"");
-	cb_jstr(b, "name", p->name);
-	cb_jstr(b, "direction", p->key.direction);
-	cb_jstr(b, "variant", p->key.variant);
-	cb_str_printf(b, ",\"size\":%llu", p->key.size);
-	if (p->key.random)
-		cb_str_printf(b, ",\"size_max\":%llu", p->key.size_max);
-	cb_str_printf(b, ",\"src_offset\":%llu,\"dst_offset\":%llu", p->key.src_offset,
-		      p->key.dst_offset);
-	cb_jstr(b, "cache", p->key.cache);
-	cb_jbool(b, "control", p->control);
-	cb_jstr(b, "verdict", cb_outcome_name(p->out));
-	cb_jstr(b, "why", p->why);
-	cb_jside(b, "base", &p->base);
-	cb_jside(b, "new", &p->new);
 	if (p->has_pl) {
 		cb_str_add(b, ",\"placement\":{");
 		cb_str_printf(b, "\"sensitive\":%s", p->pl.sensitive ? "true" : "false");
@@ -555,8 +520,11 @@ static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
 	} else {
 		cb_str_add(b, ",\"placement\":null");
 	}
-	cb_jnum(b, "mean_change_pct",
-		p->base.mean > 0 ? 100 * (p->new.mean / p->base.mean - 1) : NAN);
+}
+
+/* A point's decisions: the test, net of the controls, LKP's rule, the bootstrap. */
+static void cb_json_tests(struct cb_str *b, const struct cb_cmp_point *p)
+{
 	cb_str_add(b, ",\"test\":{");
 	cb_str_printf(b, "\"verdict\":");
 	cb_str_json(b, infer_change_name(p->v.change));
@@ -598,6 +566,29 @@ static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
 	} else {
 		cb_str_add(b, ",\"boot\":null");
 	}
+}
+
+static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
+{
+	cb_str_add(b, "{\"type\":\"point\"");
+	cb_jstr(b, "name", p->name);
+	cb_jstr(b, "direction", p->key.direction);
+	cb_jstr(b, "variant", p->key.variant);
+	cb_str_printf(b, ",\"size\":%llu", p->key.size);
+	if (p->key.random)
+		cb_str_printf(b, ",\"size_max\":%llu", p->key.size_max);
+	cb_str_printf(b, ",\"src_offset\":%llu,\"dst_offset\":%llu", p->key.src_offset,
+		      p->key.dst_offset);
+	cb_jstr(b, "cache", p->key.cache);
+	cb_jbool(b, "control", p->control);
+	cb_jstr(b, "verdict", cb_outcome_name(p->out));
+	cb_jstr(b, "why", p->why);
+	cb_jside(b, "base", &p->base);
+	cb_jside(b, "new", &p->new);
+	cb_json_placement(b, p);
+	cb_jnum(b, "mean_change_pct",
+		p->base.mean > 0 ? 100 * (p->new.mean / p->base.mean - 1) : NAN);
+	cb_json_tests(b, p);
 	cb_str_add(b, "}\n");
 }
 
@@ -684,13 +675,14 @@ int cmd_compare(int argc, char **argv)
 	size_t n, i;
 
 	cb_compare_args_init(&a);
-	first = cb_options_parse(argc, argv, tables, cb_compare_option, &a, &e);
+	first = cb_options_parse(argc, argv, tables, &a, NULL, &e);
 	if (first < 0)
 		goto fail;
+	cb_compare_args_parsed(&a);
 	if (a.help) {
 		fputs(cb_compare_usage, stdout);
 		cb_options_help(stdout, tables);
-		cb_patterns_free(&a.points);
+		cb_patterns_free(&a.points.pat);
 		return CB_EXIT_OK;
 	}
 	if (argc - first < 2) {
@@ -726,9 +718,9 @@ int cmd_compare(int argc, char **argv)
 		cb_record_free(&recs[i]);
 	free(recs);
 	free(cmps);
-	cb_patterns_free(&a.points);
+	cb_patterns_free(&a.points.pat);
 	return status;
 fail:
-	cb_patterns_free(&a.points);
+	cb_patterns_free(&a.points.pat);
 	return cb_report(&e);
 }

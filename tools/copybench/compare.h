@@ -10,23 +10,23 @@
 #include "options.h"
 #include "verdict.h"
 
-/* Option keys of compare and bisect-run (long options only). */
-enum {
-	CB_CMP_OPT_ALPHA = 256, CB_CMP_OPT_THRESHOLD, CB_CMP_OPT_POINTS, CB_CMP_OPT_ESTIMATOR,
-	CB_CMP_OPT_CLOCK, CB_CMP_OPT_RESAMPLES, CB_CMP_OPT_SEED, CB_CMP_OPT_JSON,
-	CB_CMP_OPT_FORCE, CB_CMP_OPT_FIRST_FREE,
+/* --points: as typed (bisect-run passes it on), and parsed. */
+struct cb_points_opt {
+	const char *arg;
+	struct cb_patterns pat;
 };
 
 struct cb_compare_args {
 	struct cb_cmp_opts o;
-	struct cb_patterns points;	/* o.points points here when given */
+	struct cb_points_opt points;	/* o.points: points.pat when given */
 	int json, help;
 };
 
-/* The decision's options (and -h), handled by cb_compare_option(). */
+/* The decision's options (and -h), fields of struct cb_compare_args. */
 extern const struct cb_option cb_compare_decide_options[];
 void cb_compare_args_init(struct cb_compare_args *a);
-int cb_compare_option(void *ctx, int key, const char *arg, struct cb_error *e);
+/* After the parsing: --points, when given, selects. */
+void cb_compare_args_parsed(struct cb_compare_args *a);
 
 /*
  * cb_compare_records - read paths[0..n) into recs[] and compare each of

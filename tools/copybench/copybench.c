@@ -30,6 +30,7 @@ static const struct cb_cmd {
 	{ "compare", cmd_compare, "is a difference between records real, and the kernel's?" },
 	{ "bisect-run", cmd_bisect_run, "one step of git bisect run: good, bad or skip" },
 	{ "placement", cmd_placement, "is a point's cost the code's, or its placement's?" },
+	{ "pattern", cmd_pattern, "the data file's content, for scripts to compare" },
 	{ "help", cmd_help, "this list, or a subcommand's --help" },
 	{ "worker", cmd_worker, NULL },
 };

@@ -15,33 +15,33 @@
 
 #include "infer.h"
 #include "stats.h"
+#include "util.h"
 
 #define INFER_CHANGE(e, name)	name,
-static const char *const change_names[] = {
+static const char *const infer_change_names[] = {
 #include "infer.h"
 };
 #undef INFER_CHANGE
 
 #define INFER_WHY(e, name)	name,
-static const char *const why_names[] = {
+static const char *const infer_why_names[] = {
 #include "infer.h"
 };
 #undef INFER_WHY
 
-#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
 const char *infer_change_name(enum infer_change change)
 {
-	if ((unsigned int)change >= ARRAY_LEN(change_names))
+	if ((unsigned int)change >= ARRAY_SIZE(infer_change_names))
 		return "?";
-	return change_names[change];
+	return infer_change_names[change];
 }
 
 const char *infer_why_name(enum infer_why why)
 {
-	if ((unsigned int)why >= ARRAY_LEN(why_names))
+	if ((unsigned int)why >= ARRAY_SIZE(infer_why_names))
 		return "?";
-	return why_names[why];
+	return infer_why_names[why];
 }
 
 int infer_params_check(const struct infer_params *par)
@@ -61,7 +61,7 @@ int infer_params_check(const struct infer_params *par)
 /* ---- Small helpers ------------------------------------------------------ */
 
 /* 0 when v[0..n-1] are all finite, -EINVAL otherwise. */
-static int check_finite(const double *v, size_t n)
+static int infer_check_finite(const double *v, size_t n)
 {
 	size_t i;
 
@@ -71,7 +71,7 @@ static int check_finite(const double *v, size_t n)
 	return 0;
 }
 
-static bool all_positive(const double *v, size_t n)
+static bool infer_all_positive(const double *v, size_t n)
 {
 	size_t i;
 
@@ -82,19 +82,19 @@ static bool all_positive(const double *v, size_t n)
 }
 
 /* The arguments every two-sample function takes. */
-static int check_samples(const double *x, size_t nx, const double *y, size_t ny)
+static int infer_check_samples(const double *x, size_t nx, const double *y, size_t ny)
 {
 	if (!x || !y || !nx || !ny)
 		return -EINVAL;
 	if (nx > INFER_MAX_N || ny > INFER_MAX_N)
 		return -E2BIG;
-	if (check_finite(x, nx) || check_finite(y, ny))
+	if (infer_check_finite(x, nx) || infer_check_finite(y, ny))
 		return -EINVAL;
 	return 0;
 }
 
 /* C(n, k) in floating point (exact while it fits 53 bits). */
-static double binomial(size_t n, size_t k)
+static double infer_binomial(size_t n, size_t k)
 {
 	double c = 1;
 	size_t i;
@@ -108,14 +108,14 @@ static double binomial(size_t n, size_t k)
 
 /* ---- Mann-Whitney U ------------------------------------------------------ */
 
-struct pooled {
+struct infer_pooled {
 	double v;
 	bool is_y;
 };
 
-static int cmp_pooled(const void *a, const void *b)
+static int infer_cmp_pooled(const void *a, const void *b)
 {
-	double x = ((const struct pooled *)a)->v, y = ((const struct pooled *)b)->v;
+	double x = ((const struct infer_pooled *)a)->v, y = ((const struct infer_pooled *)b)->v;
 
 	return (x > y) - (x < y);
 }
@@ -126,7 +126,7 @@ static int cmp_pooled(const void *a, const void *b)
  * midrank (a + b) / 2). Returns the doubled rank sum of y and sets
  * *tie_term to sum(t^3 - t) over tie groups of size t.
  */
-static long rank_pooled(const struct pooled *p, size_t n, long *r2,
+static long infer_rank_pooled(const struct infer_pooled *p, size_t n, long *r2,
 			double *tie_term)
 {
 	long sum_y = 0;
@@ -156,7 +156,7 @@ static long rank_pooled(const struct pooled *p, size_t n, long *r2,
  * (count[j][s]: subsets of j values summing to s), adding one value at a
  * time.
  */
-static int mwu_exact(const long *r2, size_t n, size_t k, long t_obs,
+static int infer_mwu_exact(const long *r2, size_t n, size_t k, long t_obs,
 		     double *p)
 {
 	long smax, mean2 = (long)k * (long)(n + 1), dev, *prefix;
@@ -176,8 +176,8 @@ static int mwu_exact(const long *r2, size_t n, size_t k, long t_obs,
 		free(prefix);
 		return -ENOMEM;
 	}
-#define COUNT(j, s)	count[(j) * (size_t)(smax + 1) + (size_t)(s)]
-	COUNT(0, 0) = 1;
+#define INFER_COUNT(j, s)	count[(j) * (size_t)(smax + 1) + (size_t)(s)]
+	INFER_COUNT(0, 0) = 1;
 	for (i = 0; i < n; i++) {
 		for (j = i + 1 < k ? i + 1 : k; j >= 1; j--) {
 			/*
@@ -188,18 +188,18 @@ static int mwu_exact(const long *r2, size_t n, size_t k, long t_obs,
 			long lo = r2[i] + prefix[j - 1];
 
 			for (s = hi; s >= lo; s--)
-				COUNT(j, s) += COUNT(j - 1, s - r2[i]);
+				INFER_COUNT(j, s) += INFER_COUNT(j - 1, s - r2[i]);
 		}
 	}
 	dev = labs(t_obs - mean2);
 	for (s = 0; s <= smax; s++) {
-		double c = COUNT(k, s);
+		double c = INFER_COUNT(k, s);
 
 		total += c;
 		if (labs(s - mean2) >= dev)
 			tail += c;
 	}
-#undef COUNT
+#undef INFER_COUNT
 	free(count);
 	free(prefix);
 	*p = fmin(1, tail / total);
@@ -210,7 +210,7 @@ static int mwu_exact(const long *r2, size_t n, size_t k, long t_obs,
  * Median of f(y_j, x_i) over all nx * ny pairs, f the difference or the
  * difference of logs (the caller exponentiates).
  */
-static int pairwise_median(const double *x, size_t nx, const double *y,
+static int infer_pairwise_median(const double *x, size_t nx, const double *y,
 			   size_t ny, bool logs, double *med)
 {
 	size_t i, j, n = 0;
@@ -228,7 +228,7 @@ static int pairwise_median(const double *x, size_t nx, const double *y,
 }
 
 /* Normal approximation: continuity correction, tie-corrected variance. */
-static void mwu_normal(struct infer_mwu *r, double tie_term)
+static void infer_mwu_normal(struct infer_mwu *r, double tie_term)
 {
 	double nx = (double)r->nx, ny = (double)r->ny, n = nx + ny;
 	double var = nx * ny / 12 * ((n + 1) - tie_term / (n * (n - 1)));
@@ -243,17 +243,32 @@ static void mwu_normal(struct infer_mwu *r, double tie_term)
 	r->p = fmin(1, erfc(fabs(r->z) / sqrt(2.0)));
 }
 
+/* The Hodges-Lehmann shift into r, and the ratio when every value is positive (else NaN). */
+static int infer_hodges_lehmann(const double *x, size_t nx, const double *y, size_t ny,
+				struct infer_mwu *r)
+{
+	int err = infer_pairwise_median(x, nx, y, ny, false, &r->hl_shift);
+
+	r->hl_ratio = NAN;
+	if (err || !infer_all_positive(x, nx) || !infer_all_positive(y, ny))
+		return err;
+	err = infer_pairwise_median(x, nx, y, ny, true, &r->hl_ratio);
+	if (!err)
+		r->hl_ratio = exp(r->hl_ratio);
+	return err;
+}
+
 int infer_mwu(const double *x, size_t nx, const double *y, size_t ny,
 	      enum infer_method method, struct infer_mwu *res)
 {
 	size_t n = nx + ny, i;
 	struct infer_mwu r = { .nx = nx, .ny = ny };
-	struct pooled *p;
+	struct infer_pooled *p;
 	double tie_term;
 	long *r2, sum_y;
 	int err;
 
-	err = check_samples(x, nx, y, ny);
+	err = infer_check_samples(x, nx, y, ny);
 	if (err)
 		return err;
 	if (!res || method > INFER_NORMAL)
@@ -268,16 +283,16 @@ int infer_mwu(const double *x, size_t nx, const double *y, size_t ny,
 		goto free_bufs;
 	}
 	for (i = 0; i < nx; i++)
-		p[i] = (struct pooled){ x[i], false };
+		p[i] = (struct infer_pooled){ x[i], false };
 	for (i = 0; i < ny; i++)
-		p[nx + i] = (struct pooled){ y[i], true };
-	qsort(p, n, sizeof(*p), cmp_pooled);
-	sum_y = rank_pooled(p, n, r2, &tie_term);
+		p[nx + i] = (struct infer_pooled){ y[i], true };
+	qsort(p, n, sizeof(*p), infer_cmp_pooled);
+	sum_y = infer_rank_pooled(p, n, r2, &tie_term);
 
 	r.u = (double)sum_y / 2 - (double)ny * (double)(ny + 1) / 2;
 	r.ties = tie_term > 0;
 	r.min_p = infer_mwu_min_p(nx, ny);
-	mwu_normal(&r, tie_term);
+	infer_mwu_normal(&r, tie_term);
 	if (method == INFER_EXACT ||
 	    (method == INFER_AUTO && n <= INFER_MWU_EXACT_AUTO)) {
 		/*
@@ -285,25 +300,18 @@ int infer_mwu(const double *x, size_t nx, const double *y, size_t ny,
 		 * is n(n+1) minus the other's, as far from its mean.
 		 */
 		if (ny <= nx)
-			err = mwu_exact(r2, n, ny, sum_y, &r.p);
+			err = infer_mwu_exact(r2, n, ny, sum_y, &r.p);
 		else
-			err = mwu_exact(r2, n, nx,
+			err = infer_mwu_exact(r2, n, nx,
 					(long)(n * (n + 1)) - sum_y, &r.p);
 		if (err)
 			goto free_bufs;
 		r.exact = true;
 	}
 
-	err = pairwise_median(x, nx, y, ny, false, &r.hl_shift);
+	err = infer_hodges_lehmann(x, nx, y, ny, &r);
 	if (err)
 		goto free_bufs;
-	r.hl_ratio = NAN;
-	if (all_positive(x, nx) && all_positive(y, ny)) {
-		err = pairwise_median(x, nx, y, ny, true, &r.hl_ratio);
-		if (err)
-			goto free_bufs;
-		r.hl_ratio = exp(r.hl_ratio);
-	}
 	*res = r;
 free_bufs:
 	free(p);
@@ -315,7 +323,7 @@ double infer_mwu_min_p(size_t nx, size_t ny)
 {
 	if (!nx || !ny)
 		return 1;
-	return fmin(1, 2 / binomial(nx + ny, nx));
+	return fmin(1, 2 / infer_binomial(nx + ny, nx));
 }
 
 size_t infer_mwu_min_repeats(double alpha, size_t n_other)
@@ -344,13 +352,13 @@ int infer_decide(const double *base, size_t nb, const double *new, size_t nn,
 		return -EINVAL;
 	if (nb > INFER_MAX_N || nn > INFER_MAX_N)
 		return -E2BIG;
-	if (check_finite(base, nb) || check_finite(new, nn))
+	if (infer_check_finite(base, nb) || infer_check_finite(new, nn))
 		return -EINVAL;
 	if (!nb || !nn) {
 		r.why = INFER_WHY_NO_DATA;
 		goto out;
 	}
-	if (!all_positive(base, nb) || !all_positive(new, nn)) {
+	if (!infer_all_positive(base, nb) || !infer_all_positive(new, nn)) {
 		r.why = INFER_WHY_NOT_POSITIVE;
 		goto out;
 	}
@@ -387,9 +395,9 @@ int infer_placement(const double *base, size_t nb, const double *new, size_t nn,
 		return -EINVAL;
 	if (nb > INFER_MAX_N || nn > INFER_MAX_N)
 		return -E2BIG;
-	if (check_finite(base, nb) || check_finite(new, nn))
+	if (infer_check_finite(base, nb) || infer_check_finite(new, nn))
 		return -EINVAL;
-	if (!all_positive(base, nb) || !all_positive(new, nn))
+	if (!infer_all_positive(base, nb) || !infer_all_positive(new, nn))
 		return -EDOM;
 	bmin = cb_stats_min(base, nb);
 	bmax = cb_stats_max(base, nb);
@@ -438,9 +446,9 @@ double infer_poibin_tail(const double *p, size_t n, size_t k)
 	return tail > 1 ? 1 : tail;
 }
 
-/* ---- RNG: xoshiro256** seeded by splitmix64 ------------------------------ */
+/* ---- RNG: xoshiro256** seeded by infer_splitmix64 ------------------------------ */
 
-static uint64_t splitmix64(uint64_t *state)
+static uint64_t infer_splitmix64(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
 
@@ -449,7 +457,7 @@ static uint64_t splitmix64(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-static inline uint64_t rotl(uint64_t x, int k)
+static inline uint64_t infer_rotl(uint64_t x, int k)
 {
 	return (x << k) | (x >> (64 - k));
 }
@@ -459,13 +467,13 @@ void infer_rng_seed(struct infer_rng *rng, uint64_t seed)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		rng->s[i] = splitmix64(&seed);
+		rng->s[i] = infer_splitmix64(&seed);
 }
 
 uint64_t infer_rng_next(struct infer_rng *rng)
 {
 	uint64_t *s = rng->s;
-	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t result = infer_rotl(s[1] * 5, 7) * 9;
 	uint64_t t = s[1] << 17;
 
 	s[2] ^= s[0];
@@ -473,7 +481,7 @@ uint64_t infer_rng_next(struct infer_rng *rng)
 	s[1] ^= s[2];
 	s[0] ^= s[3];
 	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
+	s[3] = infer_rotl(s[3], 45);
 	return result;
 }
 
@@ -491,7 +499,7 @@ uint64_t infer_rng_below(struct infer_rng *rng, uint64_t n)
 /* ---- Bootstrap ------------------------------------------------------------ */
 
 /* Median of n values drawn with replacement from v into buf. */
-static double resample_median(struct infer_rng *rng, const double *v, size_t n,
+static double infer_resample_median(struct infer_rng *rng, const double *v, size_t n,
 			      double *buf)
 {
 	size_t i;
@@ -501,7 +509,7 @@ static double resample_median(struct infer_rng *rng, const double *v, size_t n,
 	return cb_stats_median_unsorted(buf, n);
 }
 
-static double median_of(const double *v, size_t n, double *buf)
+static double infer_median_of(const double *v, size_t n, double *buf)
 {
 	memcpy(buf, v, n * sizeof(*buf));
 	return cb_stats_median_unsorted(buf, n);
@@ -517,12 +525,12 @@ int infer_boot_median_ratio(const double *x, size_t nx,
 	unsigned int b;
 	int err;
 
-	err = check_samples(x, nx, y, ny);
+	err = infer_check_samples(x, nx, y, ny);
 	if (err)
 		return err;
 	if (!res || infer_params_check(par))
 		return -EINVAL;
-	if (!all_positive(x, nx) || !all_positive(y, ny))
+	if (!infer_all_positive(x, nx) || !infer_all_positive(y, ny))
 		return -EDOM;
 
 	ratios = malloc(par->resamples * sizeof(*ratios));
@@ -533,15 +541,15 @@ int infer_boot_median_ratio(const double *x, size_t nx,
 	}
 	infer_rng_seed(&rng, par->seed);
 	for (b = 0; b < par->resamples; b++) {
-		double mx = resample_median(&rng, x, nx, buf);
+		double mx = infer_resample_median(&rng, x, nx, buf);
 
-		ratios[b] = resample_median(&rng, y, ny, buf) / mx;
+		ratios[b] = infer_resample_median(&rng, y, ny, buf) / mx;
 	}
 	cb_stats_sort(ratios, par->resamples);
 
 	res->lo = cb_stats_quantile(ratios, par->resamples, par->alpha / 2);
 	res->hi = cb_stats_quantile(ratios, par->resamples, 1 - par->alpha / 2);
-	res->ratio = median_of(y, ny, buf) / median_of(x, nx, buf);
+	res->ratio = infer_median_of(y, ny, buf) / infer_median_of(x, nx, buf);
 	res->level = 1 - par->alpha;
 	res->resamples = par->resamples;
 free_bufs:
@@ -552,23 +560,23 @@ free_bufs:
 
 /* ---- LKP's range rule ---------------------------------------------------- */
 
-#define LKP_MARGIN_SHIFT	5	/* lib/stats.rb MARGIN_SHIFT */
-#define LKP_MAX_MARGIN		3	/* calculate_matrix_values, perf stats */
-#define LKP_MAX_RATIO		5	/* lib/stats.rb MAX_RATIO */
-#define LKP_MIN_RATIO		1.01	/* skip_small_change? */
-#define LKP_MIN_RUNS		3	/* skip_regular_stat? */
-#define LKP_GAP_DISTANCE	2	/* ChangedStat options['gap_distance'] */
+#define INFER_LKP_MARGIN_SHIFT	5	/* lib/stats.rb MARGIN_SHIFT */
+#define INFER_LKP_MAX_MARGIN		3	/* calculate_matrix_values, perf stats */
+#define INFER_LKP_MAX_RATIO		5	/* lib/stats.rb MAX_RATIO */
+#define INFER_LKP_MIN_RATIO		1.01	/* skip_small_change? */
+#define INFER_LKP_MIN_RUNS		3	/* skip_regular_stat? */
+#define INFER_LKP_GAP_DISTANCE	2	/* ChangedStat options['gap_distance'] */
 
-struct lkp_side {
+struct infer_lkp_side {
 	double min, mid, max;
 	size_t n;
 };
 
 /* sort_remove_margin + min_mean_max: sorts v into buf, trims, summarises. */
-static void lkp_summary(const double *v, size_t n, size_t max_margin,
-			double *buf, struct lkp_side *s)
+static void infer_lkp_summary(const double *v, size_t n, size_t max_margin,
+			double *buf, struct infer_lkp_side *s)
 {
-	size_t margin = n >> LKP_MARGIN_SHIFT;
+	size_t margin = n >> INFER_LKP_MARGIN_SHIFT;
 
 	if (margin > max_margin)
 		margin = max_margin;
@@ -582,7 +590,7 @@ static void lkp_summary(const double *v, size_t n, size_t max_margin,
 }
 
 /* ChangedStat#change?, a the new side and b the base as LKP names them. */
-static bool lkp_apart(const struct lkp_side *a, const struct lkp_side *b,
+static bool infer_lkp_apart(const struct infer_lkp_side *a, const struct infer_lkp_side *b,
 		      double distance)
 {
 	double gap;
@@ -595,20 +603,20 @@ static bool lkp_apart(const struct lkp_side *a, const struct lkp_side *b,
 		return b->min - a->max > gap || a->min - b->max > gap;
 	}
 	return (b->min > a->max &&
-		b->min - a->max > (b->mid - a->mid) / LKP_GAP_DISTANCE) ||
+		b->min - a->max > (b->mid - a->mid) / INFER_LKP_GAP_DISTANCE) ||
 	       (a->min > b->max &&
-		a->min - b->max > (a->mid - b->mid) / LKP_GAP_DISTANCE);
+		a->min - b->max > (a->mid - b->mid) / INFER_LKP_GAP_DISTANCE);
 }
 
 int infer_lkp(const double *base, size_t nb, const double *new, size_t nn,
 	      double distance, struct infer_lkp *res)
 {
-	struct lkp_side a, b;
-	const struct lkp_side *high, *low;
+	struct infer_lkp_side a, b;
+	const struct infer_lkp_side *high, *low;
 	double *buf;
 	int err;
 
-	err = check_samples(base, nb, new, nn);
+	err = infer_check_samples(base, nb, new, nn);
 	if (err)
 		return err;
 	if (!res || !(distance >= 0) || !isfinite(distance))
@@ -616,8 +624,8 @@ int infer_lkp(const double *base, size_t nb, const double *new, size_t nn,
 	buf = malloc((nb > nn ? nb : nn) * sizeof(*buf));
 	if (!buf)
 		return -ENOMEM;
-	lkp_summary(base, nb, LKP_MAX_MARGIN, buf, &b);
-	lkp_summary(new, nn, nb <= 3 ? 1 : LKP_MAX_MARGIN, buf, &a);
+	infer_lkp_summary(base, nb, INFER_LKP_MAX_MARGIN, buf, &b);
+	infer_lkp_summary(new, nn, nb <= 3 ? 1 : INFER_LKP_MAX_MARGIN, buf, &a);
 	free(buf);
 
 	res->base_min = b.min;
@@ -629,12 +637,12 @@ int infer_lkp(const double *base, size_t nb, const double *new, size_t nn,
 	/* calc_stats_metrics: the side with the higher mid is "high". */
 	high = a.mid > b.mid ? &a : &b;
 	low = high == &a ? &b : &a;
-	res->ratio = low->mid > 0 ? high->mid / low->mid : LKP_MAX_RATIO;
-	if (res->ratio > LKP_MAX_RATIO)
-		res->ratio = LKP_MAX_RATIO;
-	res->apart = lkp_apart(&a, &b, distance);
-	res->enough_runs = nb >= LKP_MIN_RUNS || nn >= LKP_MIN_RUNS;
-	res->big_enough = res->ratio > LKP_MIN_RATIO;
+	res->ratio = low->mid > 0 ? high->mid / low->mid : INFER_LKP_MAX_RATIO;
+	if (res->ratio > INFER_LKP_MAX_RATIO)
+		res->ratio = INFER_LKP_MAX_RATIO;
+	res->apart = infer_lkp_apart(&a, &b, distance);
+	res->enough_runs = nb >= INFER_LKP_MIN_RUNS || nn >= INFER_LKP_MIN_RUNS;
+	res->big_enough = res->ratio > INFER_LKP_MIN_RATIO;
 	res->changed = res->apart && res->enough_runs && res->big_enough;
 	res->regressed = res->changed && high == &a;
 	return 0;
@@ -642,17 +650,17 @@ int infer_lkp(const double *base, size_t nb, const double *new, size_t nn,
 
 /* ---- Student's t ---------------------------------------------------------- */
 
-#define LENTZ_TINY	1e-300	/* stands in for a zero denominator */
+#define INFER_LENTZ_TINY	1e-300	/* stands in for a zero denominator */
 
 /* One step of the modified Lentz algorithm: returns the factor for f. */
-static double lentz_step(double *c, double *d, double coef)
+static double infer_lentz_step(double *c, double *d, double coef)
 {
 	*d = 1 + coef * *d;
-	if (fabs(*d) < LENTZ_TINY)
-		*d = LENTZ_TINY;
+	if (fabs(*d) < INFER_LENTZ_TINY)
+		*d = INFER_LENTZ_TINY;
 	*c = 1 + coef / *c;
-	if (fabs(*c) < LENTZ_TINY)
-		*c = LENTZ_TINY;
+	if (fabs(*c) < INFER_LENTZ_TINY)
+		*c = INFER_LENTZ_TINY;
 	*d = 1 / *d;
 	return *c * *d;
 }
@@ -661,19 +669,19 @@ static double lentz_step(double *c, double *d, double coef)
  * Continued fraction of the regularized incomplete beta function I_x(a, b),
  * converging fast for x < (a + 1) / (a + b + 2).
  */
-static double beta_cf(double a, double b, double x)
+static double infer_beta_cf(double a, double b, double x)
 {
 	double c = 1, d = 1 - (a + b) * x / (a + 1), f, delta;
 	int m;
 
-	if (fabs(d) < LENTZ_TINY)
-		d = LENTZ_TINY;
+	if (fabs(d) < INFER_LENTZ_TINY)
+		d = INFER_LENTZ_TINY;
 	d = 1 / d;
 	f = d;
 	for (m = 1; m <= 1000; m++) {
-		f *= lentz_step(&c, &d, m * (b - m) * x /
+		f *= infer_lentz_step(&c, &d, m * (b - m) * x /
 				((a + 2 * m - 1) * (a + 2 * m)));
-		delta = lentz_step(&c, &d, -(a + m) * (a + b + m) * x /
+		delta = infer_lentz_step(&c, &d, -(a + m) * (a + b + m) * x /
 				   ((a + 2 * m) * (a + 2 * m + 1)));
 		f *= delta;
 		if (fabs(delta - 1) < 1e-15)
@@ -682,7 +690,7 @@ static double beta_cf(double a, double b, double x)
 	return f;
 }
 
-static double incomplete_beta(double a, double b, double x)
+static double infer_incomplete_beta(double a, double b, double x)
 {
 	double front;
 	int sign;	/* a, b > 0: always 1 */
@@ -694,8 +702,8 @@ static double incomplete_beta(double a, double b, double x)
 	front = exp(lgamma_r(a + b, &sign) - lgamma_r(a, &sign) -
 		    lgamma_r(b, &sign) + a * log(x) + b * log1p(-x));
 	if (x < (a + 1) / (a + b + 2))
-		return front * beta_cf(a, b, x) / a;
-	return 1 - front * beta_cf(b, a, 1 - x) / b;
+		return front * infer_beta_cf(a, b, x) / a;
+	return 1 - front * infer_beta_cf(b, a, 1 - x) / b;
 }
 
 double infer_t_p2(double t, double df)
@@ -704,7 +712,7 @@ double infer_t_p2(double t, double df)
 		return NAN;
 	if (isinf(t))
 		return 0;
-	return incomplete_beta(df / 2, 0.5, df / (df + t * t));
+	return infer_incomplete_beta(df / 2, 0.5, df / (df + t * t));
 }
 
 double infer_t_crit(double p2, double df)
@@ -733,7 +741,7 @@ double infer_t_crit(double p2, double df)
  * Two-sided t p-value of a deviation dev with standard error se, df degrees
  * of freedom; se == 0 means no noise at all: any deviation is certain.
  */
-static double t_p_value(double dev, double se, double df)
+static double infer_t_p_value(double dev, double se, double df)
 {
 	if (se == 0)
 		return dev == 0 ? 1 : 0;
@@ -745,8 +753,8 @@ static double t_p_value(double dev, double se, double df)
  * deviation; its median's standard error sqrt(pi / 2) = 1.2533 times the
  * mean's.
  */
-#define MAD_TO_SD	1.4826
-#define MEDIAN_SE	1.2533
+#define INFER_MAD_TO_SD	1.4826
+#define INFER_MEDIAN_SE	1.2533
 
 int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		struct infer_drift *d)
@@ -760,16 +768,16 @@ int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		return -ENODATA;
 	if (n > INFER_DRIFT_MAX_N)
 		return -E2BIG;
-	if (check_finite(ratios, n))
+	if (infer_check_finite(ratios, n))
 		return -EINVAL;
-	if (!all_positive(ratios, n))
+	if (!infer_all_positive(ratios, n))
 		return -EDOM;
 	logs = malloc(n * sizeof(*logs));
 	if (!logs)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		logs[i] = log(ratios[i]);
-	sd = MAD_TO_SD * cb_stats_mad(logs, n);
+	sd = INFER_MAD_TO_SD * cb_stats_mad(logs, n);
 	med = cb_stats_median_unsorted(logs, n);
 	free(logs);
 	if (isnan(sd))
@@ -786,12 +794,12 @@ int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		d->moved = false;
 		return 0;
 	}
-	se = MEDIAN_SE * sd / sqrt((double)n);
+	se = INFER_MEDIAN_SE * sd / sqrt((double)n);
 	t = infer_t_crit(par->alpha, (double)(n - 1));
 	d->log_sd = sd;
 	d->lo = exp(med - t * se);
 	d->hi = exp(med + t * se);
-	d->p = t_p_value(med, se, (double)(n - 1));
+	d->p = infer_t_p_value(med, se, (double)(n - 1));
 	d->moved = d->p <= par->alpha && fabs(d->ratio - 1) > par->threshold;
 	return 0;
 }
@@ -801,8 +809,8 @@ double infer_log_se(const double *x, size_t nx, const double *y, size_t ny)
 	double *l, v = 0;
 	size_t i, n = nx > ny ? nx : ny;
 
-	if (!x || !y || !nx || !ny || check_finite(x, nx) || check_finite(y, ny) ||
-	    !all_positive(x, nx) || !all_positive(y, ny))
+	if (!x || !y || !nx || !ny || infer_check_finite(x, nx) || infer_check_finite(y, ny) ||
+	    !infer_all_positive(x, nx) || !infer_all_positive(y, ny))
 		return NAN;
 	l = malloc(n * sizeof(*l));
 	if (!l)
@@ -846,11 +854,11 @@ int infer_net(double native_ratio, double native_log_se, const struct infer_drif
 	mean = log(d->ratio);
 	df = (double)(d->n - 1);
 	se = sqrt(native_log_se * native_log_se + d->log_sd * d->log_sd *
-		  (1 + MEDIAN_SE * MEDIAN_SE / (double)d->n));
+		  (1 + INFER_MEDIAN_SE * INFER_MEDIAN_SE / (double)d->n));
 	t = infer_t_crit(par->alpha, df);
 	r.lo = exp(mean - t * se);
 	r.hi = exp(mean + t * se);
-	r.p = t_p_value(log(native_ratio) - mean, se, df);
+	r.p = infer_t_p_value(log(native_ratio) - mean, se, df);
 	r.distinct = r.p <= par->alpha;
 	if (r.distinct && fabs(r.net - 1) > par->threshold)
 		r.change = r.net > 1 ? INFER_REGRESSED : INFER_IMPROVED;

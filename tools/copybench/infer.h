@@ -16,8 +16,8 @@
  * Mann-Whitney test rather than the bootstrap decides are in
  * Documentation/compare.rst.
  */
-#ifndef COPYBENCH_INFER_H
-#define COPYBENCH_INFER_H
+#ifndef CB_INFER_H
+#define CB_INFER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -543,7 +543,7 @@ double infer_t_p2(double t, double df);
  */
 double infer_t_crit(double p2, double df);
 
-#endif /* COPYBENCH_INFER_H */
+#endif /* CB_INFER_H */
 
 /* INFER_CHANGE(e, name): the verdicts, enum infer_change, in order. */
 #ifdef INFER_CHANGE

@@ -532,58 +532,77 @@ static bool untouched(const void *p, size_t len)
 }
 
 /* Every entry point refuses garbage with the documented errno. */
-TEST(bad_input_is_refused)
+static const double bad_ok[] = { 1, 2, 3 }, bad_nan[] = { 1, NAN, 3 };
+static const double bad_inf[] = { 1, INFINITY, 3 }, bad_neg[] = { 1, -2, 3 };
+
+/* One more value than INFER_MAX_N accepts. */
+static const double *bad_big(void)
 {
-	struct infer_params par = INFER_PARAMS_DEFAULT, bad;
 	static double big[INFER_MAX_N + 1];
-	double ok[] = { 1, 2, 3 }, nan_v[] = { 1, NAN, 3 };
-	double inf_v[] = { 1, INFINITY, 3 }, neg[] = { 1, -2, 3 };
-	struct infer_mwu m;
-	struct infer_verdict v;
-	struct infer_boot b;
-	struct infer_lkp l;
-	struct infer_drift d;
-	struct infer_net n;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(big); i++)
 		big[i] = (double)i + 1;
-	memset(&m, SENTINEL, sizeof(m));
-	memset(&v, SENTINEL, sizeof(v));
-	memset(&b, SENTINEL, sizeof(b));
-	memset(&l, SENTINEL, sizeof(l));
-	memset(&d, SENTINEL, sizeof(d));
-	memset(&n, SENTINEL, sizeof(n));
+	return big;
+}
 
+TEST(bad_input_mwu_refused)
+{
+	const double *big = bad_big(), *ok = bad_ok;
+	struct infer_mwu m;
+
+	memset(&m, SENTINEL, sizeof(m));
 	EXPECT_EQ(-EINVAL, infer_mwu(NULL, 3, ok, 3, INFER_AUTO, &m));
 	EXPECT_EQ(-EINVAL, infer_mwu(ok, 0, ok, 3, INFER_AUTO, &m));
-	EXPECT_EQ(-EINVAL, infer_mwu(ok, 3, nan_v, 3, INFER_AUTO, &m));
-	EXPECT_EQ(-EINVAL, infer_mwu(inf_v, 3, ok, 3, INFER_AUTO, &m));
+	EXPECT_EQ(-EINVAL, infer_mwu(ok, 3, bad_nan, 3, INFER_AUTO, &m));
+	EXPECT_EQ(-EINVAL, infer_mwu(bad_inf, 3, ok, 3, INFER_AUTO, &m));
 	EXPECT_EQ(-EINVAL, infer_mwu(ok, 3, ok, 3, (enum infer_method)7, &m));
 	EXPECT_EQ(-EINVAL, infer_mwu(ok, 3, ok, 3, INFER_AUTO, NULL));
 	EXPECT_EQ(-E2BIG, infer_mwu(big, INFER_MAX_N + 1, ok, 3, INFER_AUTO, &m));
 	EXPECT_EQ(-E2BIG, infer_mwu(big, 61, big, 60, INFER_EXACT, &m));
 	EXPECT_TRUE(untouched(&m, sizeof(m)));
+}
 
-	EXPECT_EQ(-EINVAL, infer_decide(ok, 3, nan_v, 3, &par, &v));
+TEST(bad_input_decide_boot_lkp_refused)
+{
+	struct infer_params par = INFER_PARAMS_DEFAULT;
+	const double *big = bad_big(), *ok = bad_ok;
+	struct infer_verdict v;
+	struct infer_boot b;
+	struct infer_lkp l;
+
+	memset(&v, SENTINEL, sizeof(v));
+	memset(&b, SENTINEL, sizeof(b));
+	memset(&l, SENTINEL, sizeof(l));
+	EXPECT_EQ(-EINVAL, infer_decide(ok, 3, bad_nan, 3, &par, &v));
 	EXPECT_EQ(-EINVAL, infer_decide(NULL, 3, ok, 3, &par, &v));
 	EXPECT_EQ(-EINVAL, infer_decide(ok, 3, ok, 3, NULL, &v));
 	EXPECT_EQ(-E2BIG, infer_decide(big, INFER_MAX_N + 1, ok, 3, &par, &v));
 	EXPECT_TRUE(untouched(&v, sizeof(v)));
 
-	EXPECT_EQ(-EDOM, infer_boot_median_ratio(ok, 3, neg, 3, &par, &b));
-	EXPECT_EQ(-EINVAL, infer_boot_median_ratio(ok, 3, inf_v, 3, &par, &b));
+	EXPECT_EQ(-EDOM, infer_boot_median_ratio(ok, 3, bad_neg, 3, &par, &b));
+	EXPECT_EQ(-EINVAL, infer_boot_median_ratio(ok, 3, bad_inf, 3, &par, &b));
 	EXPECT_TRUE(untouched(&b, sizeof(b)));
 
 	EXPECT_EQ(-EINVAL, infer_lkp(ok, 3, ok, 3, -1, &l));
 	EXPECT_EQ(-EINVAL, infer_lkp(ok, 3, ok, 3, NAN, &l));
-	EXPECT_EQ(-EINVAL, infer_lkp(ok, 3, nan_v, 3, 0, &l));
+	EXPECT_EQ(-EINVAL, infer_lkp(ok, 3, bad_nan, 3, 0, &l));
 	EXPECT_TRUE(untouched(&l, sizeof(l)));
+}
 
+TEST(bad_input_drift_net_refused)
+{
+	struct infer_params par = INFER_PARAMS_DEFAULT;
+	const double *ok = bad_ok;
+	struct infer_drift d;
+	struct infer_net n;
+
+	memset(&d, SENTINEL, sizeof(d));
+	memset(&n, SENTINEL, sizeof(n));
 	EXPECT_EQ(-ENODATA, infer_drift(ok, 0, &par, &d));
 	EXPECT_EQ(-E2BIG, infer_drift(ok, INFER_DRIFT_MAX_N + 1, &par, &d));
-	EXPECT_EQ(-EDOM, infer_drift(neg, 3, &par, &d));
-	EXPECT_EQ(-EINVAL, infer_drift(nan_v, 3, &par, &d));
+	EXPECT_EQ(-EDOM, infer_drift(bad_neg, 3, &par, &d));
+	EXPECT_EQ(-EINVAL, infer_drift(bad_nan, 3, &par, &d));
 	EXPECT_TRUE(untouched(&d, sizeof(d)));
 	ASSERT_EQ(0, infer_drift(ok, 3, &par, &d));
 	EXPECT_EQ(-EDOM, infer_net(-1.0, 0, &d, &par, &n));
@@ -596,12 +615,22 @@ TEST(bad_input_is_refused)
 	d.n = 1;	/* a drift that claims an uncertainty it cannot have */
 	EXPECT_EQ(-EINVAL, infer_net(1.0, 0, &d, &par, &n));
 	EXPECT_TRUE(untouched(&n, sizeof(n)));
-	EXPECT_TRUE(isnan(infer_log_se(ok, 3, neg, 3)));
-	EXPECT_TRUE(isnan(infer_log_se(ok, 3, nan_v, 3)));
+	EXPECT_TRUE(isnan(infer_log_se(ok, 3, bad_neg, 3)));
+	EXPECT_TRUE(isnan(infer_log_se(ok, 3, bad_nan, 3)));
 	EXPECT_TRUE(isnan(infer_log_se(ok, 0, ok, 3)));
 	EXPECT_TRUE(isnan(infer_log_se(NULL, 3, ok, 3)));
+}
 
-	/* Parameters: every field outside its range. */
+/* Parameters: every field outside its range, refused and nothing written. */
+TEST(bad_params_refused)
+{
+	struct infer_params par = INFER_PARAMS_DEFAULT, bad;
+	const double *ok = bad_ok;
+	struct infer_verdict v;
+	struct infer_boot b;
+
+	memset(&v, SENTINEL, sizeof(v));
+	memset(&b, SENTINEL, sizeof(b));
 	EXPECT_EQ(0, infer_params_check(&par));
 	EXPECT_EQ(-EINVAL, infer_params_check(NULL));
 	bad = par;
@@ -629,7 +658,10 @@ TEST(bad_input_is_refused)
 	EXPECT_EQ(-EINVAL, infer_params_check(&bad));
 	EXPECT_TRUE(untouched(&v, sizeof(v)));
 	EXPECT_TRUE(untouched(&b, sizeof(b)));
+}
 
+TEST(names_out_of_range)
+{
 	EXPECT_STREQ("?", infer_change_name((enum infer_change)99));
 	EXPECT_STREQ("?", infer_why_name((enum infer_why)-1));
 	EXPECT_STREQ("regressed", infer_change_name(INFER_REGRESSED));

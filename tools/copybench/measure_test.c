@@ -579,6 +579,46 @@ static void edit(struct __test_metadata *_metadata, struct cb_str *t, const char
 	free(rest);
 }
 
+/* The good record good made bad as case c says, into t. */
+static void bad_record(struct __test_metadata *_metadata, struct cb_str *t,
+		       const struct cb_str *good, const char *c)
+{
+	const char *hdr_end = strchr(good->s, '\n') + 1;
+
+	t->len = 0;
+	cb_str_add(t, "");
+	if (!strcmp(c, "truncate")) {
+		cb_str_addn(t, good->s, good->len - 5);
+	} else if (!strcmp(c, "header-only")) {
+		cb_str_addn(t, good->s, (size_t)(hdr_end - good->s));
+	} else if (!strcmp(c, "foreign")) {
+		cb_str_add(t, "{\"name\":\"something else\"}\n");
+		cb_str_add(t, hdr_end);
+	} else if (!strcmp(c, "not-json")) {
+		cb_str_add(t, "hello\n");
+	} else if (!strcmp(c, "newer") || !strcmp(c, "version-0")) {
+		cb_str_add(t, !strcmp(c, "newer") ? "{\"copybench_record\":2" :
+			   "{\"copybench_record\":0");
+		cb_str_add(t, strchr(good->s, ','));
+	} else if (!strcmp(c, "bad-point")) {
+		cb_str_addn(t, good->s, (size_t)(hdr_end - good->s));
+		cb_str_add(t, "{\"direction\":\"to_user\",}\n");
+	} else if (!strcmp(c, "two-headers")) {
+		cb_str_addn(t, good->s, (size_t)(hdr_end - good->s));
+		cb_str_addn(t, hdr_end, (size_t)(strchr(hdr_end, '\n') + 1 - hdr_end));
+		cb_str_addn(t, good->s, (size_t)(hdr_end - good->s));
+	} else if (!strcmp(c, "array-point")) {
+		cb_str_addn(t, good->s, (size_t)(strchr(hdr_end, '\n') + 1 - good->s));
+		cb_str_add(t, "[1]\n");
+	} else if (strcmp(c, "empty")) {
+		/* A field edit on the first point (line 2), or the header. */
+		cb_str_add(t, good->s);
+		edit(_metadata, t, c);
+	}
+	if (!strcmp(c, "empty"))
+		t->len = 0, t->s[0] = '\0';
+}
+
 /* Every bad record: refused, usage status, the message names file and line. */
 TEST(record_refusals)
 {
@@ -608,7 +648,7 @@ TEST(record_refusals)
 	struct cb_str good = { 0 }, t = { 0 };
 	struct cb_error e;
 	struct cb_record r;
-	char path[64], *nl, *hdr_end;
+	char path[64], *nl;
 	unsigned int i;
 
 	fill_header(&h);
@@ -616,42 +656,10 @@ TEST(record_refusals)
 	fill_point(&p, 64);
 	cb_record_point_json(&good, &p);
 	cb_record_point_json(&good, &p);
-	hdr_end = strchr(good.s, '\n') + 1;
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		const char *c = cases[i].edit;
 
-		t.len = 0;
-		cb_str_add(&t, "");
-		if (!strcmp(c, "truncate")) {
-			cb_str_addn(&t, good.s, good.len - 5);
-		} else if (!strcmp(c, "header-only")) {
-			cb_str_addn(&t, good.s, (size_t)(hdr_end - good.s));
-		} else if (!strcmp(c, "foreign")) {
-			cb_str_add(&t, "{\"name\":\"something else\"}\n");
-			cb_str_add(&t, hdr_end);
-		} else if (!strcmp(c, "not-json")) {
-			cb_str_add(&t, "hello\n");
-		} else if (!strcmp(c, "newer") || !strcmp(c, "version-0")) {
-			cb_str_add(&t, !strcmp(c, "newer") ? "{\"copybench_record\":2" :
-				   "{\"copybench_record\":0");
-			cb_str_add(&t, strchr(good.s, ','));
-		} else if (!strcmp(c, "bad-point")) {
-			cb_str_addn(&t, good.s, (size_t)(hdr_end - good.s));
-			cb_str_add(&t, "{\"direction\":\"to_user\",}\n");
-		} else if (!strcmp(c, "two-headers")) {
-			cb_str_addn(&t, good.s, (size_t)(hdr_end - good.s));
-			cb_str_addn(&t, hdr_end, (size_t)(strchr(hdr_end, '\n') + 1 - hdr_end));
-			cb_str_addn(&t, good.s, (size_t)(hdr_end - good.s));
-		} else if (!strcmp(c, "array-point")) {
-			cb_str_addn(&t, good.s, (size_t)(strchr(hdr_end, '\n') + 1 - good.s));
-			cb_str_add(&t, "[1]\n");
-		} else if (strcmp(c, "empty")) {
-			/* A field edit on the first point (line 2), or the header. */
-			cb_str_add(&t, good.s);
-			edit(_metadata, &t, cases[i].edit);
-		}
-		if (!strcmp(c, "empty"))
-			t.len = 0, t.s[0] = '\0';
+		bad_record(_metadata, &t, &good, c);
 		tmp_record(_metadata, path, sizeof(path), t.s);
 		memset(&e, 0, sizeof(e));
 		EXPECT_EQ(-1, cb_record_read(path, &r, &e)) {

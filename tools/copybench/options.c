@@ -1,124 +1,272 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * options.c - option tables to getopt_long() and --help (options.h).
+ * options.c - option tables to getopt_long(), the fields and --help
+ * (options.h).
  */
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
 
-static const struct cb_option *cb_option_by_key(const struct cb_option *const *tables, int key)
+static int cb_option_name_index(const struct cb_option *o, const char *v)
 {
-	const struct cb_option *o;
+	unsigned int i;
 
-	for (; *tables; tables++)
-		for (o = *tables; o->name; o++)
-			if (o->key == key)
-				return o;
+	for (i = 0; i < o->nnames; i++)
+		if (!strcmp(o->names[i], v))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * The option after o of the tables (the first when o is NULL), *t the
+ * table it is in; NULL after the last.
+ */
+static const struct cb_option *cb_option_next(const struct cb_option *const **t,
+					      const struct cb_option *o)
+{
+	if (o) {
+		if ((++o)->type != CB_OPTT_END)
+			return o;
+		(*t)++;
+	}
+	for (; **t; (*t)++)
+		if ((**t)->type != CB_OPTT_END)
+			return **t;
 	return NULL;
 }
 
-/* "--a, --b=ARG, ..." for messages. */
-static void cb_options_list(struct cb_str *b, const struct cb_option *const *tables)
+static const struct cb_option *cb_option_by_key(const struct cb_option *const *tables, int key,
+						size_t *index)
 {
+	const struct cb_option *const *t;
 	const struct cb_option *o;
+	size_t i = 0;
 
-	for (; *tables; tables++)
-		for (o = *tables; o->name; o++)
-			cb_str_printf(b, "%s--%s", b->len ? ", " : "", o->name);
+	for (t = tables, o = cb_option_next(&t, NULL); o; o = cb_option_next(&t, o)) {
+		if ((o->short_name ? o->short_name : 256 + (int)i) == key) {
+			if (index)
+				*index = i;
+			return o;
+		}
+		i++;
+	}
+	return NULL;
 }
 
-int cb_options_parse(int argc, char **argv, const struct cb_option *const *tables,
-		     cb_option_fn fn, void *ctx, struct cb_error *e)
+/* "--a, --b, ..." for messages. */
+static void cb_options_list(struct cb_str *b, const struct cb_option *const *tables)
+{
+	const struct cb_option *const *t;
+	const struct cb_option *o;
+
+	for (t = tables, o = cb_option_next(&t, NULL); o; o = cb_option_next(&t, o))
+		cb_str_printf(b, "%s--%s", b->len ? ", " : "", o->name);
+}
+
+static int cb_option_refuse(const struct cb_option *o, const char *v, struct cb_error *e)
+{
+	struct cb_str list = { 0 };
+	unsigned int i;
+
+	switch (o->type) {
+	case CB_OPTT_NAME:
+	case CB_OPTT_CHOICE:
+		for (i = 0; i < o->nnames; i++)
+			cb_str_printf(&list, "%s%s", i ? ", " : "", o->names[i]);
+		break;
+	case CB_OPTT_UINT:
+		cb_str_printf(&list, "%s%llu..%llu%s%s", o->unit ? "" : "a decimal integer, ",
+			      o->min, o->max, o->unit ? " " : "", o->unit ? o->unit : "");
+		break;
+	default:
+		cb_str_printf(&list, "%s%lld..%lld%s%s", o->unit ? "" : "a decimal integer, ",
+			      o->smin, o->smax, o->unit ? " " : "", o->unit ? o->unit : "");
+		break;
+	}
+	cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s' (accepted: %s)", o->name, v, list.s);
+	cb_str_free(&list);
+	return -1;
+}
+
+/* The value v (NULL: none) of option o into its field. */
+static int cb_option_store(const struct cb_option *o, void *ctx, const char *v,
+			   struct cb_error *e)
+{
+	void *field = (char *)ctx + o->off;
+	unsigned long long u;
+	long long s;
+	int i;
+
+	switch (o->type) {
+	case CB_OPTT_FLAG:
+		*(int *)field = 1;
+		return 0;
+	case CB_OPTT_STRING:
+		*(const char **)field = v;
+		return 0;
+	case CB_OPTT_UINT:
+		if (cb_parse_u64(v, o->min, o->max, &u))
+			return cb_option_refuse(o, v, e);
+		if (o->size == sizeof(uint32_t))
+			*(uint32_t *)field = (uint32_t)u;
+		else
+			*(uint64_t *)field = u;
+		return 0;
+	case CB_OPTT_INT:
+		if (cb_parse_i64(v, o->smin, o->smax, &s))
+			return cb_option_refuse(o, v, e);
+		*(long long *)field = s;
+		return 0;
+	case CB_OPTT_NAME:
+	case CB_OPTT_CHOICE:
+		i = cb_option_name_index(o, v);
+		if (i < 0)
+			return cb_option_refuse(o, v, e);
+		if (o->type == CB_OPTT_NAME)
+			*(const char **)field = o->names[i];
+		else
+			*(int *)field = i;
+		return 0;
+	case CB_OPTT_CALLBACK:
+		return o->cb(field, v, e);
+	case CB_OPTT_END:
+		break;
+	}
+	return cb_fail(e, CB_EXIT_USAGE, "internal: option --%s of no type", o->name);
+}
+
+/* getopt_long()'s tables: longs[i] is the i-th option, its val the key. */
+static struct option *cb_options_getopt(const struct cb_option *const *tables,
+					struct cb_str *shorts)
 {
 	const struct cb_option *const *t;
 	const struct cb_option *o;
 	struct option *longs;
-	struct cb_str shorts = { 0 }, list = { 0 };
 	size_t n = 0, i = 0;
-	int key, ret = -1, idx;
 
-	for (t = tables; *t; t++)
-		for (o = *t; o->name; o++)
-			n++;
+	for (t = tables, o = cb_option_next(&t, NULL); o; o = cb_option_next(&t, o))
+		n++;
+	if (n > CB_OPTIONS_MAX)
+		abort();	/* a table beyond struct cb_given: a bug here */
 	longs = cb_calloc(n + 1, sizeof(*longs));
-	cb_str_add(&shorts, ":");	/* report a missing value as ':' */
-	for (t = tables; *t; t++) {
-		for (o = *t; o->name; o++, i++) {
-			longs[i].name = o->name;
-			longs[i].has_arg = o->has_arg;
-			longs[i].val = o->key;
-			if (o->key < 256) {
-				cb_str_printf(&shorts, "%c%s", o->key,
-					      o->has_arg == required_argument ? ":" :
-					      o->has_arg == optional_argument ? "::" : "");
-			}
-		}
+	cb_str_add(shorts, ":");	/* report a missing value as ':' */
+	for (t = tables, o = cb_option_next(&t, NULL); o; o = cb_option_next(&t, o)) {
+		longs[i].name = o->name;
+		longs[i].has_arg = o->has_arg;
+		longs[i].val = o->short_name ? o->short_name : 256 + (int)i;
+		if (o->short_name)
+			cb_str_printf(shorts, "%c%s", o->short_name,
+				      o->has_arg == required_argument ? ":" :
+				      o->has_arg == optional_argument ? "::" : "");
+		i++;
 	}
+	return longs;
+}
+
+/* The message for getopt's ':' (missing value) or '?' (unknown or unexpected). */
+static void cb_options_refused(int argc, char **argv, int key, int idx,
+			       const struct cb_option *const *tables, struct cb_error *e)
+{
+	const struct cb_option *o = NULL;
+	struct cb_str list = { 0 };
+
+	/* The word refused: getopt may have moved operands before it. */
+	if (optind > 1 && optind <= argc && argv[optind - 1][0] == '-')
+		idx = optind - 1;
+	if (optopt)
+		o = cb_option_by_key(tables, optopt, NULL);
+	if (key == ':' && o) {
+		cb_fail(e, CB_EXIT_USAGE, "option '--%s' needs a value: %s (see --help)",
+			o->name, o->arg ? o->arg : "");
+	} else if (o && strchr(argv[idx], '=')) {
+		cb_fail(e, CB_EXIT_USAGE, "option '--%s' takes no value (got '%s')",
+			o->name, argv[idx]);
+	} else {
+		cb_options_list(&list, tables);
+		cb_fail(e, CB_EXIT_USAGE, "unknown option '%s' (accepted: %s)",
+			idx < argc ? argv[idx] : "?", list.s);
+	}
+	cb_str_free(&list);
+}
+
+int cb_options_parse(int argc, char **argv, const struct cb_option *const *tables, void *ctx,
+		     struct cb_given *given, struct cb_error *e)
+{
+	const struct cb_option *o;
+	struct cb_str shorts = { 0 };
+	struct option *longs = cb_options_getopt(tables, &shorts);
+	int key, ret = -1, idx;
+	size_t i;
+
+	if (given)
+		memset(given, 0, sizeof(*given));
 	opterr = 0;
 	optind = 1;
 	for (;;) {
 		idx = optind;
+		optopt = 0;
 		key = getopt_long(argc, argv, shorts.s, longs, NULL);
 		if (key == -1) {
 			ret = optind;
 			break;
 		}
 		if (key == ':' || key == '?') {
-			/* The word refused: getopt may have moved operands before it. */
-			if (optind > 1 && optind <= argc && argv[optind - 1][0] == '-')
-				idx = optind - 1;
-			o = cb_option_by_key(tables, optopt);
-			if (key == ':' && o) {
-				cb_fail(e, CB_EXIT_USAGE, "option '--%s' needs a value: %s (see --help)",
-					o->name, o->arg ? o->arg : "");
-			} else if (o && strchr(argv[idx], '=')) {
-				cb_fail(e, CB_EXIT_USAGE, "option '--%s' takes no value (got '%s')",
-					o->name, argv[idx]);
-			} else {
-				cb_options_list(&list, tables);
-				cb_fail(e, CB_EXIT_USAGE, "unknown option '%s' (accepted: %s)",
-					idx < argc ? argv[idx] : "?", list.s);
-			}
+			cb_options_refused(argc, argv, key, idx, tables, e);
 			break;
 		}
-		if (fn(ctx, key, optarg, e))
+		o = cb_option_by_key(tables, key, &i);
+		if (cb_option_store(o, ctx, optarg, e))
 			break;
+		if (given)
+			given->bits[i / 64] |= 1ULL << (i % 64);
 	}
 	free(longs);
 	cb_str_free(&shorts);
-	cb_str_free(&list);
 	return ret;
+}
+
+int cb_option_given(const struct cb_option *const *tables, const struct cb_given *given,
+		    const char *name)
+{
+	const struct cb_option *const *t;
+	const struct cb_option *o;
+	size_t i = 0;
+
+	for (t = tables, o = cb_option_next(&t, NULL); o; o = cb_option_next(&t, o)) {
+		if (!strcmp(o->name, name))
+			return (int)((given->bits[i / 64] >> (i % 64)) & 1);
+		i++;
+	}
+	abort();	/* no such option: a bug in the caller */
 }
 
 void cb_options_help(FILE *f, const struct cb_option *const *tables)
 {
+	const struct cb_option *const *t;
 	const struct cb_option *o;
-	const char *h, *nl;
+	const char *h, *nl, *open, *close;
 	char head[64];
 
-	for (; *tables; tables++) {
-		for (o = *tables; o->name; o++) {
-			if (o->key < 256)
-				snprintf(head, sizeof(head), "-%c, --%s%s%s%s", o->key, o->name,
-					 o->has_arg == optional_argument ? "[=" : o->arg ? " " : "",
-					 o->arg ? o->arg : "",
-					 o->has_arg == optional_argument ? "]" : "");
-			else
-				snprintf(head, sizeof(head), "    --%s%s%s%s", o->name,
-					 o->has_arg == optional_argument ? "[=" : o->arg ? " " : "",
-					 o->arg ? o->arg : "",
-					 o->has_arg == optional_argument ? "]" : "");
-			fprintf(f, "  %-24s", head);
-			if (strlen(head) >= 24)
-				fprintf(f, "\n  %-24s", "");
-			for (h = o->help; h; h = nl ? nl + 1 : NULL) {
-				nl = strchr(h, '\n');
-				fprintf(f, "%s%.*s\n", h == o->help ? "" : "                          ",
-					nl ? (int)(nl - h) : (int)strlen(h), h);
-			}
+	for (t = tables, o = cb_option_next(&t, NULL); o; o = cb_option_next(&t, o)) {
+		open = o->has_arg == optional_argument ? "[=" : o->arg ? " " : "";
+		close = o->has_arg == optional_argument ? "]" : "";
+		if (o->short_name)
+			snprintf(head, sizeof(head), "-%c, --%s%s%s%s", o->short_name, o->name,
+				 open, o->arg ? o->arg : "", close);
+		else
+			snprintf(head, sizeof(head), "    --%s%s%s%s", o->name, open,
+				 o->arg ? o->arg : "", close);
+		fprintf(f, "  %-24s", head);
+		if (strlen(head) >= 24)
+			fprintf(f, "\n  %-24s", "");
+		for (h = o->help; h; h = nl ? nl + 1 : NULL) {
+			nl = strchr(h, '\n');
+			fprintf(f, "%s%.*s\n", h == o->help ? "" : "                          ",
+				nl ? (int)(nl - h) : (int)strlen(h), h);
 		}
 	}
 }

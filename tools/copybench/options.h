@@ -1,42 +1,117 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * options.h - one table per subcommand drives getopt_long(), --help and
- * the "unknown option" message, so the three cannot disagree.
+ * options.h - each option written once, as perf's OPT_* tables write them:
+ * an entry names the option, where its value goes (a field of the
+ * subcommand's context struct), how it is parsed and checked, and its
+ * --help text. One table drives getopt_long(), the value's checks, --help
+ * and the "unknown option" message, so they cannot disagree.
  */
 #ifndef CB_OPTIONS_H
 #define CB_OPTIONS_H
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "util.h"
 
-/*
- * struct cb_option - one option. key is the short option character, or a
- * value >= 256 for long-only options. has_arg as getopt_long's
- * (no_argument, required_argument, optional_argument). help may hold
- * several lines separated by '\n'. A table ends with an entry whose name
- * is NULL.
- */
-struct cb_option {
-	const char *name;
-	int key;
-	int has_arg;
-	const char *arg;
-	const char *help;
+/* A compile-time check in an expression: 0, or an error when c holds. */
+#define CB_BUILD_BUG_ON_ZERO(c)	((int)(sizeof(struct { int: (-!!(c)); })))
+
+enum cb_option_type {
+	CB_OPTT_END,
+	CB_OPTT_FLAG,		/* int: 1 when given */
+	CB_OPTT_STRING,		/* const char *: the value as typed */
+	CB_OPTT_UINT,		/* an unsigned integer field: decimal, in min..max */
+	CB_OPTT_INT,		/* long long: decimal with an optional '-', in smin..smax */
+	CB_OPTT_NAME,		/* const char *: one of names[] */
+	CB_OPTT_CHOICE,		/* int: the index of the value in names[] */
+	CB_OPTT_CALLBACK,	/* cb(field, value, e): anything else */
 };
 
-/* Called once per option found, in order; 0 or -1 with e set. */
-typedef int (*cb_option_fn)(void *ctx, int key, const char *arg, struct cb_error *e);
+/* Parses value into the field (value NULL: an optional value left out). */
+typedef int (*cb_option_cb)(void *field, const char *value, struct cb_error *e);
+
+/*
+ * struct cb_option - one option. The field is at off in the context struct
+ * given to cb_options_parse(); short_name is 0 or its letter; help may hold
+ * several lines separated by '\n'. A refused value gets "invalid --NAME
+ * 'VALUE' (accepted: ...)": the names, "MIN..MAX UNIT" with a unit, else "a
+ * decimal integer, MIN..MAX" (a callback writes its own). Write entries
+ * with the CB_OPT_* macros below; a table ends with CB_OPT_END().
+ */
+struct cb_option {
+	enum cb_option_type type;
+	const char *name;
+	int short_name;
+	int has_arg;		/* getopt_long's no_, required_, optional_argument */
+	size_t off, size;	/* the field */
+	const char *arg;	/* the value's name in --help */
+	const char *help;
+	unsigned long long min, max;	/* CB_OPTT_UINT */
+	long long smin, smax;		/* CB_OPTT_INT */
+	const char *const *names;	/* CB_OPTT_NAME, CB_OPTT_CHOICE */
+	unsigned int nnames;
+	const char *unit;	/* UINT, INT: "(accepted: MIN..MAX UNIT)" */
+	cb_option_cb cb;
+};
+
+#define CB_OPT_FIELD(T, f)	.off = offsetof(T, f), .size = sizeof(((T *)0)->f)
+/* The field's type is t (a mistyped field does not compile). */
+#define CB_OPT_IS(T, f, t)						\
+	CB_BUILD_BUG_ON_ZERO(!__builtin_types_compatible_p(__typeof__(((T *)0)->f), t))
+
+#define CB_OPT_FLAG(n, s, T, f, h)					\
+	{ .type = CB_OPTT_FLAG + CB_OPT_IS(T, f, int), .name = (n), .short_name = (s),	\
+	  .has_arg = no_argument, CB_OPT_FIELD(T, f), .help = (h) }
+#define CB_OPT_STRING(n, s, T, f, a, h)					\
+	{ .type = CB_OPTT_STRING + CB_OPT_IS(T, f, const char *), .name = (n),	\
+	  .short_name = (s), .has_arg = required_argument, CB_OPT_FIELD(T, f),	\
+	  .arg = (a), .help = (h) }
+/* An unsigned field of any width, lo..hi; u: the unit of the message, or NULL. */
+#define CB_OPT_UINT(n, T, f, lo, hi, u, a, h)				\
+	{ .type = CB_OPTT_UINT +					\
+		CB_BUILD_BUG_ON_ZERO(!((__typeof__(((T *)0)->f))-1 > 0) ||	\
+				     (sizeof(((T *)0)->f) != 4 && sizeof(((T *)0)->f) != 8)),	\
+	  .name = (n), .has_arg = required_argument, CB_OPT_FIELD(T, f),	\
+	  .min = (lo), .max = (hi), .unit = (u), .arg = (a), .help = (h) }
+#define CB_OPT_INT(n, T, f, lo, hi, u, a, h)				\
+	{ .type = CB_OPTT_INT + CB_OPT_IS(T, f, long long), .name = (n),	\
+	  .has_arg = required_argument, CB_OPT_FIELD(T, f), .smin = (lo),	\
+	  .smax = (hi), .unit = (u), .arg = (a), .help = (h) }
+#define CB_OPT_NAME(n, T, f, list, a, h)				\
+	{ .type = CB_OPTT_NAME + CB_OPT_IS(T, f, const char *), .name = (n),	\
+	  .has_arg = required_argument, CB_OPT_FIELD(T, f), .names = (list),	\
+	  .nnames = ARRAY_SIZE(list), .arg = (a), .help = (h) }
+#define CB_OPT_CHOICE(n, T, f, list, a, h)				\
+	{ .type = CB_OPTT_CHOICE + CB_OPT_IS(T, f, int), .name = (n),	\
+	  .has_arg = required_argument, CB_OPT_FIELD(T, f), .names = (list),	\
+	  .nnames = ARRAY_SIZE(list), .arg = (a), .help = (h) }
+/* has: required_argument, or optional_argument (then fn may get NULL). */
+#define CB_OPT_CALLBACK(n, T, f, has, fn, a, h)				\
+	{ .type = CB_OPTT_CALLBACK, .name = (n), .has_arg = (has),	\
+	  CB_OPT_FIELD(T, f), .cb = (fn), .arg = (a), .help = (h) }
+#define CB_OPT_END()	{ .type = CB_OPTT_END }
+
+/* Which options were given: bit i for the i-th option of the tables. */
+#define CB_OPTIONS_MAX	128
+struct cb_given {
+	unsigned long long bits[CB_OPTIONS_MAX / 64];
+};
 
 /*
  * cb_options_parse - parse argv[1..] with the options of every table in
- * tables (NULL-terminated). Returns the index of the first operand, or -1
- * with e set (CB_EXIT_USAGE: unknown option, missing or unexpected value,
- * or whatever fn said). -h/--help is not handled here: put it in a table.
+ * tables (NULL-terminated), storing each value into its field of ctx.
+ * given, when not NULL, is filled. Returns the index of the first operand,
+ * or -1 with e set (CB_EXIT_USAGE: unknown option, missing, unexpected or
+ * refused value). -h/--help is not handled here: put it in a table.
  */
-int cb_options_parse(int argc, char **argv, const struct cb_option *const *tables,
-		     cb_option_fn fn, void *ctx, struct cb_error *e);
+int cb_options_parse(int argc, char **argv, const struct cb_option *const *tables, void *ctx,
+		     struct cb_given *given, struct cb_error *e);
+
+/* Whether the option called name was given (name must be in tables). */
+int cb_option_given(const struct cb_option *const *tables, const struct cb_given *given,
+		    const char *name);
 
 /* The option list of --help: one "  --name ARG  help" entry per option. */
 void cb_options_help(FILE *f, const struct cb_option *const *tables);

@@ -41,12 +41,6 @@
 /* Placements slow in every round count as the placement's below this chance. */
 #define CB_PL_ALPHA		0.01
 
-enum {
-	CB_PL_OPT_PLACEMENTS = 256, CB_PL_OPT_ROUNDS, CB_PL_OPT_CONTROL, CB_PL_OPT_THRESHOLD,
-	CB_PL_OPT_BACKEND, CB_PL_OPT_LOAD, CB_PL_OPT_SAMPLES, CB_PL_OPT_SEED, CB_PL_OPT_CPU,
-	CB_PL_OPT_PLOT, CB_PL_OPT_JSON,
-};
-
 static const char cb_placement_usage[] =
 	"Usage: copybench placement POINT [RECORD] [OPTIONS]\n"
 	"\n"
@@ -68,49 +62,98 @@ static const char cb_placement_usage[] =
 	"\n"
 	"Options:\n";
 
-static const struct cb_option cb_placement_options[] = {
-	{ "placements", CB_PL_OPT_PLACEMENTS, required_argument, "N",
-	  "placements, each a process per round (default\n"
-	  "16, 2..1000)" },
-	{ "rounds", CB_PL_OPT_ROUNDS, required_argument, "K",
-	  "times each placement is measured, in a fresh\n"
-	  "process each time (default 2, 1..100)" },
-	{ "control", CB_PL_OPT_CONTROL, required_argument, "V",
-	  "the fixed variant measured just after the point\n"
-	  "in each process (default movsb), or none" },
-	{ "threshold", CB_PL_OPT_THRESHOLD, required_argument, "PCT",
-	  "slow: more than PCT percent above the fast\n"
-	  "quarter's edge, the 25th percentile of the\n"
-	  "processes (default 5, 0..1000)" },
-	{ "backend", CB_PL_OPT_BACKEND, required_argument, "B",
-	  "auto (default), user or module, as sweep's" },
-	{ "load", CB_PL_OPT_LOAD, optional_argument, "KO",
-	  "module backend: load KO (default ./copybench.ko)\n"
-	  "when not loaded, unload it after" },
-	{ "samples", CB_PL_OPT_SAMPLES, required_argument, "N",
-	  "timed samples per point (sweep's default)" },
-	{ "seed", CB_PL_OPT_SEED, required_argument, "N",
-	  "the placements drawn (default 1, as sweep's)" },
-	{ "cpu", CB_PL_OPT_CPU, required_argument, "N",
-	  "every process on CPU N (default: the CPUs in turn)" },
-	{ "output", 'o', required_argument, "FILE",
-	  "keep the record of the processes (JSON lines)" },
-	{ "plot", CB_PL_OPT_PLOT, required_argument, "FILE",
-	  "the point's cost per placement, each round, and\n"
-	  "the control's: FILE.svg or FILE.png (gnuplot)" },
-	{ "json", CB_PL_OPT_JSON, no_argument, NULL,
-	  "JSON lines: one per process, then a summary" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL },
-};
-
 struct cb_pl_opts {
 	unsigned long long placements, rounds;
 	const char *control;
 	double threshold;
 	const char *backend, *load, *samples, *seed, *cpu, *output, *plot;
-	int json, help, measuring;
+	int json, help;
 };
+
+static const char *const cb_pl_backends[] = { "auto", "user", "module" };
+
+static int cb_opt_control(void *field, const char *v, struct cb_error *e)
+{
+	if (!*v || strchr(v, ',') || !strcmp(v, CB_NATIVE_NAME))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --control '%s' (accepted: one fixed variant's name, e.g. movsb, or none)",
+			       v);
+	*(const char **)field = strcmp(v, "none") ? v : NULL;
+	return 0;
+}
+
+static int cb_opt_pl_threshold(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !(d >= 0 && d <= 1000))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --threshold '%s' (accepted: a percentage, 0..1000)", v);
+	*(double *)field = d;
+	return 0;
+}
+
+/* --load[=KO]: "" for --load alone. */
+static int cb_opt_pl_load(void *field, const char *v, struct cb_error *e)
+{
+	if (v && !*v)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --load '': a .ko file, or no value for ./copybench.ko");
+	*(const char **)field = v ? v : "";
+	return 0;
+}
+
+static const struct cb_option cb_placement_options[] = {
+	CB_OPT_UINT("placements", struct cb_pl_opts, placements, 2, CB_PL_MAX, NULL, "N",
+		    "placements, each a process per round (default\n"
+		    "16, 2..1000)"),
+	CB_OPT_UINT("rounds", struct cb_pl_opts, rounds, 1, 100, NULL, "K",
+		    "times each placement is measured, in a fresh\n"
+		    "process each time (default 2, 1..100)"),
+	CB_OPT_CALLBACK("control", struct cb_pl_opts, control, required_argument, cb_opt_control,
+			"V", "the fixed variant measured just after the point\n"
+			"in each process (default movsb), or none"),
+	CB_OPT_CALLBACK("threshold", struct cb_pl_opts, threshold, required_argument,
+			cb_opt_pl_threshold, "PCT",
+			"slow: more than PCT percent above the fast\n"
+			"quarter's edge, the 25th percentile of the\n"
+			"processes (default 5, 0..1000)"),
+	CB_OPT_NAME("backend", struct cb_pl_opts, backend, cb_pl_backends, "B",
+		    "auto (default), user or module, as sweep's"),
+	CB_OPT_CALLBACK("load", struct cb_pl_opts, load, optional_argument, cb_opt_pl_load, "KO",
+			"module backend: load KO (default ./copybench.ko)\n"
+			"when not loaded, unload it after"),
+	CB_OPT_STRING("samples", 0, struct cb_pl_opts, samples, "N",
+		      "timed samples per point (sweep's default)"),
+	CB_OPT_STRING("seed", 0, struct cb_pl_opts, seed, "N",
+		      "the placements drawn (default 1, as sweep's)"),
+	CB_OPT_STRING("cpu", 0, struct cb_pl_opts, cpu, "N",
+		      "every process on CPU N (default: the CPUs in turn)"),
+	CB_OPT_STRING("output", 'o', struct cb_pl_opts, output, "FILE",
+		      "keep the record of the processes (JSON lines)"),
+	CB_OPT_STRING("plot", 0, struct cb_pl_opts, plot, "FILE",
+		      "the point's cost per placement, each round, and\n"
+		      "the control's: FILE.svg or FILE.png (gnuplot)"),
+	CB_OPT_FLAG("json", 0, struct cb_pl_opts, json,
+		    "JSON lines: one per process, then a summary"),
+	CB_OPT_FLAG("help", 'h', struct cb_pl_opts, help, "this help"),
+	CB_OPT_END(),
+};
+
+/* The options that measure: with a record given, none of them. */
+static int cb_pl_measuring(const struct cb_option *const *tables, const struct cb_given *g)
+{
+	static const char *const measure[] = {
+		"placements", "rounds", "backend", "load", "samples", "seed", "cpu", "output",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(measure); i++)
+		if (cb_option_given(tables, g, measure[i]))
+			return 1;
+	return 0;
+}
 
 /* One process's line of the point, and its control's cost. */
 struct cb_pl_proc {
@@ -145,149 +188,93 @@ struct cb_pl {
 	int has_ctl, median;
 };
 
-static int cb_pl_option(void *ctx, int key, const char *arg, struct cb_error *e)
-{
-	struct cb_pl_opts *o = ctx;
-	char *end;
-
-	switch (key) {
-	case CB_PL_OPT_PLACEMENTS:
-		o->measuring = 1;
-		if (cb_parse_u64(arg, 2, CB_PL_MAX, &o->placements))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --placements '%s' (accepted: a decimal integer, 2..%d)",
-				       arg, CB_PL_MAX);
-		return 0;
-	case CB_PL_OPT_ROUNDS:
-		o->measuring = 1;
-		if (cb_parse_u64(arg, 1, 100, &o->rounds))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --rounds '%s' (accepted: a decimal integer, 1..100)", arg);
-		return 0;
-	case CB_PL_OPT_CONTROL:
-		if (!*arg || strchr(arg, ',') || !strcmp(arg, CB_NATIVE_NAME))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --control '%s' (accepted: one fixed variant's name, e.g. movsb, or none)",
-				       arg);
-		o->control = strcmp(arg, "none") ? arg : NULL;
-		return 0;
-	case CB_PL_OPT_THRESHOLD:
-		o->threshold = strtod(arg, &end);
-		if (end == arg || *end || !(o->threshold >= 0 && o->threshold <= 1000))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --threshold '%s' (accepted: a percentage, 0..1000)", arg);
-		return 0;
-	case CB_PL_OPT_BACKEND:
-		if (strcmp(arg, "auto") && strcmp(arg, "user") && strcmp(arg, "module"))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --backend '%s' (accepted: auto, user, module)", arg);
-		o->backend = arg;
-		break;
-	case CB_PL_OPT_LOAD:
-		if (arg && !*arg)
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --load '': a .ko file, or no value for ./copybench.ko");
-		o->load = arg ? arg : "";
-		break;
-	case CB_PL_OPT_SAMPLES:
-		o->samples = arg;
-		break;
-	case CB_PL_OPT_SEED:
-		o->seed = arg;
-		break;
-	case CB_PL_OPT_CPU:
-		o->cpu = arg;
-		break;
-	case 'o':
-		o->output = arg;
-		break;
-	case CB_PL_OPT_PLOT:
-		o->plot = arg;
-		return 0;
-	case CB_PL_OPT_JSON:
-		o->json = 1;
-		return 0;
-	case 'h':
-		o->help = 1;
-		return 0;
-	default:
-		return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
-	}
-	o->measuring = 1;
-	return 0;
-}
-
 /* ---- Measuring: copybench sweep in processes of its own ----------------- */
 
-static void cb_pl_arg(const char ***argv, size_t *n, const char *a)
+/* The sweep's argv: each word a string of its own, NULL-terminated when done. */
+struct cb_pl_argv {
+	char **v;
+	size_t n;
+};
+
+static void __printf(2, 3) cb_pl_arg(struct cb_pl_argv *a, const char *fmt, ...)
 {
-	*argv = cb_realloc(*argv, *n + 1, sizeof(**argv));
-	(*argv)[(*n)++] = a;
+	struct cb_str w = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	cb_str_vprintf(&w, fmt, ap);
+	va_end(ap);
+	a->v = cb_realloc(a->v, a->n + 2, sizeof(*a->v));
+	a->v[a->n++] = w.s;
+	a->v[a->n] = NULL;
+}
+
+static void cb_pl_argv_free(struct cb_pl_argv *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+/* "copybench sweep" of the point and its control, every process a placement. */
+static void cb_pl_sweep_argv(const struct cb_pl *c, const char *out, struct cb_pl_argv *a)
+{
+	const struct cb_pl_opts *o = c->o;
+	const struct cb_key *k = &c->key;
+
+	cb_pl_arg(a, "copybench");
+	cb_pl_arg(a, "sweep");
+	cb_pl_arg(a, "--backend");
+	cb_pl_arg(a, "%s", o->backend ? o->backend : "auto");
+	if (o->load)
+		cb_pl_arg(a, "--load%s%s", *o->load ? "=" : "", o->load);
+	cb_pl_arg(a, "--sizes");
+	if (k->random)
+		cb_pl_arg(a, "random:%llu-%llu", k->size, k->size_max);
+	else
+		cb_pl_arg(a, "%llu", k->size);
+	cb_pl_arg(a, "--variants");
+	cb_pl_arg(a, "%s%s%s", k->variant, o->control ? "," : "", o->control ? o->control : "");
+	cb_pl_arg(a, "--directions");
+	cb_pl_arg(a, "%s", k->direction);
+	cb_pl_arg(a, "--cache");
+	cb_pl_arg(a, "%s", k->cache);
+	if (k->src_offset || k->dst_offset) {
+		cb_pl_arg(a, "--src-offset");
+		cb_pl_arg(a, "%llu", k->src_offset);
+		cb_pl_arg(a, "--dst-offset");
+		cb_pl_arg(a, "%llu", k->dst_offset);
+	}
+	cb_pl_arg(a, "--repeat");
+	cb_pl_arg(a, "%llu", o->placements * o->rounds);
+	cb_pl_arg(a, "--placements");
+	cb_pl_arg(a, "%llu", o->placements);
+	if (o->samples) {
+		cb_pl_arg(a, "--samples");
+		cb_pl_arg(a, "%s", o->samples);
+	}
+	if (o->seed) {
+		cb_pl_arg(a, "--seed");
+		cb_pl_arg(a, "%s", o->seed);
+	}
+	if (o->cpu) {
+		cb_pl_arg(a, "--cpu");
+		cb_pl_arg(a, "%s", o->cpu);
+	}
+	cb_pl_arg(a, "-o");
+	cb_pl_arg(a, "%s", out);
 }
 
 /* The sweep that measures the point and its control, its record at out. */
 static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 {
-	const struct cb_pl_opts *o = c->o;
-	struct cb_str size = { 0 }, vars = { 0 }, num = { 0 }, so = { 0 }, d = { 0 };
-	struct cb_str load = { 0 }, places = { 0 };
-	const char **argv = NULL;
-	size_t n = 0;
+	struct cb_pl_argv a = { 0 };
 	int status, fd, ret = 0;
 	pid_t pid;
 
-	if (c->key.random)
-		cb_str_printf(&size, "random:%llu-%llu", c->key.size, c->key.size_max);
-	else
-		cb_str_printf(&size, "%llu", c->key.size);
-	cb_str_printf(&vars, "%s%s%s", c->key.variant, o->control ? "," : "",
-		      o->control ? o->control : "");
-	cb_str_printf(&num, "%llu", o->placements * o->rounds);
-	cb_str_printf(&so, "%llu", c->key.src_offset);
-	cb_str_printf(&d, "%llu", c->key.dst_offset);
-	cb_pl_arg(&argv, &n, "copybench");
-	cb_pl_arg(&argv, &n, "sweep");
-	cb_pl_arg(&argv, &n, "--backend");
-	cb_pl_arg(&argv, &n, o->backend ? o->backend : "auto");
-	if (o->load) {
-		cb_str_printf(&load, "--load%s%s", *o->load ? "=" : "", o->load);
-		cb_pl_arg(&argv, &n, load.s);
-	}
-	cb_pl_arg(&argv, &n, "--sizes");
-	cb_pl_arg(&argv, &n, size.s);
-	cb_pl_arg(&argv, &n, "--variants");
-	cb_pl_arg(&argv, &n, vars.s);
-	cb_pl_arg(&argv, &n, "--directions");
-	cb_pl_arg(&argv, &n, c->key.direction);
-	cb_pl_arg(&argv, &n, "--cache");
-	cb_pl_arg(&argv, &n, c->key.cache);
-	if (c->key.src_offset || c->key.dst_offset) {
-		cb_pl_arg(&argv, &n, "--src-offset");
-		cb_pl_arg(&argv, &n, so.s);
-		cb_pl_arg(&argv, &n, "--dst-offset");
-		cb_pl_arg(&argv, &n, d.s);
-	}
-	cb_pl_arg(&argv, &n, "--repeat");
-	cb_pl_arg(&argv, &n, num.s);
-	cb_pl_arg(&argv, &n, "--placements");
-	cb_str_printf(&places, "%llu", o->placements);
-	cb_pl_arg(&argv, &n, places.s);
-	if (o->samples) {
-		cb_pl_arg(&argv, &n, "--samples");
-		cb_pl_arg(&argv, &n, o->samples);
-	}
-	if (o->seed) {
-		cb_pl_arg(&argv, &n, "--seed");
-		cb_pl_arg(&argv, &n, o->seed);
-	}
-	if (o->cpu) {
-		cb_pl_arg(&argv, &n, "--cpu");
-		cb_pl_arg(&argv, &n, o->cpu);
-	}
-	cb_pl_arg(&argv, &n, "-o");
-	cb_pl_arg(&argv, &n, out);
-	cb_pl_arg(&argv, &n, NULL);
-
+	cb_pl_sweep_argv(c, out, &a);
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
@@ -299,7 +286,7 @@ static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 		fd = open("/dev/null", O_WRONLY);
 		if (fd >= 0)
 			dup2(fd, 1);
-		execv("/proc/self/exe", (char *const *)argv);
+		execv("/proc/self/exe", a.v);
 		fprintf(stderr, "%s: cannot run /proc/self/exe: %s\n", cb_prog, strerror(errno));
 		_exit(127);
 	}
@@ -316,14 +303,7 @@ static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 		ret = cb_fail(e, WEXITSTATUS(status), "the measurement failed (copybench sweep exited %d)",
 			      WEXITSTATUS(status));
 out:
-	free(argv);
-	cb_str_free(&size);
-	cb_str_free(&vars);
-	cb_str_free(&num);
-	cb_str_free(&so);
-	cb_str_free(&d);
-	cb_str_free(&load);
-	cb_str_free(&places);
+	cb_pl_argv_free(&a);
 	return ret;
 }
 
@@ -635,14 +615,9 @@ static void cb_pl_text_again(FILE *f, const struct cb_pl *c, const struct cb_pl_
 		p->stack, p->cpu);
 }
 
-static void cb_pl_text(FILE *f, const struct cb_pl *c)
+/* The heading: what was measured, its median and spread, where slow starts. */
+static void cb_pl_text_head(FILE *f, const struct cb_pl *c)
 {
-	const struct cb_pl_place *p;
-	size_t i, nslow, once = 0, cs = 0, cn = 0;
-	const char *v = cb_pl_verdict(c, &nslow);
-	long long cpu = cb_pl_cpu(c, &cs, &cn);
-	double chance, expect;
-
 	fprintf(f, "# copybench placement %s: %zu process(es) at %zu placement(s), %zu round(s); %s\n",
 		c->name, c->npr, c->npl, c->rounds, c->rec.path);
 	fprintf(f, "# each process's %s in TSC clocks per copy%s%s%s; slow: more than %g%% above the fast quarter's edge (the 25th percentile of the processes)\n",
@@ -656,8 +631,19 @@ static void cb_pl_text(FILE *f, const struct cb_pl *c)
 	if (c->has_ctl)
 		fprintf(f, "; %s median %.2f", c->o->control, c->ctl_med);
 	fputs("\n", f);
-	cb_pl_text_rows(f, c);
-	fputs("\n", f);
+}
+
+/*
+ * The placements slow in every round (nslow of them), each with the
+ * command that measures it again, and the chance of as many by the
+ * machine alone. Returns how many placements were slow in some rounds.
+ */
+static size_t cb_pl_text_slow(FILE *f, const struct cb_pl *c, size_t nslow)
+{
+	const struct cb_pl_place *p;
+	size_t i, once = 0;
+	double chance, expect;
+
 	fprintf(f, "# slow placements (slow in every round, their control in none):%s\n",
 		nslow ? "" : " none");
 	for (i = 0; i < c->npl; i++) {
@@ -677,16 +663,15 @@ static void cb_pl_text(FILE *f, const struct cb_pl *c)
 		fprintf(f, "#   the machine's slow spells alone would make %.2f placement(s) slow in every round: %zu or more with a chance of %.4f%s\n",
 			expect, nslow, chance, chance <= CB_PL_ALPHA ? "" : " (not the placement's doing, then)");
 	}
-	fprintf(f, "# placements slow in some processes only: %zu\n", once);
-	fprintf(f, "# slow processes: %zu of %zu, %zu of them with their control slow too\n",
-		c->slow, c->npr, c->ctl_slow);
-	if (c->slow) {
-		fprintf(f, "# slow processes / processes, by:\n");
-		cb_pl_text_factor(f, c, "CPU", 0);
-		cb_pl_text_factor(f, c, "distance", 1);
-		cb_pl_text_factor(f, c, "stack", 2);
-		cb_pl_text_factor(f, c, "source in page", 3);
-	}
+	return once;
+}
+
+/* The verdict v in words. */
+static void cb_pl_text_verdict(FILE *f, const struct cb_pl *c, const char *v, size_t nslow)
+{
+	size_t cs = 0, cn = 0;
+	long long cpu = cb_pl_cpu(c, &cs, &cn);
+
 	if (!strcmp(v, "steady"))
 		fprintf(f, "# verdict: steady: every process within %g%% of the fast quarter\n",
 			c->o->threshold);
@@ -702,6 +687,28 @@ static void cb_pl_text(FILE *f, const struct cb_pl *c)
 	else
 		fprintf(f, "# verdict: undecided: one process per placement cannot tell placement from the machine (measure: copybench placement %s --rounds 2)\n",
 			c->name);
+}
+
+static void cb_pl_text(FILE *f, const struct cb_pl *c)
+{
+	size_t nslow, once;
+	const char *v = cb_pl_verdict(c, &nslow);
+
+	cb_pl_text_head(f, c);
+	cb_pl_text_rows(f, c);
+	fputs("\n", f);
+	once = cb_pl_text_slow(f, c, nslow);
+	fprintf(f, "# placements slow in some processes only: %zu\n", once);
+	fprintf(f, "# slow processes: %zu of %zu, %zu of them with their control slow too\n",
+		c->slow, c->npr, c->ctl_slow);
+	if (c->slow) {
+		fprintf(f, "# slow processes / processes, by:\n");
+		cb_pl_text_factor(f, c, "CPU", 0);
+		cb_pl_text_factor(f, c, "distance", 1);
+		cb_pl_text_factor(f, c, "stack", 2);
+		cb_pl_text_factor(f, c, "source in page", 3);
+	}
+	cb_pl_text_verdict(f, c, v, nslow);
 }
 
 /* ---- JSON lines ----------------------------------------------------------- */
@@ -854,10 +861,11 @@ int cmd_placement(int argc, char **argv)
 	struct cb_pl c = { .o = &o };
 	struct cb_gp_writer w = { cb_pl_plot_data, cb_pl_plot_script, &c };
 	struct cb_error e = { 0 };
+	struct cb_given given;
 	char *buf = NULL;
 	int first;
 
-	first = cb_options_parse(argc, argv, tables, cb_pl_option, &o, &e);
+	first = cb_options_parse(argc, argv, tables, &o, &given, &e);
 	if (first < 0)
 		goto fail;
 	if (o.help) {
@@ -870,7 +878,7 @@ int cmd_placement(int argc, char **argv)
 			"needs a point: POINT [RECORD]" : "takes a point and at most one record");
 		goto fail;
 	}
-	if (argc - first == 2 && o.measuring) {
+	if (argc - first == 2 && cb_pl_measuring(tables, &given)) {
 		cb_fail(&e, CB_EXIT_USAGE,
 			"--placements, --rounds, --backend, --load, --samples, --seed, --cpu and -o measure: with a record, nothing is measured (accepted: the record alone, or these without it)");
 		goto fail;

@@ -22,7 +22,6 @@
 #include "record.h"
 #include "stats.h"
 
-enum { CB_PLOT_PLATEAU = 256, CB_PLOT_ESTIMATOR, CB_PLOT_CLOCK, CB_PLOT_TOLERANCE };
 
 static const char cb_plot_usage[] =
 	"Usage: copybench plot RECORD... -o FILE.svg|FILE.png [OPTIONS]\n"
@@ -37,67 +36,45 @@ static const char cb_plot_usage[] =
 	"\n"
 	"Options:\n";
 
-static const struct cb_option cb_plot_options[] = {
-	{ "output", 'o', required_argument, "FILE",
-	  "the image: .svg or .png (required)" },
-	{ "plateau", CB_PLOT_PLATEAU, no_argument, NULL,
-	  "draw each line's plateau ranges (equal cost\n"
-	  "within the repeats' spread) as steps" },
-	{ "estimator", CB_PLOT_ESTIMATOR, required_argument, "E",
-	  "cycles_min or cycles_median (default: the\n"
-	  "records' own)" },
-	{ "clock", CB_PLOT_CLOCK, required_argument, "C",
-	  "tsc (default) or core: TSC cycles x clock_ratio" },
-	{ "tolerance", CB_PLOT_TOLERANCE, required_argument, "PCT",
-	  "plateau: least difference that splits a range,\n"
-	  "percent (default 1, 0..100)" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL },
-};
-
 struct cb_plot {
 	const char *output, *estimator;
 	double tolerance;
 	int plateau, help, core_clocks;
 };
 
-static int cb_plot_option(void *ctx, int key, const char *arg, struct cb_error *e)
-{
-	struct cb_plot *p = ctx;
-	char *end;
+static const char *const cb_plot_estimators[] = { "min", "median" };
+static const char *const cb_plot_clocks[] = { "tsc", "core" };
 
-	switch (key) {
-	case 'o':
-		p->output = arg;
-		return 0;
-	case CB_PLOT_PLATEAU:
-		p->plateau = 1;
-		return 0;
-	case CB_PLOT_ESTIMATOR:
-		if (strcmp(arg, "min") && strcmp(arg, "median"))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --estimator '%s' (accepted: min, median)", arg);
-		p->estimator = arg;
-		return 0;
-	case CB_PLOT_CLOCK:
-		if (strcmp(arg, "tsc") && strcmp(arg, "core"))
-			return cb_fail(e, CB_EXIT_USAGE, "invalid --clock '%s' (accepted: tsc, core)",
-				       arg);
-		p->core_clocks = !strcmp(arg, "core");
-		return 0;
-	case CB_PLOT_TOLERANCE:
-		p->tolerance = strtod(arg, &end) / 100;
-		if (end == arg || *end || !(p->tolerance >= 0 && p->tolerance <= 1))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --tolerance '%s' (accepted: a percentage, 0..100)",
-				       arg);
-		return 0;
-	case 'h':
-		p->help = 1;
-		return 0;
-	}
-	return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
+static int cb_opt_plot_tolerance(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double t = strtod(v, &end) / 100;
+
+	if (end == v || *end || !(t >= 0 && t <= 1))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --tolerance '%s' (accepted: a percentage, 0..100)", v);
+	*(double *)field = t;
+	return 0;
 }
+
+static const struct cb_option cb_plot_options[] = {
+	CB_OPT_STRING("output", 'o', struct cb_plot, output, "FILE",
+		      "the image: .svg or .png (required)"),
+	CB_OPT_FLAG("plateau", 0, struct cb_plot, plateau,
+		    "draw each line's plateau ranges (equal cost\n"
+		    "within the repeats' spread) as steps"),
+	CB_OPT_NAME("estimator", struct cb_plot, estimator, cb_plot_estimators, "E",
+		    "cycles_min or cycles_median (default: the\n"
+		    "records' own)"),
+	CB_OPT_CHOICE("clock", struct cb_plot, core_clocks, cb_plot_clocks, "C",
+		      "tsc (default) or core: TSC cycles x clock_ratio"),
+	CB_OPT_CALLBACK("tolerance", struct cb_plot, tolerance, required_argument,
+			cb_opt_plot_tolerance, "PCT",
+			"plateau: least difference that splits a range,\n"
+			"percent (default 1, 0..100)"),
+	CB_OPT_FLAG("help", 'h', struct cb_plot, help, "this help"),
+	CB_OPT_END(),
+};
 
 /* One point of a series: the repeats of one x. */
 struct cb_xy {
@@ -351,7 +328,7 @@ int cmd_plot(int argc, char **argv)
 	struct cb_record *recs;
 	int first, i, n, status = CB_EXIT_OK;
 
-	first = cb_options_parse(argc, argv, tables, cb_plot_option, &o, &e);
+	first = cb_options_parse(argc, argv, tables, &o, NULL, &e);
 	if (first < 0)
 		return cb_report(&e);
 	if (o.help) {

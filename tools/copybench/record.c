@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record.c - write and read copybench records (record.h): one table of
- * field descriptors per line kind, expanded from record_fields.h, drives
- * both directions.
+ * record.c - build, write and read copybench records (record.h): one
+ * table of field descriptors per line kind, expanded from record_fields.h,
+ * drives both directions; a measured point's line is built here.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "record.h"
 
 enum cb_ftype { CB_FT_STR, CB_FT_U64, CB_FT_I64, CB_FT_DBL, CB_FT_BOOL, CB_FT_STRLIST,
@@ -137,14 +138,46 @@ static const char *cb_got(const struct cb_json *v)
 }
 
 /* Stores v into the field f of base; -1 with why set when v does not fit. */
+/* An array of strings into l; -1 when v is anything else. */
+static int cb_strlist_read(const struct cb_json *v, struct cb_strlist *l)
+{
+	size_t i;
+
+	if (v->type != CB_JSON_ARRAY)
+		return -1;
+	for (i = 0; i < v->n; i++)
+		if (v->items[i].type != CB_JSON_STRING)
+			return -1;
+	l->v = cb_calloc(v->n, sizeof(*l->v));
+	for (l->n = 0; l->n < v->n; l->n++)
+		l->v[l->n] = cb_strdup(v->items[l->n].str);
+	return 0;
+}
+
+/* An object of strings into m; -1 when v is anything else. */
+static int cb_strmap_read(const struct cb_json *v, struct cb_strmap *m)
+{
+	size_t i;
+
+	if (v->type != CB_JSON_OBJECT)
+		return -1;
+	for (i = 0; i < v->n; i++)
+		if (v->members[i].value.type != CB_JSON_STRING)
+			return -1;
+	m->keys = cb_calloc(v->n, sizeof(*m->keys));
+	m->vals = cb_calloc(v->n, sizeof(*m->vals));
+	for (m->n = 0; m->n < v->n; m->n++) {
+		m->keys[m->n] = cb_strdup(v->members[m->n].key);
+		m->vals[m->n] = cb_strdup(v->members[m->n].value.str);
+	}
+	return 0;
+}
+
 static int cb_field_read(const struct cb_field *f, const struct cb_json *v, void *base,
 			 char *why, size_t whylen)
 {
 	char *p = (char *)base + f->offset;
 	const char *want = NULL;
-	struct cb_strlist *l;
-	struct cb_strmap *m;
-	size_t i;
 
 	switch (f->type) {
 	case CB_FT_STR:
@@ -184,33 +217,15 @@ static int cb_field_read(const struct cb_field *f, const struct cb_json *v, void
 		return 0;
 	case CB_FT_STRLIST:
 		want = "an array of strings";
-		if (v->type != CB_JSON_ARRAY)
-			break;
-		for (i = 0; i < v->n; i++)
-			if (v->items[i].type != CB_JSON_STRING)
-				goto bad;
-		l = (struct cb_strlist *)p;
-		l->v = cb_calloc(v->n, sizeof(*l->v));
-		for (l->n = 0; l->n < v->n; l->n++)
-			l->v[l->n] = cb_strdup(v->items[l->n].str);
-		return 0;
+		if (!cb_strlist_read(v, (struct cb_strlist *)p))
+			return 0;
+		break;
 	case CB_FT_STRMAP:
 		want = "an object of strings";
-		if (v->type != CB_JSON_OBJECT)
-			break;
-		for (i = 0; i < v->n; i++)
-			if (v->members[i].value.type != CB_JSON_STRING)
-				goto bad;
-		m = (struct cb_strmap *)p;
-		m->keys = cb_calloc(v->n, sizeof(*m->keys));
-		m->vals = cb_calloc(v->n, sizeof(*m->vals));
-		for (m->n = 0; m->n < v->n; m->n++) {
-			m->keys[m->n] = cb_strdup(v->members[m->n].key);
-			m->vals[m->n] = cb_strdup(v->members[m->n].value.str);
-		}
-		return 0;
+		if (!cb_strmap_read(v, (struct cb_strmap *)p))
+			return 0;
+		break;
 	}
-bad:
 	snprintf(why, whylen, "field '%s': expected %s, got %s", f->name, want,
 		 v->type == CB_JSON_ARRAY || v->type == CB_JSON_OBJECT ?
 		 "something else" : cb_got(v));
@@ -413,4 +428,75 @@ void cb_record_free(struct cb_record *r)
 	cb_json_free(&r->header_json);
 	free(r->path);
 	memset(r, 0, sizeof(*r));
+}
+
+/* ---- Built from a run -------------------------------------------------- */
+
+void cb_record_point_build(struct cb_record_point *rp, const struct cb_backend *b,
+			   const struct cb_point *p, const struct cb_result *r)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->direction = cb_strdup(cb_directions[p->dir]);
+	rp->variant = cb_strdup(cb_point_label(b->variants, p));
+	rp->size = p->size.lo;
+	if (p->size.random) {
+		rp->size_max = p->size.hi;
+		rp->size_mean = r->size_mean;
+		CB_POINT_SET(rp, size_max);
+		CB_POINT_SET(rp, size_mean);
+	}
+	rp->src_offset = p->src_offset;
+	rp->dst_offset = p->dst_offset;
+	rp->cache = cb_strdup(cb_caches[p->cache]);
+	rp->repeat = p->repeat;
+	rp->run_cpu = r->run_cpu;
+	rp->loops = r->loops;
+	rp->samples = r->samples;
+	rp->samples_discarded = r->discarded;
+	rp->truncated = r->truncated;
+	rp->cycles_min = r->min;
+	rp->cycles_median = r->median;
+	rp->cycles_mean = r->mean;
+	rp->cycles_stddev = r->stddev;
+	rp->cycles_max = r->max;
+	if (isfinite(r->q02)) {
+		rp->cycles_q02 = r->q02;
+		CB_POINT_SET(rp, cycles_q02);
+	}
+	rp->baseline_cycles = r->baseline;
+	rp->ns_median = b->tsc_khz ? r->median * 1e6 / (double)b->tsc_khz : 0;
+	rp->bytes_per_cycle = r->median > 0 ? r->size_mean / r->median : 0;
+	if (r->clock_ratio > 0) {
+		rp->clock_ratio = r->clock_ratio;
+		CB_POINT_SET(rp, clock_ratio);
+	}
+	rp->verified = r->verified;
+	if (r->src_place >= 0 && r->dst_place >= 0) {
+		rp->src_place = (unsigned long long)r->src_place;
+		rp->dst_place = (unsigned long long)r->dst_place;
+		CB_POINT_SET(rp, src_place);
+		CB_POINT_SET(rp, dst_place);
+	}
+}
+
+void cb_record_point_result(const struct cb_record_point *rp, struct cb_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->loops = rp->loops;
+	r->samples = rp->samples;
+	r->discarded = rp->samples_discarded;
+	r->truncated = rp->truncated;
+	r->verified = rp->verified;
+	r->run_cpu = rp->run_cpu;
+	r->min = rp->cycles_min;
+	r->q02 = CB_POINT_HAS(rp, cycles_q02) ? rp->cycles_q02 : NAN;
+	r->median = rp->cycles_median;
+	r->mean = rp->cycles_mean;
+	r->stddev = rp->cycles_stddev;
+	r->max = rp->cycles_max;
+	r->baseline = rp->baseline_cycles;
+	r->size_mean = CB_POINT_HAS(rp, size_mean) ? rp->size_mean : (double)rp->size;
+	r->clock_ratio = CB_POINT_HAS(rp, clock_ratio) ? rp->clock_ratio : 0;
+	r->src_place = CB_POINT_HAS(rp, src_place) ? (long long)rp->src_place : -1;
+	r->dst_place = CB_POINT_HAS(rp, dst_place) ? (long long)rp->dst_place : -1;
 }

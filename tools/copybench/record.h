@@ -134,6 +134,20 @@ int cb_record_point_parse(const char *line, size_t len, struct cb_record_point *
 void cb_record_header_free(struct cb_record_header *h);
 void cb_record_point_free(struct cb_record_point *p);
 
+struct cb_backend;
+struct cb_point;
+struct cb_result;
+
+/*
+ * cb_record_point_build - the record line of point p measured with result
+ * r by backend b (its variant names, tsc_khz); the derived fields (ns,
+ * bytes per cycle) computed here. Free rp with cb_record_point_free().
+ * cb_record_point_result() goes the other way: the result a line holds.
+ */
+void cb_record_point_build(struct cb_record_point *rp, const struct cb_backend *b,
+			   const struct cb_point *p, const struct cb_result *r);
+void cb_record_point_result(const struct cb_record_point *rp, struct cb_result *r);
+
 /* The field names, in list order (for documentation checks and messages). */
 extern const char *const cb_record_header_names[CB_HF_COUNT];
 extern const char *const cb_record_point_names[CB_PF_COUNT];

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * report.c - the human output of sweep and alias: a table per direction x
- * variant (x cache, offsets or size), or its plateaus; and the record line
- * of a measured point (run.h).
+ * variant (x cache, offsets or size), or its plateaus (report.h).
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,20 +9,26 @@
 #include <string.h>
 
 #include "plateau.h"
-#include "run.h"
+#include "report.h"
 #include "stats.h"
 
-double cb_scale(const struct cb_run *run, const struct cb_result *r)
+/*
+ * What tables and plateaus show of r: the estimator's figure (min or
+ * median) in the clock asked (TSC cycles, or core clocks: TSC cycles x
+ * clock_ratio), and how far it may move when measured again (for the
+ * plateau merge). cb_scale() is the factor from TSC cycles to the clock.
+ */
+static double cb_scale(const struct cb_job *run, const struct cb_result *r)
 {
 	return run->core_clocks ? r->clock_ratio : 1;
 }
 
-double cb_estimate(const struct cb_run *run, const struct cb_result *r)
+static double cb_estimate(const struct cb_job *run, const struct cb_result *r)
 {
 	return cb_scale(run, r) * (run->estimator == CB_EST_MEDIAN ? r->median : r->min);
 }
 
-double cb_estimate_noise(const struct cb_run *run, const struct cb_result *r)
+static double cb_estimate_noise(const struct cb_job *run, const struct cb_result *r)
 {
 	unsigned long long kept = r->samples - r->discarded;
 
@@ -38,79 +43,8 @@ double cb_estimate_noise(const struct cb_run *run, const struct cb_result *r)
 	return isfinite(r->q02) && r->q02 > r->min ? cb_scale(run, r) * (r->q02 - r->min) : 0;
 }
 
-void cb_report_point(struct cb_record_point *rp, const struct cb_backend *b,
-		     const struct cb_measured *m)
-{
-	const struct cb_result *r = &m->r;
-
-	memset(rp, 0, sizeof(*rp));
-	rp->direction = cb_strdup(cb_directions[m->p.dir]);
-	rp->variant = cb_strdup(cb_point_label(b->variants, &m->p));
-	rp->size = m->p.size.lo;
-	if (m->p.size.random) {
-		rp->size_max = m->p.size.hi;
-		rp->size_mean = r->size_mean;
-		CB_POINT_SET(rp, size_max);
-		CB_POINT_SET(rp, size_mean);
-	}
-	rp->src_offset = m->p.src_offset;
-	rp->dst_offset = m->p.dst_offset;
-	rp->cache = cb_strdup(cb_caches[m->p.cache]);
-	rp->repeat = m->p.repeat;
-	rp->run_cpu = r->run_cpu;
-	rp->loops = r->loops;
-	rp->samples = r->samples;
-	rp->samples_discarded = r->discarded;
-	rp->truncated = r->truncated;
-	rp->cycles_min = r->min;
-	rp->cycles_median = r->median;
-	rp->cycles_mean = r->mean;
-	rp->cycles_stddev = r->stddev;
-	rp->cycles_max = r->max;
-	if (isfinite(r->q02)) {
-		rp->cycles_q02 = r->q02;
-		CB_POINT_SET(rp, cycles_q02);
-	}
-	rp->baseline_cycles = r->baseline;
-	rp->ns_median = b->tsc_khz ? r->median * 1e6 / (double)b->tsc_khz : 0;
-	rp->bytes_per_cycle = r->median > 0 ? r->size_mean / r->median : 0;
-	if (r->clock_ratio > 0) {
-		rp->clock_ratio = r->clock_ratio;
-		CB_POINT_SET(rp, clock_ratio);
-	}
-	rp->verified = r->verified;
-	if (r->src_place >= 0 && r->dst_place >= 0) {
-		rp->src_place = (unsigned long long)r->src_place;
-		rp->dst_place = (unsigned long long)r->dst_place;
-		CB_POINT_SET(rp, src_place);
-		CB_POINT_SET(rp, dst_place);
-	}
-}
-
-void cb_report_result(const struct cb_record_point *rp, struct cb_result *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->loops = rp->loops;
-	r->samples = rp->samples;
-	r->discarded = rp->samples_discarded;
-	r->truncated = rp->truncated;
-	r->verified = rp->verified;
-	r->run_cpu = rp->run_cpu;
-	r->min = rp->cycles_min;
-	r->q02 = CB_POINT_HAS(rp, cycles_q02) ? rp->cycles_q02 : NAN;
-	r->median = rp->cycles_median;
-	r->mean = rp->cycles_mean;
-	r->stddev = rp->cycles_stddev;
-	r->max = rp->cycles_max;
-	r->baseline = rp->baseline_cycles;
-	r->size_mean = CB_POINT_HAS(rp, size_mean) ? rp->size_mean : (double)rp->size;
-	r->clock_ratio = CB_POINT_HAS(rp, clock_ratio) ? rp->clock_ratio : 0;
-	r->src_place = CB_POINT_HAS(rp, src_place) ? (long long)rp->src_place : -1;
-	r->dst_place = CB_POINT_HAS(rp, dst_place) ? (long long)rp->dst_place : -1;
-}
-
 /* The x of a row: the size (sweep) or dst - src (alias). */
-static long long cb_x(const struct cb_run *run, const struct cb_point *p)
+static long long cb_x(const struct cb_job *run, const struct cb_point *p)
 {
 	if (run->mode == CB_MODE_ALIAS)
 		return (long long)p->dst_offset - (long long)p->src_offset;
@@ -123,7 +57,7 @@ static int cb_cmp3(unsigned long long a, unsigned long long b)
 }
 
 /* Table order: group (cache, direction, variant, offsets or size), x, repeat. */
-static const struct cb_run *cb_sort_run;
+static const struct cb_job *cb_sort_run;
 static const struct cb_measured *cb_sort_m;
 
 static int cb_cmp_group(const struct cb_point *a, const struct cb_point *b)
@@ -168,7 +102,7 @@ struct cb_row {
 };
 
 /* Summarises m[idx[i]] for i in [i, j) (the repeats of one point). */
-static void cb_row(const struct cb_run *run, const struct cb_measured *m, const size_t *idx,
+static void cb_row(const struct cb_job *run, const struct cb_measured *m, const size_t *idx,
 		   size_t i, size_t j, struct cb_row *row)
 {
 	double *est = cb_calloc(j - i, sizeof(double)), *base = cb_calloc(j - i, sizeof(double));
@@ -206,7 +140,7 @@ static void cb_row(const struct cb_run *run, const struct cb_measured *m, const 
 	free(tsc);
 }
 
-static size_t *cb_sorted(const struct cb_run *run, const struct cb_measured *m, size_t n)
+static size_t *cb_sorted(const struct cb_job *run, const struct cb_measured *m, size_t n)
 {
 	size_t *idx = cb_calloc(n, sizeof(*idx)), i;
 
@@ -218,7 +152,7 @@ static size_t *cb_sorted(const struct cb_run *run, const struct cb_measured *m, 
 	return idx;
 }
 
-static void cb_group_title(FILE *f, const struct cb_run *run, const struct cb_backend *b,
+static void cb_group_title(FILE *f, const struct cb_job *run, const struct cb_backend *b,
 			   const struct cb_point *p, const char *what)
 {
 	char sz[64];
@@ -232,7 +166,7 @@ static void cb_group_title(FILE *f, const struct cb_run *run, const struct cb_ba
 	fprintf(f, "%s%s\n", *what ? ": " : "", what);
 }
 
-static const char *cb_xname(const struct cb_run *run, const struct cb_point *p, char *buf,
+static const char *cb_xname(const struct cb_job *run, const struct cb_point *p, char *buf,
 			    size_t len)
 {
 	if (run->mode == CB_MODE_ALIAS)
@@ -242,7 +176,7 @@ static const char *cb_xname(const struct cb_run *run, const struct cb_point *p, 
 	return buf;
 }
 
-void cb_report_tables(FILE *f, const struct cb_run *run, const struct cb_backend *b,
+void cb_report_tables(FILE *f, const struct cb_job *run, const struct cb_backend *b,
 		      const struct cb_measured *m, size_t n)
 {
 	size_t *idx = cb_sorted(run, m, n), i, j;
@@ -283,7 +217,7 @@ void cb_report_tables(FILE *f, const struct cb_run *run, const struct cb_backend
 	free(idx);
 }
 
-static void cb_print_plateaus(FILE *f, const struct cb_run *run, const struct cb_plateau_point *pp,
+static void cb_print_plateaus(FILE *f, const struct cb_job *run, const struct cb_plateau_point *pp,
 			      size_t n)
 {
 	struct cb_plateau *pl = cb_calloc(n, sizeof(*pl));
@@ -301,7 +235,7 @@ static void cb_print_plateaus(FILE *f, const struct cb_run *run, const struct cb
 	free(pl);
 }
 
-void cb_report_plateaus(FILE *f, const struct cb_run *run, const struct cb_backend *b,
+void cb_report_plateaus(FILE *f, const struct cb_job *run, const struct cb_backend *b,
 			const struct cb_measured *m, size_t n)
 {
 	struct cb_plateau_point *pp = cb_calloc(n, sizeof(*pp));

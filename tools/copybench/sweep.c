@@ -5,7 +5,7 @@
  */
 #include "builtin.h"
 #include "copybench.h"
-#include "run.h"
+#include "job.h"
 
 static const char cb_sweep_usage[] =
 	"Usage: copybench sweep [OPTIONS]\n"
@@ -24,26 +24,14 @@ static const char cb_sweep_usage[] =
 	"Options:\n";
 
 static const struct cb_option cb_sweep_options[] = {
-	{ "src-offset", CB_OPT_SRC_OFFSET, required_argument, "N",
-	  "bytes from a page boundary to the source\n(default 0, 0..4095)" },
-	{ "dst-offset", CB_OPT_DST_OFFSET, required_argument, "N",
-	  "bytes from a page boundary to the destination\n(default 0, 0..4095)" },
-	{ NULL },
+	CB_OPT_UINT("src-offset", struct cb_job, src_offset, 0, CB_OFFSET_MAX, "bytes", "N",
+		    "bytes from a page boundary to the source\n(default 0, 0..4095)"),
+	CB_OPT_UINT("dst-offset", struct cb_job, dst_offset, 0, CB_OFFSET_MAX, "bytes", "N",
+		    "bytes from a page boundary to the destination\n(default 0, 0..4095)"),
+	CB_OPT_END(),
 };
-
-static int cb_sweep_option(void *ctx, int key, const char *arg, struct cb_error *e)
-{
-	struct cb_run *r = ctx;
-	unsigned long long *v = key == CB_OPT_SRC_OFFSET ? &r->src_offset : &r->dst_offset;
-
-	if (!cb_parse_u64(arg, 0, CB_OFFSET_MAX, v))
-		return 0;
-	return cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s' (accepted: 0..%u bytes)",
-		       key == CB_OPT_SRC_OFFSET ? "src-offset" : "dst-offset", arg, CB_OFFSET_MAX);
-}
 
 int cmd_sweep(int argc, char **argv)
 {
-	return cb_run_command(argc, argv, CB_MODE_SWEEP, cb_sweep_options, cb_sweep_option,
-			      cb_sweep_usage);
+	return cb_job_command(argc, argv, CB_MODE_SWEEP, cb_sweep_options, cb_sweep_usage);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run.c - what sweep and alias share (run.h): the common options, their
+ * job.c - what sweep and alias share, a job (job.h): the common options, their
  * validation, the plan, the measuring loop with its progress line, and the
  * record.
  */
@@ -19,7 +19,8 @@
 #include "copybench.h"
 #include "builtin.h"
 #include "points.h"
-#include "run.h"
+#include "report.h"
+#include "job.h"
 #include "sizes.h"
 #include "sysinfo.h"
 
@@ -34,109 +35,201 @@
 #define CB_TOLERANCE_MAX	100.0
 #define CB_PROGRESS_NS		200000000ULL
 
-const struct cb_option cb_run_options[] = {
-	{ "backend", CB_OPT_BACKEND, required_argument, "B",
-	  "auto (default): module when copybench.ko is\n"
-	  "loaded, else user; user: libcopyvariants timed in\n"
-	  "this process; module: copybench.ko (root)" },
-	{ "load", CB_OPT_LOAD, optional_argument, "KO",
-	  "module: load KO (default " CB_DEFAULT_KO ")\n"
-	  "when not loaded; unload it at the end" },
-	{ "variants", CB_OPT_VARIANTS, required_argument, "LIST",
-	  "names, comma-separated, or all (default: all\n"
-	  "the CPU can run)" },
-	{ "directions", CB_OPT_DIRECTIONS, required_argument, "LIST",
-	  "memcpy, to_user, ... comma-separated, or all\n"
-	  "(default " CB_DIRECTION_DEFAULT "); all: what each variant has" },
-	{ "cache", CB_OPT_CACHE, required_argument, "hot|cold",
-	  "hot (default); cold: both buffers flushed before\n"
-	  "each copy, outside the timing; hot,cold: both" },
-	{ "sizes", CB_OPT_SIZES, required_argument, "SPEC",
-	  "bytes per copy, comma-separated: 4K  0-256\n"
-	  "1-64:8 (step)  pow2:1-64M  random:LO-HI (each\n"
-	  "copy a seeded random size); K, M, G; up to 64M" },
-	{ "repeat", CB_OPT_REPEAT, required_argument, "N",
-	  "processes, one after the other, each a fresh\n"
-	  "exec at a placement of its own that measures\n"
-	  "every point once (default 5, 1..1000)" },
-	{ "seed", CB_OPT_SEED, required_argument, "N",
-	  "shuffle the points of each repeat and draw random\n"
-	  "sizes with N; the placements are drawn from it\n"
-	  "(seed 1 when not given)" },
-	{ "placement", CB_OPT_PLACEMENT, required_argument, "P",
-	  "where each process puts its buffers and stack:\n"
-	  "vary (default): drawn per process from the seed;\n"
-	  "fixed: every process alike, buffers at the start\n"
-	  "of their huge pages; SRC:DST:STACK: there, bytes\n"
-	  "(a record's src_place - src_offset, dst_place -\n"
-	  "dst_offset, stack_place)" },
-	{ "placements", CB_OPT_PLACEMENTS, required_argument, "N",
-	  "the processes take N placements in turn: process\n"
-	  "i at placement i mod N, each placement measured\n"
-	  "again later (default: one per process, 1..1000)" },
-	{ "samples", CB_OPT_SAMPLES, required_argument, "N",
-	  "timed samples per point (default 1001,\n"
-	  "1..100000; the module's own knob defaults to 101)" },
-	{ "loops", CB_OPT_LOOPS, required_argument, "N",
-	  "copies per sample (default 0: the least power of\n"
-	  "two whose sample takes 10 us; up to 1000000)" },
-	{ "cpu", CB_OPT_CPU, required_argument, "N",
-	  "CPU to pin to (default: the one it starts on)" },
-	{ "max-run-ms", CB_OPT_MAX_RUN_MS, required_argument, "MS",
-	  "bound of one point's run: then it ends with the\n"
-	  "samples it has (default 10000, 1..600000)" },
-	{ "estimator", CB_OPT_ESTIMATOR, required_argument, "E",
-	  "what tables and plateaus show: min (default),\n"
-	  "the fastest kept sample, or median" },
-	{ "clock", CB_OPT_CLOCK, required_argument, "C",
-	  "the clock of tables and plateaus: tsc (default),\n"
-	  "TSC cycles; core: TSC cycles x clock_ratio, the\n"
-	  "core clocks the run had (see the clock probe)" },
-	{ "output", 'o', required_argument, "FILE",
-	  "write the record (JSON lines) to FILE, whole or\n"
-	  "not at all" },
-	{ "json", CB_OPT_JSON, no_argument, NULL,
-	  "the record's JSON lines on stdout, no tables" },
-	{ "plateau", CB_OPT_PLATEAU, no_argument, NULL,
-	  "ranges of equal cost (within the noise) instead\n"
-	  "of tables" },
-	{ "tolerance", CB_OPT_TOLERANCE, required_argument, "PCT",
-	  "plateau: least difference that splits a range,\n"
-	  "percent (default 1, 0..100), widened by noise" },
-	{ "dry-run", CB_OPT_DRY_RUN, no_argument, NULL,
-	  "print the points in the order they would run" },
-	{ "help", 'h', no_argument, NULL, "this help" },
-	{ NULL },
-};
-
-const struct cb_option cb_run_like_options[] = {
-	{ "like", CB_OPT_LIKE, required_argument, "REC",
-	  "measure the points of record REC (sizes,\n"
-	  "variants, directions, caches, offsets), with its\n"
-	  "backend, repeats, samples, loops, estimator and\n"
-	  "clock unless given: a record compare can match" },
-	{ "points", CB_OPT_POINTS, required_argument, "SPEC",
-	  "with --like: only these points of REC, names or\n"
-	  "shell patterns ('*.native.4K'), and the controls\n"
-	  "of their size classes (compare --help)" },
-	{ "as-native", CB_OPT_AS_NATIVE, required_argument, "V",
-	  "test-only: time variant V where native would be\n"
-	  "and record it as native (validation, bisect test)" },
-	{ "perturb-controls", CB_OPT_PERTURB, required_argument, "F",
-	  "test-only: multiply the control variants' costs\n"
-	  "by F (0.1..10) after timing: the machine 'moved'" },
-	{ "slow-native", CB_OPT_SLOW_NATIVE, required_argument, "PCT",
-	  "test-only: after every native copy, dependent\n"
-	  "adds that cost PCT% of it (0..1000, user\n"
-	  "backend): a real change of code of known size" },
-	{ NULL },
-};
-
 static const char *const cb_backends[] = { "auto", "user", "module" };
 static const char *const cb_estimators[] = { "min", "median" };
 static const char *const cb_clocks[] = { "tsc", "core" };
 
-void cb_run_init(struct cb_run *r, enum cb_mode mode)
+/* ---- The options: each written once, with its field (options.h) -------- */
+
+static int cb_opt_load(void *field, const char *v, struct cb_error *e)
+{
+	if (v && !*v)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --load '': a .ko file, or no value for %s", CB_DEFAULT_KO);
+	*(const char **)field = v ? v : CB_DEFAULT_KO;
+	return 0;
+}
+
+static int cb_opt_cpu(void *field, const char *v, struct cb_error *e)
+{
+	long long cpu;
+
+	if (cb_parse_i64(v, 0, 1L << 20, &cpu))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --cpu '%s' (accepted: a CPU number this process may run on)",
+			       v);
+	*(long *)field = (long)cpu;
+	return 0;
+}
+
+static int cb_opt_placement(void *field, const char *v, struct cb_error *e)
+{
+	return cb_placement_parse(v, field, e);
+}
+
+static int cb_opt_tolerance(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double t = strtod(v, &end);
+
+	if (end == v || *end || !(t >= 0 && t <= CB_TOLERANCE_MAX))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --tolerance '%s' (accepted: a percentage, 0..100)", v);
+	*(double *)field = t / 100;
+	return 0;
+}
+
+static const struct cb_option cb_job_options[] = {
+	CB_OPT_NAME("backend", struct cb_job, backend, cb_backends, "B",
+		    "auto (default): module when copybench.ko is\n"
+		    "loaded, else user; user: libcopyvariants timed in\n"
+		    "this process; module: copybench.ko (root)"),
+	CB_OPT_CALLBACK("load", struct cb_job, set.load, optional_argument, cb_opt_load, "KO",
+			"module: load KO (default " CB_DEFAULT_KO ")\n"
+			"when not loaded; unload it at the end"),
+	CB_OPT_STRING("variants", 0, struct cb_job, variants, "LIST",
+		      "names, comma-separated, or all (default: all\n"
+		      "the CPU can run)"),
+	CB_OPT_STRING("directions", 0, struct cb_job, directions, "LIST",
+		      "memcpy, to_user, ... comma-separated, or all\n"
+		      "(default " CB_DIRECTION_DEFAULT "); all: what each variant has"),
+	CB_OPT_STRING("cache", 0, struct cb_job, caches, "hot|cold",
+		      "hot (default); cold: both buffers flushed before\n"
+		      "each copy, outside the timing; hot,cold: both"),
+	CB_OPT_STRING("sizes", 0, struct cb_job, sizes, "SPEC",
+		      "bytes per copy, comma-separated: 4K  0-256\n"
+		      "1-64:8 (step)  pow2:1-64M  random:LO-HI (each\n"
+		      "copy a seeded random size); K, M, G; up to 64M"),
+	CB_OPT_UINT("repeat", struct cb_job, repeat, 1, CB_REPEAT_MAX, NULL, "N",
+		    "processes, one after the other, each a fresh\n"
+		    "exec at a placement of its own that measures\n"
+		    "every point once (default 5, 1..1000)"),
+	CB_OPT_UINT("seed", struct cb_job, seed, 0, ~0ULL, NULL, "N",
+		    "shuffle the points of each repeat and draw random\n"
+		    "sizes with N; the placements are drawn from it\n"
+		    "(seed 1 when not given)"),
+	CB_OPT_CALLBACK("placement", struct cb_job, placement, required_argument,
+			cb_opt_placement, "P",
+			"where each process puts its buffers and stack:\n"
+			"vary (default): drawn per process from the seed;\n"
+			"fixed: every process alike, buffers at the start\n"
+			"of their huge pages; SRC:DST:STACK: there, bytes\n"
+			"(a record's src_place - src_offset, dst_place -\n"
+			"dst_offset, stack_place)"),
+	CB_OPT_UINT("placements", struct cb_job, place_period, 1, CB_REPEAT_MAX, NULL, "N",
+		    "the processes take N placements in turn: process\n"
+		    "i at placement i mod N, each placement measured\n"
+		    "again later (default: one per process, 1..1000)"),
+	CB_OPT_UINT("samples", struct cb_job, set.samples, CB_SAMPLES_MIN, CB_SAMPLES_MAX, NULL,
+		    "N", "timed samples per point (default 1001,\n"
+		    "1..100000; the module's own knob defaults to 101)"),
+	CB_OPT_UINT("loops", struct cb_job, set.loops, 0, CB_LOOPS_MAX, NULL, "N",
+		    "copies per sample (default 0: the least power of\n"
+		    "two whose sample takes 10 us; up to 1000000)"),
+	CB_OPT_CALLBACK("cpu", struct cb_job, set.cpu, required_argument, cb_opt_cpu, "N",
+			"CPU to pin to (default: the one it starts on)"),
+	CB_OPT_UINT("max-run-ms", struct cb_job, set.max_run_ms, CB_MAX_RUN_MS_MIN,
+		    CB_MAX_RUN_MS_MAX, NULL, "MS",
+		    "bound of one point's run: then it ends with the\n"
+		    "samples it has (default 10000, 1..600000)"),
+	CB_OPT_CHOICE("estimator", struct cb_job, estimator, cb_estimators, "E",
+		      "what tables and plateaus show: min (default),\n"
+		      "the fastest kept sample, or median"),
+	CB_OPT_CHOICE("clock", struct cb_job, core_clocks, cb_clocks, "C",
+		      "the clock of tables and plateaus: tsc (default),\n"
+		      "TSC cycles; core: TSC cycles x clock_ratio, the\n"
+		      "core clocks the run had (see the clock probe)"),
+	CB_OPT_STRING("output", 'o', struct cb_job, output, "FILE",
+		      "write the record (JSON lines) to FILE, whole or\n"
+		      "not at all"),
+	CB_OPT_FLAG("json", 0, struct cb_job, json,
+		    "the record's JSON lines on stdout, no tables"),
+	CB_OPT_FLAG("plateau", 0, struct cb_job, plateau,
+		    "ranges of equal cost (within the noise) instead\n"
+		    "of tables"),
+	CB_OPT_CALLBACK("tolerance", struct cb_job, tolerance, required_argument,
+			cb_opt_tolerance, "PCT",
+			"plateau: least difference that splits a range,\n"
+			"percent (default 1, 0..100), widened by noise"),
+	CB_OPT_FLAG("dry-run", 0, struct cb_job, dry_run,
+		    "print the points in the order they would run"),
+	CB_OPT_FLAG("help", 'h', struct cb_job, help, "this help"),
+	CB_OPT_END(),
+};
+
+static const struct cb_option cb_job_like_options[] = {
+	CB_OPT_STRING("like", 0, struct cb_job, like, "REC",
+		      "measure the points of record REC (sizes,\n"
+		      "variants, directions, caches, offsets), with its\n"
+		      "backend, repeats, samples, loops, estimator and\n"
+		      "clock unless given: a record compare can match"),
+	CB_OPT_STRING("points", 0, struct cb_job, points, "SPEC",
+		      "with --like: only these points of REC, names or\n"
+		      "shell patterns ('*.native.4K'), and the controls\n"
+		      "of their size classes (compare --help)"),
+	CB_OPT_END(),
+};
+
+static int cb_opt_as_native(void *field, const char *v, struct cb_error *e)
+{
+	if (!*v || !strcmp(v, CB_NATIVE_NAME))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --as-native '%s' (accepted: a fixed variant's name, e.g. movsb)",
+			       v);
+	*(const char **)field = v;
+	return 0;
+}
+
+static int cb_opt_perturb(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !(d >= CB_PERTURB_MIN && d <= CB_PERTURB_MAX))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --perturb-controls '%s' (accepted: a factor, %g..%g)",
+			       v, CB_PERTURB_MIN, CB_PERTURB_MAX);
+	*(double *)field = d;
+	return 0;
+}
+
+static int cb_opt_slow_native(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !(d > 0 && d <= CB_SLOW_NATIVE_MAX))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --slow-native '%s' (accepted: a percentage, 0 < PCT <= %g)",
+			       v, CB_SLOW_NATIVE_MAX);
+	*(double *)field = d;
+	return 0;
+}
+
+/*
+ * Test-only: sweep's options that make a record lie on purpose, so the
+ * tests of compare and bisect-run (and tools/compare-validate) can make a
+ * known change on a real machine. A table of their own, listed under a
+ * heading of their own in --help: no product option sits among them.
+ */
+static const struct cb_option cb_job_test_options[] = {
+	CB_OPT_CALLBACK("as-native", struct cb_job, as_native, required_argument,
+			cb_opt_as_native, "V",
+			"test-only: time variant V where native would be\n"
+			"and record it as native (validation, bisect test)"),
+	CB_OPT_CALLBACK("perturb-controls", struct cb_job, perturb, required_argument,
+			cb_opt_perturb, "F",
+			"test-only: multiply the control variants' costs\n"
+			"by F (0.1..10) after timing: the machine 'moved'"),
+	CB_OPT_CALLBACK("slow-native", struct cb_job, slow_native, required_argument,
+			cb_opt_slow_native, "PCT",
+			"test-only: after every native copy, dependent\n"
+			"adds that cost PCT% of it (0..1000, user\n"
+			"backend): a real change of code of known size"),
+	CB_OPT_END(),
+};
+
+void cb_job_init(struct cb_job *r, enum cb_mode mode)
 {
 	memset(r, 0, sizeof(*r));
 	r->mode = mode;
@@ -168,168 +261,6 @@ static char *cb_join(const char *const *names, unsigned int n)
 	for (i = 0; i < n; i++)
 		cb_str_printf(&b, "%s%s", i ? ", " : "", names[i]);
 	return b.s;
-}
-
-static int cb_one_of(const char *opt, const char *arg, const char *const *names,
-		     unsigned int n, struct cb_error *e)
-{
-	char *list;
-	int i = cb_name_index(names, n, arg);
-
-	if (i >= 0)
-		return i;
-	list = cb_join(names, n);
-	cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s' (accepted: %s)", opt, arg, list);
-	free(list);
-	return -1;
-}
-
-static int cb_num(const char *opt, const char *arg, unsigned long long lo, unsigned long long hi,
-		  unsigned long long *out, struct cb_error *e)
-{
-	if (!cb_parse_u64(arg, lo, hi, out))
-		return 0;
-	return cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s' (accepted: a decimal integer, %llu..%llu)",
-		       opt, arg, lo, hi);
-}
-
-int cb_run_option(void *ctx, int key, const char *arg, struct cb_error *e)
-{
-	struct cb_run *r = ctx;
-	unsigned long long v;
-	long long iv;
-	char *end;
-	double d;
-	int i;
-
-	switch (key) {
-	case CB_OPT_LIKE:
-		r->like = arg;
-		return 0;
-	case CB_OPT_POINTS:
-		r->points = arg;
-		return 0;
-	case CB_OPT_AS_NATIVE:
-		if (!*arg || !strcmp(arg, CB_NATIVE_NAME))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --as-native '%s' (accepted: a fixed variant's name, e.g. movsb)",
-				       arg);
-		r->as_native = arg;
-		return 0;
-	case CB_OPT_PERTURB:
-		d = strtod(arg, &end);
-		if (end == arg || *end || !(d >= CB_PERTURB_MIN && d <= CB_PERTURB_MAX))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --perturb-controls '%s' (accepted: a factor, %g..%g)",
-				       arg, CB_PERTURB_MIN, CB_PERTURB_MAX);
-		r->perturb = d;
-		return 0;
-	case CB_OPT_SLOW_NATIVE:
-		d = strtod(arg, &end);
-		if (end == arg || *end || !(d > 0 && d <= CB_SLOW_NATIVE_MAX))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --slow-native '%s' (accepted: a percentage, 0 < PCT <= %g)",
-				       arg, CB_SLOW_NATIVE_MAX);
-		r->slow_native = d;
-		return 0;
-	case CB_OPT_PLACEMENT:
-		return cb_placement_parse(arg, &r->placement, e);
-	case CB_OPT_PLACEMENTS:
-		if (cb_num("placements", arg, 1, CB_REPEAT_MAX, &v, e))
-			return -1;
-		r->place_period = (unsigned int)v;
-		return 0;
-	case CB_OPT_BACKEND:
-		if (cb_one_of("backend", arg, cb_backends, ARRAY_SIZE(cb_backends), e) < 0)
-			return -1;
-		r->backend = arg;
-		return 0;
-	case CB_OPT_LOAD:
-		if (arg && !*arg)
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --load '': a .ko file, or no value for %s",
-				       CB_DEFAULT_KO);
-		r->set.load = arg ? arg : CB_DEFAULT_KO;
-		return 0;
-	case CB_OPT_VARIANTS:
-		r->variants = arg;
-		return 0;
-	case CB_OPT_DIRECTIONS:
-		r->directions = arg;
-		return 0;
-	case CB_OPT_CACHE:
-		r->caches = arg;
-		return 0;
-	case CB_OPT_SIZES:
-		r->sizes = arg;
-		return 0;
-	case CB_OPT_REPEAT:
-		return cb_num("repeat", arg, 1, CB_REPEAT_MAX, &r->repeat, e);
-	case CB_OPT_SEED:
-		r->seeded = 1;
-		return cb_num("seed", arg, 0, ~0ULL, &r->seed, e);
-	case CB_OPT_SAMPLES:
-		if (cb_num("samples", arg, CB_SAMPLES_MIN, CB_SAMPLES_MAX, &v, e))
-			return -1;
-		r->set.samples = (unsigned long)v;
-		return 0;
-	case CB_OPT_LOOPS:
-		if (cb_num("loops", arg, 0, CB_LOOPS_MAX, &v, e))
-			return -1;
-		r->set.loops = (unsigned long)v;
-		return 0;
-	case CB_OPT_CPU:
-		if (cb_parse_i64(arg, 0, 1L << 20, &iv))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --cpu '%s' (accepted: a CPU number this process may run on)",
-				       arg);
-		r->set.cpu = (long)iv;
-		return 0;
-	case CB_OPT_MAX_RUN_MS:
-		if (cb_num("max-run-ms", arg, CB_MAX_RUN_MS_MIN, CB_MAX_RUN_MS_MAX, &v, e))
-			return -1;
-		r->set.max_run_ms = (unsigned long)v;
-		return 0;
-	case CB_OPT_ESTIMATOR:
-		i = cb_one_of("estimator", arg, cb_estimators, ARRAY_SIZE(cb_estimators), e);
-		if (i < 0)
-			return -1;
-		r->estimator = (enum cb_estimator)i;
-		return 0;
-	case CB_OPT_CLOCK:
-		i = cb_one_of("clock", arg, cb_clocks, ARRAY_SIZE(cb_clocks), e);
-		if (i < 0)
-			return -1;
-		r->core_clocks = i;
-		return 0;
-	case 'o':
-		r->output = arg;
-		return 0;
-	case CB_OPT_JSON:
-		r->json = 1;
-		return 0;
-	case CB_OPT_PLATEAU:
-		r->plateau = 1;
-		return 0;
-	case CB_OPT_TOLERANCE: {
-		char *end;
-		double t = strtod(arg, &end);
-
-		if (end == arg || *end || !(t >= 0 && t <= CB_TOLERANCE_MAX))
-			return cb_fail(e, CB_EXIT_USAGE,
-				       "invalid --tolerance '%s' (accepted: a percentage, 0..100)",
-				       arg);
-		r->tolerance = t / 100;
-		return 0;
-	}
-	case CB_OPT_DRY_RUN:
-		r->dry_run = 1;
-		return 0;
-	case 'h':
-		r->help = 1;
-		return 0;
-	}
-	return cb_fail(e, CB_EXIT_USAGE, "internal: unhandled option %d", key);
 }
 
 /*
@@ -407,35 +338,35 @@ static void cb_plan_free(struct cb_plan *pl)
 }
 
 /* --like REC: the settings REC was measured with, for those not given. */
-static int cb_like_settings(struct cb_run *r, const struct cb_record_header *h,
+static int cb_like_settings(struct cb_job *r, const struct cb_record_header *h,
 			    struct cb_error *e)
 {
 	int i;
 
-	if (!CB_RUN_GIVEN(r, CB_OPT_SAMPLES))
+	if (!cb_job_given(r, "samples"))
 		r->set.samples = (unsigned long)h->samples;
-	if (!CB_RUN_GIVEN(r, CB_OPT_LOOPS))
+	if (!cb_job_given(r, "loops"))
 		r->set.loops = (unsigned long)h->loops;
-	if (!CB_RUN_GIVEN(r, CB_OPT_MAX_RUN_MS))
+	if (!cb_job_given(r, "max-run-ms"))
 		r->set.max_run_ms = (unsigned long)h->max_run_ms;
-	if (!CB_RUN_GIVEN(r, CB_OPT_REPEAT))
+	if (!cb_job_given(r, "repeat"))
 		r->repeat = h->repeat;
-	if (!CB_RUN_GIVEN(r, CB_OPT_SEED) && CB_HEADER_HAS(h, seed)) {
+	if (!cb_job_given(r, "seed") && CB_HEADER_HAS(h, seed)) {
 		r->seeded = 1;
 		r->seed = h->seed;
 	}
-	if (!CB_RUN_GIVEN(r, CB_OPT_BACKEND))
+	if (!cb_job_given(r, "backend"))
 		r->backend = h->backend;
-	if (!CB_RUN_GIVEN(r, CB_OPT_PLACEMENT) && CB_HEADER_HAS(h, placement) &&
+	if (!cb_job_given(r, "placement") && CB_HEADER_HAS(h, placement) &&
 	    cb_placement_parse(h->placement, &r->placement, NULL))
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "%s:1: field 'placement': '%s' is not a placement sweep takes (accepted: vary, vary-pages, fixed, SRC:DST:STACK)",
 			       r->like, h->placement);
 	i = cb_name_index(cb_estimators, ARRAY_SIZE(cb_estimators), h->estimator);
-	if (!CB_RUN_GIVEN(r, CB_OPT_ESTIMATOR) && i >= 0)
+	if (!cb_job_given(r, "estimator") && i >= 0)
 		r->estimator = (enum cb_estimator)i;
 	i = cb_name_index(cb_clocks, ARRAY_SIZE(cb_clocks), h->clock);
-	if (!CB_RUN_GIVEN(r, CB_OPT_CLOCK) && i >= 0)
+	if (!cb_job_given(r, "clock") && i >= 0)
 		r->core_clocks = i;
 	if (r->set.samples < CB_SAMPLES_MIN || r->set.samples > CB_SAMPLES_MAX ||
 	    r->set.loops > CB_LOOPS_MAX || r->set.max_run_ms < CB_MAX_RUN_MS_MIN ||
@@ -451,22 +382,20 @@ static int cb_like_settings(struct cb_run *r, const struct cb_record_header *h,
  * --like REC: REC's points (those --points selects, with their controls)
  * are the plan; the sizes and offsets bound the buffers.
  */
-static int cb_plan_like(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
+static int cb_plan_like(struct cb_job *r, struct cb_plan *pl, struct cb_error *e)
 {
-	static const int mine[] = { CB_OPT_SIZES, CB_OPT_VARIANTS, CB_OPT_DIRECTIONS,
-				    CB_OPT_CACHE, CB_OPT_SRC_OFFSET, CB_OPT_DST_OFFSET };
-	static const char *const names[] = { "sizes", "variants", "directions", "cache",
-					     "src-offset", "dst-offset" };
+	static const char *const mine[] = { "sizes", "variants", "directions", "cache",
+					    "src-offset", "dst-offset" };
 	struct cb_patterns pat;
 	unsigned long long end, most = 0;
 	const struct cb_key *k;
 	size_t i, hits;
 
 	for (i = 0; i < ARRAY_SIZE(mine); i++)
-		if (CB_RUN_GIVEN(r, mine[i]))
+		if (cb_job_given(r, mine[i]))
 			return cb_fail(e, CB_EXIT_USAGE,
 				       "--%s and --like exclude each other: --like measures the points of %s (accepted: --points to pick some)",
-				       names[i], r->like);
+				       mine[i], r->like);
 	if (cb_record_read(r->like, &pl->like, e) ||
 	    cb_like_settings(r, &pl->like.header, e) ||
 	    cb_points_group(&pl->like, 0, 0, &pl->ls, &pl->nls, e))
@@ -506,7 +435,7 @@ static int cb_plan_like(struct cb_run *r, struct cb_plan *pl, struct cb_error *e
 }
 
 /* --placements N: at most one per process (--repeat, or --like's). */
-static int cb_plan_placements(const struct cb_run *r, struct cb_error *e)
+static int cb_plan_placements(const struct cb_job *r, struct cb_error *e)
 {
 	if (r->place_period <= r->repeat)
 		return 0;
@@ -516,7 +445,7 @@ static int cb_plan_placements(const struct cb_run *r, struct cb_error *e)
 }
 
 /* Checks that need no backend; fills sizes, directions, caches, offsets. */
-static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
+static int cb_plan_options(struct cb_job *r, struct cb_plan *pl, struct cb_error *e)
 {
 	unsigned long long maxsize = 0, maxoff = 0;
 	long long d;
@@ -541,8 +470,8 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 		return -1;
 	pl->all_dirs = !strcmp(r->directions, "all");
 	/* Offsets asked for, and alias's distances, are kept: only pages and stack vary. */
-	if (r->mode == CB_MODE_ALIAS || CB_RUN_GIVEN(r, CB_OPT_SRC_OFFSET) ||
-	    CB_RUN_GIVEN(r, CB_OPT_DST_OFFSET))
+	if (r->mode == CB_MODE_ALIAS || cb_job_given(r, "src-offset") ||
+	    cb_job_given(r, "dst-offset"))
 		r->placement.keep_offsets = 1;
 	if (r->mode == CB_MODE_SWEEP) {
 		pl->offs = cb_calloc(1, sizeof(*pl->offs));
@@ -575,7 +504,7 @@ static int cb_plan_options(struct cb_run *r, struct cb_plan *pl, struct cb_error
 }
 
 /* Whether the plan has cold points and random sizes (their baselines). */
-static void cb_plan_kinds(struct cb_run *r, const struct cb_plan *pl)
+static void cb_plan_kinds(struct cb_job *r, const struct cb_plan *pl)
 {
 	int cold = cb_name_index(cb_caches, cb_ncaches, "cold");
 	size_t i;
@@ -594,7 +523,7 @@ static void cb_plan_kinds(struct cb_run *r, const struct cb_plan *pl)
 }
 
 /* --as-native V: V's index (timed) and native's (recorded), or -1 and -1. */
-static int cb_plan_as_native(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b,
+static int cb_plan_as_native(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
 			     struct cb_error *e)
 {
 	pl->as_native = pl->native = -1;
@@ -614,7 +543,7 @@ static int cb_plan_as_native(struct cb_run *r, struct cb_plan *pl, const struct 
 }
 
 /* --like: each selected point of the record, resolved against the backend. */
-static int cb_plan_like_backend(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b,
+static int cb_plan_like_backend(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
 				struct cb_error *e)
 {
 	const struct cb_pointset *ls;
@@ -673,7 +602,7 @@ static unsigned int cb_timed(const struct cb_plan *pl, unsigned int var)
  * --as-native V: V stands in for native, so it is not also measured under
  * its own name (all: left out; named: refused), and native must be asked.
  */
-static int cb_plan_drop_as_native(struct cb_run *r, struct cb_plan *pl, struct cb_error *e)
+static int cb_plan_drop_as_native(struct cb_job *r, struct cb_plan *pl, struct cb_error *e)
 {
 	unsigned int i, k = 0;
 	int native = 0;
@@ -698,24 +627,15 @@ static int cb_plan_drop_as_native(struct cb_run *r, struct cb_plan *pl, struct c
 }
 
 /* Checks against the backend: variants, their directions, random sizes. */
-static int cb_plan_backend(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b,
-			   struct cb_error *e)
+/* --variants: the backend's names picked, the unusable ones left out (or refused when named). */
+static int cb_plan_variants(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
+			    struct cb_error *e)
 {
 	const char **names = cb_calloc(b->nvariants, sizeof(*names));
 	const struct cb_variant_info *v;
-	unsigned int i, j, k = 0;
-	double points;
-	size_t s;
+	unsigned int i, k = 0;
 	int ret;
 
-	if (cb_plan_as_native(r, pl, b, e)) {
-		free(names);
-		return -1;
-	}
-	if (r->like) {
-		free(names);
-		return cb_plan_like_backend(r, pl, b, e);
-	}
 	for (i = 0; i < b->nvariants; i++)
 		names[i] = b->variants[i].name;
 	pl->all_vars = !strcmp(r->variants, "all");
@@ -735,8 +655,18 @@ static int cb_plan_backend(struct cb_run *r, struct cb_plan *pl, const struct cb
 				       v->name, b->ops->name);
 	}
 	pl->nvars = k;
-	if (pl->as_native >= 0 && cb_plan_drop_as_native(r, pl, e))
-		return -1;
+	return 0;
+}
+
+/* What the backend can measure of the plan: directions, random sizes, the count. */
+static int cb_plan_fits(const struct cb_job *r, const struct cb_plan *pl,
+			const struct cb_backend *b, struct cb_error *e)
+{
+	const struct cb_variant_info *v;
+	unsigned int i, j;
+	double points;
+	size_t s;
+
 	for (i = 0; i < pl->nvars && !pl->all_vars && !pl->all_dirs; i++) {
 		v = &b->variants[cb_timed(pl, pl->vars[i])];
 		for (j = 0; j < pl->ndirs; j++)
@@ -766,8 +696,21 @@ static int cb_plan_backend(struct cb_run *r, struct cb_plan *pl, const struct cb
 	return 0;
 }
 
+static int cb_plan_backend(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
+			   struct cb_error *e)
+{
+	if (cb_plan_as_native(r, pl, b, e))
+		return -1;
+	if (r->like)
+		return cb_plan_like_backend(r, pl, b, e);
+	if (cb_plan_variants(r, pl, b, e) ||
+	    (pl->as_native >= 0 && cb_plan_drop_as_native(r, pl, e)))
+		return -1;
+	return cb_plan_fits(r, pl, b, e);
+}
+
 /* xorshift64*, for shuffling. */
-static unsigned long long cb_rand(unsigned long long *s)
+static unsigned long long cb_splitmix(unsigned long long *s)
 {
 	*s ^= *s >> 12;
 	*s ^= *s << 25;
@@ -780,7 +723,7 @@ static unsigned long long cb_rand(unsigned long long *s)
  * variant (variants innermost, so a point's controls run next to it).
  * Then repeat-major, each repeat shuffled when seeded.
  */
-static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_backend *b)
+static void cb_plan_build(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b)
 {
 	size_t total = pl->ncaches * pl->noffs * pl->nsizes * pl->ndirs * pl->nvars;
 	size_t k, q, c, o, s, d, v, n = 0, i, j, rep;
@@ -826,7 +769,7 @@ static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_
 			pl->pts[pl->npts + i].repeat = (unsigned int)rep;
 		}
 		for (i = n; r->seeded && i > 1; i--) {
-			j = (size_t)(cb_rand(&st) % i);
+			j = (size_t)(cb_splitmix(&st) % i);
 			t = pl->pts[pl->npts + i - 1];
 			pl->pts[pl->npts + i - 1] = pl->pts[pl->npts + j];
 			pl->pts[pl->npts + j] = t;
@@ -837,7 +780,7 @@ static void cb_plan_build(struct cb_run *r, struct cb_plan *pl, const struct cb_
 }
 
 /* The placement of process i (its CPU included). */
-static void cb_process_place(const struct cb_run *r, const int *cpus, int ncpus, int here,
+static void cb_process_place(const struct cb_job *r, const int *cpus, int ncpus, int here,
 			     unsigned int i, struct cb_place *p)
 {
 	unsigned int at = r->place_period ? i % r->place_period : i;
@@ -851,7 +794,7 @@ static void cb_process_place(const struct cb_run *r, const int *cpus, int ncpus,
 		p->cpu = here;
 }
 
-static void cb_print_plan(FILE *f, const struct cb_run *r, const struct cb_plan *pl,
+static void cb_print_plan(FILE *f, const struct cb_job *r, const struct cb_plan *pl,
 			  const struct cb_backend *b, const struct cb_place *places)
 {
 	struct cb_str d = { 0 };
@@ -907,7 +850,7 @@ static void cb_progress(size_t done, size_t total, unsigned long long start,
 	fflush(stderr);
 }
 
-static void cb_header(struct cb_run *r, const struct cb_backend *b, int cpu,
+static void cb_header(struct cb_job *r, const struct cb_backend *b, int cpu,
 		      const char *buffers, struct cb_record_header *h)
 {
 	struct cb_str pl = { 0 };
@@ -967,7 +910,7 @@ static void cb_perturb(struct cb_result *res, double f)
 /* ---- The worker: one process, one repeat ---------------------------------- */
 
 struct cb_worker_run {
-	struct cb_run *r;
+	struct cb_job *r;
 	struct cb_backend *b;
 	const struct cb_point *pts;
 	size_t n;
@@ -998,7 +941,7 @@ static int cb_worker_measure(void *arg)
 		if (w->r->perturb > 0 && strcmp(cb_point_label(w->b->variants, &m.p),
 						CB_NATIVE_NAME))
 			cb_perturb(&m.r, w->r->perturb);
-		cb_report_point(&rp, w->b, &m);
+		cb_record_point_build(&rp, w->b, &m.p, &m.r);
 		rp.pid = (unsigned long long)getpid();
 		CB_POINT_SET(&rp, pid);
 		if (w->stack >= 0) {
@@ -1033,7 +976,7 @@ static void cb_worker_hello(const struct cb_backend *b)
  * A worker: the plan as the command made it, opened at its placement; its
  * repeat's points measured on its own stack. First line: who it is.
  */
-static int cb_run_worker(struct cb_run *r, const struct cb_worker_args *wa)
+static int cb_job_worker(struct cb_job *r, const struct cb_worker_args *wa)
 {
 	struct cb_backend b = { 0 };
 	struct cb_plan pl = { 0 };
@@ -1087,7 +1030,7 @@ out:
 
 /* struct cb_parent - the command measuring through its workers. */
 struct cb_parent {
-	struct cb_run *r;
+	struct cb_job *r;
 	struct cb_backend *b;
 	const struct cb_plan *pl;
 	struct cb_measured *m;
@@ -1170,7 +1113,7 @@ static int cb_parent_point(struct cb_parent *c, const struct cb_worker *w, size_
 	     rp.pid == (unsigned long long)w->pid;
 	if (ok) {
 		c->m[k].p = c->pl->pts[k];
-		cb_report_result(&rp, &c->m[k].r);
+		cb_record_point_result(&rp, &c->m[k].r);
 		c->line.len = 0;
 		cb_record_point_json(&c->line, &rp);
 		cb_parent_put(c, c->line.s);
@@ -1230,7 +1173,76 @@ static int cb_parent_process(struct cb_parent *c, unsigned int i, const struct c
 	return 0;
 }
 
-int cb_run_main(struct cb_run *r)
+/* The measuring side's state: the plan on backend b, lines to out, CPU here. */
+static void cb_parent_init(struct cb_parent *c, struct cb_backend *b, const struct cb_plan *pl,
+			   FILE *out, int here)
+{
+	c->b = b;
+	c->pl = pl;
+	c->m = cb_calloc(pl->npts, sizeof(*c->m));
+	c->out = out;
+	c->cpu = c->r->set.cpu >= 0 ? (int)c->r->set.cpu : here;
+	c->tty = isatty(2) && !c->r->json;
+	c->start = cb_mono_ns();
+}
+
+/* Every repeat, a process each at places[i], in order; the progress line ended. */
+static int cb_parent_measure(struct cb_parent *c, const struct cb_place *places,
+			     struct cb_error *e)
+{
+	size_t i;
+
+	for (i = 0; i < c->r->repeat; i++)
+		if (cb_stop() || cb_parent_process(c, (unsigned int)i, &places[i], e))
+			return -1;
+	cb_progress(c->pl->npts, c->pl->npts, c->start, &c->last, c->tty);
+	return 0;
+}
+
+/*
+ * The plan built and checked against the backend: something to measure,
+ * and --slow-native only where it can act (the user backend's hot,
+ * fixed-size native points).
+ */
+static int cb_plan_ready(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
+			 struct cb_error *e)
+{
+	size_t i;
+
+	if (r->slow_native > 0 && strcmp(b->ops->name, "user"))
+		return cb_fail(e, CB_EXIT_USAGE, "--slow-native: the %s backend cannot slow its native copy (accepted: --backend user)",
+			       b->ops->name);
+	cb_plan_build(r, pl, b);
+	if (!pl->npts)
+		return cb_fail(e, CB_EXIT_USAGE, "nothing to measure: no variant supports the directions asked");
+	for (i = 0; r->slow_native > 0 && i < pl->npts; i++)
+		if (!strcmp(cb_point_label(b->variants, &pl->pts[i]), CB_NATIVE_NAME) &&
+		    (pl->pts[i].size.random || strcmp(cb_caches[pl->pts[i].cache], "hot")))
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "--slow-native: hot, fixed-size native points only (accepted: --cache hot, sizes without random:)");
+	return 0;
+}
+
+/* The tables or plateaus of m[0..n); the exit status: a point not verified fails. */
+static int cb_job_report(const struct cb_job *r, const struct cb_backend *b,
+			 const struct cb_measured *m, size_t n)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		bad += !m[i].r.verified;
+	if (r->plateau)
+		cb_report_plateaus(stdout, r, b, m, n);
+	else if (!r->json)
+		cb_report_tables(stdout, r, b, m, n);
+	if (!bad)
+		return CB_EXIT_OK;
+	cb_warn("%zu of %zu points failed verification (\"verified\": false): the copy is wrong",
+		bad, n);
+	return CB_EXIT_RUNTIME;
+}
+
+int cb_job_main(struct cb_job *r)
 {
 	const struct cb_worker_args *wa = cb_worker_args();
 	struct cb_outfile of = { 0 };
@@ -1240,11 +1252,11 @@ int cb_run_main(struct cb_run *r)
 	struct cb_plan pl = { 0 };
 	struct cb_error e = { 0 };
 	int *cpus = NULL, ncpus, here = sched_getcpu();
-	size_t i, bad = 0;
 	int status = CB_EXIT_OK;
+	size_t i;
 
 	if (wa)
-		return cb_run_worker(r, wa);
+		return cb_job_worker(r, wa);
 	cb_signals_init();
 	r->set.describe = 1;
 	if (cb_plan_options(r, &pl, &e))
@@ -1256,23 +1268,8 @@ int cb_run_main(struct cb_run *r)
 		goto fail;
 	if (cb_backend_open(&b, r->backend, &r->set, &e) || cb_plan_backend(r, &pl, &b, &e))
 		goto fail;
-	if (r->slow_native > 0 && strcmp(b.ops->name, "user")) {
-		cb_fail(&e, CB_EXIT_USAGE, "--slow-native: the %s backend cannot slow its native copy (accepted: --backend user)",
-			b.ops->name);
+	if (cb_plan_ready(r, &pl, &b, &e))
 		goto fail;
-	}
-	cb_plan_build(r, &pl, &b);
-	if (!pl.npts) {
-		cb_fail(&e, CB_EXIT_USAGE, "nothing to measure: no variant supports the directions asked");
-		goto fail;
-	}
-	for (i = 0; r->slow_native > 0 && i < pl.npts; i++)
-		if (!strcmp(cb_point_label(b.variants, &pl.pts[i]), CB_NATIVE_NAME) &&
-		    (pl.pts[i].size.random || strcmp(cb_caches[pl.pts[i].cache], "hot"))) {
-			cb_fail(&e, CB_EXIT_USAGE,
-				"--slow-native: hot, fixed-size native points only (accepted: --cache hot, sizes without random:)");
-			goto fail;
-		}
 	places = cb_calloc(r->repeat, sizeof(*places));
 	for (i = 0; i < r->repeat; i++)
 		cb_process_place(r, cpus, ncpus, here, (unsigned int)i, &places[i]);
@@ -1281,32 +1278,14 @@ int cb_run_main(struct cb_run *r)
 		goto out;
 	}
 
-	c.b = &b;
-	c.pl = &pl;
-	c.m = cb_calloc(pl.npts, sizeof(*c.m));
-	c.out = of.f;
-	c.cpu = r->set.cpu >= 0 ? (int)r->set.cpu : here;
-	c.tty = isatty(2) && !r->json;
-	c.start = cb_mono_ns();
-	for (i = 0; i < r->repeat; i++)
-		if (cb_stop() || cb_parent_process(&c, (unsigned int)i, &places[i], &e))
-			goto fail;
-	cb_progress(pl.npts, pl.npts, c.start, &c.last, c.tty);
+	cb_parent_init(&c, &b, &pl, of.f, here);
+	if (cb_parent_measure(&c, places, &e))
+		goto fail;
 	/* The module back as it was (or unloaded) before anything is printed. */
 	cb_backend_close(&b);
 	if (of.f && cb_outfile_commit(&of, &e))
 		goto fail;
-	for (i = 0; i < pl.npts; i++)
-		bad += !c.m[i].r.verified;
-	if (r->plateau)
-		cb_report_plateaus(stdout, r, &b, c.m, pl.npts);
-	else if (!r->json)
-		cb_report_tables(stdout, r, &b, c.m, pl.npts);
-	if (bad) {
-		cb_warn("%zu of %zu points failed verification (\"verified\": false): the copy is wrong",
-			bad, pl.npts);
-		status = CB_EXIT_RUNTIME;
-	}
+	status = cb_job_report(r, &b, c.m, pl.npts);
 	goto out;
 fail:
 	cb_progress(pl.npts, pl.npts, c.start, &c.last, c.tty);
@@ -1325,43 +1304,41 @@ out:
 	return status;
 }
 
-/* The handler chain: the subcommand's own options, then the common ones. */
-struct cb_run_cmd {
-	struct cb_run *run;
-	cb_option_fn own;
-};
-
-static int cb_run_cmd_option(void *ctx, int key, const char *arg, struct cb_error *e)
+int cb_job_given(const struct cb_job *r, const char *name)
 {
-	struct cb_run_cmd *c = ctx;
-
-	if (key >= 256 && key - 256 < 64)
-		c->run->given |= 1ULL << (key - 256);
-	if (key >= CB_OPT_SRC_OFFSET && key < CB_OPT_FIRST_FREE)
-		return c->own(c->run, key, arg, e);
-	return cb_run_option(c->run, key, arg, e);
+	return cb_option_given(r->tables, &r->given, name);
 }
 
-int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
-		   cb_option_fn own_fn, const char *usage)
+int cb_job_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
+		   const char *usage)
 {
 	const struct cb_option *const tables[] = {
-		own, cb_run_options, mode == CB_MODE_SWEEP ? cb_run_like_options : NULL, NULL
+		own, cb_job_options, mode == CB_MODE_SWEEP ? cb_job_like_options : NULL,
+		mode == CB_MODE_SWEEP ? cb_job_test_options : NULL, NULL
 	};
-	struct cb_run r;
-	struct cb_run_cmd c = { .run = &r, .own = own_fn };
+	const struct cb_option *const product[] = { own, cb_job_options,
+		mode == CB_MODE_SWEEP ? cb_job_like_options : NULL, NULL };
+	const struct cb_option *const test[] = { cb_job_test_options, NULL };
+	struct cb_job r;
 	struct cb_error e = { 0 };
 	int first;
 
-	cb_run_init(&r, mode);
+	cb_job_init(&r, mode);
 	r.argc = argc;
 	r.argv = argv;
-	first = cb_options_parse(argc, argv, tables, cb_run_cmd_option, &c, &e);
+	r.tables = tables;
+	first = cb_options_parse(argc, argv, tables, &r, &r.given, &e);
 	if (first < 0)
 		return cb_report(&e);
+	r.seeded = cb_job_given(&r, "seed");
 	if (r.help) {
 		fputs(usage, stdout);
-		cb_options_help(stdout, tables);
+		cb_options_help(stdout, product);
+		if (mode == CB_MODE_SWEEP) {
+			fputs("\nTest-only options (they make the record lie on purpose, for the\n"
+			      "tests of compare and bisect-run):\n", stdout);
+			cb_options_help(stdout, test);
+		}
 		return CB_EXIT_OK;
 	}
 	if (first < argc) {
@@ -1369,5 +1346,5 @@ int cb_run_command(int argc, char **argv, enum cb_mode mode, const struct cb_opt
 			argv[first]);
 		return cb_report(&e);
 	}
-	return cb_run_main(&r);
+	return cb_job_main(&r);
 }

@@ -33,17 +33,17 @@
 
 /*
  * rd_fill_content - write the known content of positions pos..pos+len-1.
- * The product (u32)p * 0x9E3779B1 advances by the constant for every byte,
- * so one add per byte gives cb_data_byte(p).
+ * The product (u32)p * CB_DATA_MULT advances by the constant for every
+ * byte, so one add per byte gives cb_data_byte(p) (copybench.h).
  */
 void rd_fill_content(unsigned char *buf, uint64_t pos, uint64_t len)
 {
-	uint32_t x = (uint32_t)pos * 0x9E3779B1u;
+	uint32_t x = (uint32_t)pos * CB_DATA_MULT;
 	uint64_t i;
 
 	for (i = 0; i < len; i++) {
 		buf[i] = x >> 24;
-		x += 0x9E3779B1u;
+		x += CB_DATA_MULT;
 	}
 }
 
@@ -53,13 +53,13 @@ void rd_fill_content(unsigned char *buf, uint64_t pos, uint64_t len)
  */
 int64_t rd_first_mismatch(const unsigned char *p, uint64_t pos, uint64_t len)
 {
-	uint32_t x = (uint32_t)pos * 0x9E3779B1u;
+	uint32_t x = (uint32_t)pos * CB_DATA_MULT;
 	uint64_t i;
 
 	for (i = 0; i < len; i++) {
 		if (p[i] != (unsigned char)(x >> 24))
 			return (int64_t)i;
-		x += 0x9E3779B1u;
+		x += CB_DATA_MULT;
 	}
 	return -1;
 }

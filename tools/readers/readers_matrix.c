@@ -313,14 +313,80 @@ static void rd_progress_clear(const struct rd_progress *p)
 		fprintf(stderr, "\r\033[K");
 }
 
+/*
+ * One variant's four cells (buffer x touch) with that many threads; failures
+ * and short reads accumulate. -1 when the checksums cannot be built.
+ */
+static int rd_matrix_cells(const struct rd_opts *o, struct rd_matrix_variant *mv,
+			   unsigned int threads, struct rd_progress *progress, bool *failed,
+			   bool *shorts)
+{
+	struct rd_sums sums;
+	char err[512];
+	int b, t;
+
+	if (mv->src.kind == RD_SRC_MODULE && rd_variant_set(mv->name, err, sizeof(err))) {
+		rd_progress_clear(progress);
+		fprintf(stderr, "readers: %s\n", err);
+		progress->done += 4;
+		*failed = true;
+		memset(mv->cell, 0, sizeof(mv->cell));
+		return 0;
+	}
+	if (rd_build_sums(o, &mv->src, &sums)) {
+		rd_progress_clear(progress);
+		return -1;
+	}
+	for (b = 0; b < 2; b++) {
+		for (t = 0; t < 2; t++) {
+			struct rd_stats *st = &mv->cell[b][t];
+			struct rd_config cfg;
+			char buf[32];
+
+			rd_config_init(o, &cfg, &mv->src, threads);
+			cfg.buffer = rd_mx_buffers[b];
+			cfg.touch = rd_mx_touches[t];
+			rd_progress_cell(progress, mv->name, &cfg);
+			*st = rd_run_config(o, &cfg, &sums, false);
+			if (st->failed && !o->json) {
+				rd_progress_clear(progress);
+				fprintf(stderr, "readers: error: %s, %s, touch %s: %s\n", mv->name,
+					rd_buffer_str(buf, sizeof(buf), &cfg),
+					rd_touch_names[cfg.touch], st->error);
+			}
+			*failed |= st->failed > 0;
+			*shorts |= st->short_reads > 0;
+		}
+	}
+	rd_sums_free(&sums);
+	return 0;
+}
+
+/* The progress line set up, and the matrix's heading unless --json. */
+static void rd_matrix_start(const struct rd_opts *o, const struct rd_source *base,
+			    const struct rd_matrix_variant *mv, int n,
+			    struct rd_progress *progress)
+{
+	const char *term = getenv("TERM");
+
+	progress->on = isatty(STDERR_FILENO) && term && strcmp(term, "dumb");
+	progress->total = o->nthreads * n * 4;
+	progress->cell_s = o->repeat * (o->warmup + o->duration);
+	if (o->json)
+		return;
+	rd_print_setup(o, &mv[0].src);
+	printf("# matrix: variant x buffer {shared, private} x touch {none, all}, %u run%s per cell\n",
+	       o->repeat, o->repeat > 1 ? "s" : "");
+	rd_matrix_notes(stdout, base);
+}
+
 int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 {
 	struct rd_progress progress = { 0 };
 	struct rd_matrix_variant *mv;
-	const char *term;
 	bool failed = false, shorts = false;
 	unsigned int ti;
-	int n, v, b, t, ret = RD_EXIT_OK;
+	int n, v, ret = RD_EXIT_OK;
 
 	mv = calloc(RD_MATRIX_VARIANTS_MAX, sizeof(*mv));
 	if (!mv)
@@ -332,60 +398,14 @@ int rd_matrix(const struct rd_opts *o, struct rd_source *base)
 		free(mv);
 		return RD_EXIT_ERROR;
 	}
-	term = getenv("TERM");
-	progress.on = isatty(STDERR_FILENO) && term && strcmp(term, "dumb");
-	progress.total = o->nthreads * n * 4;
-	progress.cell_s = o->repeat * (o->warmup + o->duration);
-	if (!o->json) {
-		rd_print_setup(o, &mv[0].src);
-		printf("# matrix: variant x buffer {shared, private} x touch {none, all}, %u run%s per cell\n",
-		       o->repeat, o->repeat > 1 ? "s" : "");
-		rd_matrix_notes(stdout, base);
-	}
-
+	rd_matrix_start(o, base, mv, n, &progress);
 	for (ti = 0; ti < o->nthreads && !atomic_load(&rd_interrupted); ti++) {
 		for (v = 0; v < n && !atomic_load(&rd_interrupted); v++) {
-			struct rd_sums sums;
-			char err[512];
-
-			if (mv[v].src.kind == RD_SRC_MODULE &&
-			    rd_variant_set(mv[v].name, err, sizeof(err))) {
-				rd_progress_clear(&progress);
-				fprintf(stderr, "readers: %s\n", err);
-				progress.done += 4;
-				failed = true;
-				memset(mv[v].cell, 0, sizeof(mv[v].cell));
-				continue;
-			}
-			if (rd_build_sums(o, &mv[v].src, &sums)) {
-				rd_progress_clear(&progress);
+			if (rd_matrix_cells(o, &mv[v], o->threads[ti], &progress, &failed,
+					    &shorts)) {
 				ret = RD_EXIT_ERROR;
 				goto out;
 			}
-			for (b = 0; b < 2; b++) {
-				for (t = 0; t < 2; t++) {
-					struct rd_config cfg;
-					struct rd_stats *st = &mv[v].cell[b][t];
-
-					rd_config_init(o, &cfg, &mv[v].src, o->threads[ti]);
-					cfg.buffer = rd_mx_buffers[b];
-					cfg.touch = rd_mx_touches[t];
-					rd_progress_cell(&progress, mv[v].name, &cfg);
-					*st = rd_run_config(o, &cfg, &sums, false);
-					if (st->failed && !o->json) {
-						char buf[32];
-
-						rd_progress_clear(&progress);
-						fprintf(stderr, "readers: error: %s, %s, touch %s: %s\n",
-							mv[v].name,
-							rd_buffer_str(buf, sizeof(buf), &cfg),
-							rd_touch_names[cfg.touch], st->error);
-					}
-					failed |= st->failed > 0;
-					shorts |= st->short_reads > 0;
-				}
-			}
-			rd_sums_free(&sums);
 		}
 		rd_progress_clear(&progress);
 		if (atomic_load(&rd_interrupted))

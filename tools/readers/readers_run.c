@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * readers_run.c - one timed run of the readers harness.
+ * readers_run.c - the runs of the readers harness: one timed run, and a
+ * configuration's runs (its settings from the options, whether it can
+ * verify, its checksums), which the series of readers.c and the matrix of
+ * readers_matrix.c both call.
  *
  * The threads are created pinned round-robin over the CPUs this process
  * may run on, set up their buffers and file descriptors, and wait at a
@@ -238,29 +241,134 @@ static void rd_report_mismatch(struct rd_thread *t, const unsigned char *buf,
  * zero-byte read was the end of the file; a partial read followed by more
  * data was short.
  */
+/* Where a thread reads next, and what its reads came to. */
+struct rd_cursor {
+	uint64_t off;
+	uint64_t short_reads, eof_reads;
+	bool partial;		/* unknown size: the last read was short */
+};
+
+/*
+ * Touch what one read got at off as --touch says; with verification,
+ * check it. -1 when a byte is wrong (reported), else 0.
+ */
+static int rd_touch(struct rd_thread *t, uint64_t off, int64_t got, uint64_t expect,
+		    uint64_t *sink)
+{
+	const struct rd_config *cfg = t->cfg;
+	const struct rd_sums *sums = t->sums;
+	const long step = cfg->touch == RD_TOUCH_LINE ? 64 : rd_page_size;
+	const unsigned char *buf = t->buf;
+	struct rd_sum s;
+
+	switch (cfg->touch) {
+	case RD_TOUCH_NONE:
+		break;
+	case RD_TOUCH_LINE:
+	case RD_TOUCH_PAGE:
+		for (int64_t i = 0; i < got; i += step)
+			*sink += buf[i];
+		break;
+	case RD_TOUCH_ALL:
+		if (!cfg->verify) {
+			s = rd_checksum(buf, got);
+			*sink += s.a ^ s.b;
+		} else if (sums->sum && off % cfg->chunk == 0 && (uint64_t)got == expect) {
+			const struct rd_sum *e = &sums->sum[off / cfg->chunk];
+
+			s = rd_checksum(buf, got);
+			if (s.a != e->a || s.b != e->b) {
+				rd_report_mismatch(t, buf, off, got);
+				return -1;
+			}
+			*sink += s.a;
+		} else if (rd_first_mismatch(buf, off, got) >= 0) {
+			rd_report_mismatch(t, buf, off, got);
+			return -1;
+		}
+		break;
+	}
+	return 0;
+}
+
+/*
+ * Move the cursor past a read of got bytes (expect asked of a file of
+ * known size), counting short reads and reads that met the end of file.
+ * -1 when the source cannot be read on (reported), else 0.
+ */
+static int rd_advance(struct rd_thread *t, struct rd_cursor *c, int64_t got, uint64_t expect)
+{
+	const struct rd_source *src = t->cfg->src;
+	const uint64_t size = src->size, chunk = t->cfg->chunk;
+
+	if (!src->seekable) {
+		/* A pipe: no offsets, no end of file to wrap at. */
+		if (got == 0) {
+			rd_thread_fail(t, "thread %u: %s ended (end of file on a non-seekable source)",
+				       t->idx, src->path);
+			return -1;
+		}
+		if ((uint64_t)got < chunk)
+			c->short_reads++;
+	} else if (size) {
+		/* More than expected: the file grew; not short. */
+		if ((uint64_t)got >= expect) {
+			if ((uint64_t)got < chunk)
+				c->eof_reads++;
+			c->off += got;
+		} else {
+			c->short_reads++;
+			c->off += got;
+			if (got == 0)
+				c->off = size;	/* ended early: wrap */
+		}
+		if (c->off >= size)
+			c->off = 0;
+	} else {
+		if (got == 0) {
+			if (c->off == 0) {
+				rd_thread_fail(t, "thread %u: %s is empty", t->idx, src->path);
+				return -1;
+			}
+			if (c->partial)
+				c->eof_reads++;
+			c->off = 0;
+		} else {
+			if (c->partial)
+				c->short_reads++;
+			c->off += got;
+		}
+		c->partial = got > 0 && (uint64_t)got < chunk;
+	}
+	return 0;
+}
+
+/* One read of the source at the cursor into the thread's buffer: bytes, or -1. */
+static int64_t rd_read_once(struct rd_thread *t, uint64_t off, uint64_t expect)
+{
+	const struct rd_source *src = t->cfg->src;
+
+	if (src->kind == RD_SRC_MEMCPY)
+		return expect - src->uvariant->copy(t->buf, t->src + off, expect);
+	if (src->seekable)
+		return pread(t->fd, t->buf, t->cfg->chunk, off);
+	return read(t->fd, t->buf, t->cfg->chunk);
+}
+
 static void rd_read_loop(struct rd_thread *t)
 {
 	const struct rd_config *cfg = t->cfg;
-	const struct rd_source *src = cfg->src;
-	const struct rd_sums *sums = t->sums;
-	const uint64_t size = src->size, chunk = cfg->chunk;
-	const long step = cfg->touch == RD_TOUCH_LINE ? 64 : rd_page_size;
-	uint64_t bytes = 0, reads = 0, short_reads = 0, eof_reads = 0;
-	uint64_t off = 0, sink = 0;
-	unsigned char *buf = t->buf;
+	const uint64_t size = cfg->src->size, chunk = cfg->chunk;
+	uint64_t bytes = 0, reads = 0, sink = 0;
+	struct rd_cursor c = { 0 };
 	int phase = RD_PHASE_WARMUP;
-	bool partial = false;
 
 	/* Spread the starting offsets over the source, chunk-aligned. */
-	if (size && src->seekable) {
-		uint64_t nchunks = (size + chunk - 1) / chunk;
-
-		off = t->idx * nchunks / cfg->threads * chunk;
-	}
-
+	if (size && cfg->src->seekable)
+		c.off = t->idx * ((size + chunk - 1) / chunk) / cfg->threads * chunk;
 	for (;;) {
 		int now = atomic_load_explicit(&rd_gate.phase, memory_order_relaxed);
-		uint64_t expect = chunk;
+		uint64_t expect = size && chunk > size - c.off ? size - c.off : chunk;
 		int64_t got;
 
 		if (now != phase) {
@@ -268,106 +376,28 @@ static void rd_read_loop(struct rd_thread *t)
 				break;
 			/* Measuring starts here: forget the warm-up. */
 			clock_gettime(CLOCK_MONOTONIC, &t->t0);
-			bytes = reads = short_reads = eof_reads = 0;
+			bytes = reads = c.short_reads = c.eof_reads = 0;
 			t->measured = true;
 			phase = now;
 		}
-
-		if (size && expect > size - off)
-			expect = size - off;
-		if (src->kind == RD_SRC_MEMCPY)
-			got = expect - src->uvariant->copy(buf, t->src + off, expect);
-		else if (src->seekable)
-			got = pread(t->fd, buf, chunk, off);
-		else
-			got = read(t->fd, buf, chunk);
+		got = rd_read_once(t, c.off, expect);
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
 			rd_thread_fail(t, "thread %u: read at offset %llu: %s", t->idx,
-				       (unsigned long long)off, strerror(errno));
+				       (unsigned long long)c.off, strerror(errno));
 			break;
 		}
 		reads++;
 		bytes += got;
-
-		switch (cfg->touch) {
-		case RD_TOUCH_NONE:
+		if (rd_touch(t, c.off, got, expect, &sink) || rd_advance(t, &c, got, expect))
 			break;
-		case RD_TOUCH_LINE:
-		case RD_TOUCH_PAGE:
-			for (int64_t i = 0; i < got; i += step)
-				sink += buf[i];
-			break;
-		case RD_TOUCH_ALL:
-			if (!cfg->verify) {
-				struct rd_sum s = rd_checksum(buf, got);
-
-				sink += s.a ^ s.b;
-			} else if (sums->sum && off % chunk == 0 &&
-				   (uint64_t)got == expect) {
-				struct rd_sum s = rd_checksum(buf, got);
-				const struct rd_sum *e = &sums->sum[off / chunk];
-
-				if (s.a != e->a || s.b != e->b) {
-					rd_report_mismatch(t, buf, off, got);
-					goto out;
-				}
-				sink += s.a;
-			} else if (rd_first_mismatch(buf, off, got) >= 0) {
-				rd_report_mismatch(t, buf, off, got);
-				goto out;
-			}
-			break;
-		}
-
-		if (!src->seekable) {
-			/* A pipe: no offsets, no end of file to wrap at. */
-			if (got == 0) {
-				rd_thread_fail(t, "thread %u: %s ended (end of file on a non-seekable source)",
-					       t->idx, src->path);
-				break;
-			}
-			if ((uint64_t)got < chunk)
-				short_reads++;
-		} else if (size) {
-			/* More than expected: the file grew; not short. */
-			if ((uint64_t)got >= expect) {
-				if ((uint64_t)got < chunk)
-					eof_reads++;
-				off += got;
-			} else {
-				short_reads++;
-				off += got;
-				if (got == 0)
-					off = size;	/* ended early: wrap */
-			}
-			if (off >= size)
-				off = 0;
-		} else {
-			if (got == 0) {
-				if (off == 0) {
-					rd_thread_fail(t, "thread %u: %s is empty",
-						       t->idx, src->path);
-					break;
-				}
-				if (partial)
-					eof_reads++;
-				off = 0;
-			} else {
-				if (partial)
-					short_reads++;
-				off += got;
-			}
-			partial = got > 0 && (uint64_t)got < chunk;
-		}
 	}
-out:
 	clock_gettime(CLOCK_MONOTONIC, &t->t1);
 	t->bytes = bytes;
 	t->reads = reads;
-	t->short_reads = short_reads;
-	t->eof_reads = eof_reads;
+	t->short_reads = c.short_reads;
+	t->eof_reads = c.eof_reads;
 	t->sink = sink;
 	t->verified = cfg->verify && !t->failed;
 }
@@ -492,16 +522,111 @@ static void rd_collect(const struct rd_config *cfg, struct rd_thread *th,
  * rd_run - one run of cfg. Returns 0 when it ran (res says whether it
  * failed), or -errno when it could not start.
  */
+/* The start gate set for a new run (an interrupt already seen: stop at once). */
+static void rd_gate_reset(const struct rd_config *cfg)
+{
+	while (!sem_trywait(&rd_wake))
+		;		/* drain posts left by an earlier run */
+	atomic_store(&rd_gate.failed, 0);
+	atomic_store(&rd_gate.phase,
+		     cfg->warmup_s > 0 ? RD_PHASE_WARMUP : RD_PHASE_MEASURE);
+	if (atomic_load(&rd_interrupted))
+		atomic_store(&rd_gate.phase, RD_PHASE_STOP);
+	rd_gate_ready = 0;
+	rd_gate_open = false;
+}
+
+/*
+ * Create the threads of th[], pinned round-robin when asked, with the
+ * signals left to the main thread. Returns how many exist; *ret the
+ * error that stopped the others.
+ */
+static unsigned int rd_start_threads(const struct rd_config *cfg, const struct rd_sums *sums,
+				     struct rd_thread *th, int *ret)
+{
+	unsigned int i, created = 0;
+	sigset_t block, old;
+	pthread_attr_t attr;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	pthread_attr_init(&attr);
+	for (i = 0; i < cfg->threads; i++) {
+		struct rd_thread *t = &th[i];
+
+		t->idx = i;
+		t->cfg = cfg;
+		t->sums = sums;
+		t->fd = -1;
+		t->cpu = -1;
+		if (cfg->pin) {
+			cpu_set_t set;
+
+			t->cpu = rd_cpus[i % rd_ncpus];
+			CPU_ZERO(&set);
+			CPU_SET(t->cpu, &set);
+			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		}
+		*ret = -pthread_create(&t->tid, &attr, rd_thread_main, t);
+		if (*ret)
+			break;
+		created++;
+	}
+	pthread_attr_destroy(&attr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return created;
+}
+
+/* Open the gate, then warm-up, measure and stop on the clock (or stop at once). */
+static void rd_drive(const struct rd_config *cfg, unsigned int created)
+{
+	struct timespec deadline;
+
+	if (created < cfg->threads) {
+		/* Let the ones that exist go, straight to the exit. */
+		atomic_store(&rd_gate.failed, 1);
+		atomic_store(&rd_gate.phase, RD_PHASE_STOP);
+		rd_gate_release(created);
+		return;
+	}
+	rd_gate_release(created);
+	if (cfg->warmup_s > 0) {
+		rd_deadline(&deadline, cfg->warmup_s);
+		if (rd_wait_until(&deadline))
+			atomic_store(&rd_gate.phase, RD_PHASE_MEASURE);
+	}
+	if (atomic_load(&rd_gate.phase) == RD_PHASE_MEASURE) {
+		rd_deadline(&deadline, cfg->duration_s);
+		rd_wait_until(&deadline);
+	}
+	atomic_store(&rd_gate.phase, RD_PHASE_STOP);
+}
+
+/* What the joined threads th[0..n) hold: their files and mappings. */
+static void rd_threads_release(const struct rd_config *cfg, struct rd_thread *th, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (th[i].fd >= 0)
+			close(th[i].fd);
+		if (th[i].buf_map)
+			munmap(th[i].buf, th[i].buf_map);
+		if (th[i].src)
+			munmap(th[i].src, rd_round_page(cfg->src->size));
+	}
+}
+
 int rd_run(const struct rd_config *cfg, const struct rd_sums *sums,
 	   struct rd_result *res)
 {
 	unsigned char *common = NULL;
 	uint64_t common_len = 0;
 	struct rd_thread *th;
-	sigset_t block, old;
-	struct timespec deadline;
-	pthread_attr_t attr;
-	unsigned int i, created = 0;
+	unsigned int i, created;
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -524,85 +649,132 @@ int rd_run(const struct rd_config *cfg, const struct rd_sums *sums,
 		for (i = 0; i < cfg->threads; i++)
 			th[i].buf = common + i * stride;
 	}
-
-	while (!sem_trywait(&rd_wake))
-		;		/* drain posts left by an earlier run */
-	atomic_store(&rd_gate.failed, 0);
-	atomic_store(&rd_gate.phase,
-		     cfg->warmup_s > 0 ? RD_PHASE_WARMUP : RD_PHASE_MEASURE);
-	if (atomic_load(&rd_interrupted))
-		atomic_store(&rd_gate.phase, RD_PHASE_STOP);
-	rd_gate_ready = 0;
-	rd_gate_open = false;
-
-	/* Signals go to the main thread only. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-
-	pthread_attr_init(&attr);
-	for (i = 0; i < cfg->threads; i++) {
-		struct rd_thread *t = &th[i];
-
-		t->idx = i;
-		t->cfg = cfg;
-		t->sums = sums;
-		t->fd = -1;
-		t->cpu = -1;
-		if (cfg->pin) {
-			cpu_set_t set;
-
-			t->cpu = rd_cpus[i % rd_ncpus];
-			CPU_ZERO(&set);
-			CPU_SET(t->cpu, &set);
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		}
-		ret = -pthread_create(&t->tid, &attr, rd_thread_main, t);
-		if (ret)
-			break;
-		created++;
-	}
-	pthread_attr_destroy(&attr);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-
-	if (created < cfg->threads) {
-		/* Let the ones that exist go, straight to the exit. */
-		atomic_store(&rd_gate.failed, 1);
-		atomic_store(&rd_gate.phase, RD_PHASE_STOP);
-		rd_gate_release(created);
-	} else {
-		rd_gate_release(created);
-		if (cfg->warmup_s > 0) {
-			rd_deadline(&deadline, cfg->warmup_s);
-			if (rd_wait_until(&deadline))
-				atomic_store(&rd_gate.phase, RD_PHASE_MEASURE);
-		}
-		if (atomic_load(&rd_gate.phase) == RD_PHASE_MEASURE) {
-			rd_deadline(&deadline, cfg->duration_s);
-			rd_wait_until(&deadline);
-		}
-		atomic_store(&rd_gate.phase, RD_PHASE_STOP);
-	}
-
+	rd_gate_reset(cfg);
+	created = rd_start_threads(cfg, sums, th, &ret);
+	rd_drive(cfg, created);
 	for (i = 0; i < created; i++)
 		pthread_join(th[i].tid, NULL);
-
 	if (created == cfg->threads)
 		rd_collect(cfg, th, res);
-
-	for (i = 0; i < created; i++) {
-		if (th[i].fd >= 0)
-			close(th[i].fd);
-		if (th[i].buf_map)
-			munmap(th[i].buf, th[i].buf_map);
-		if (th[i].src)
-			munmap(th[i].src, rd_round_page(cfg->src->size));
-	}
+	rd_threads_release(cfg, th, created);
 	if (common)
 		munmap(common, common_len);
 free_th:
 	free(th);
+	return ret;
+}
+
+/* ---- A configuration: its settings from the options, its runs ----------- */
+
+/*
+ * rd_decide_verify - whether a run can check every byte, and why not.
+ * Verification needs --touch all, known content, and buffers that no
+ * other thread writes while this one checks.
+ */
+bool rd_decide_verify(const struct rd_opts *o, const struct rd_config *cfg, const char **note)
+{
+	const struct rd_source *src = cfg->src;
+	bool overlap = cfg->threads > 1 &&
+		       (cfg->buffer == RD_BUF_SHARED ||
+			(cfg->buffer == RD_BUF_STRIDE && cfg->stride < cfg->chunk));
+
+	if (o->verify == RD_VERIFY_OFF) {
+		*note = "verification off (--verify off)";
+		return false;
+	}
+	if (cfg->touch != RD_TOUCH_ALL) {
+		*note = "only --touch all reads every byte";
+		return false;
+	}
+	if (!src->known_content) {
+		*note = src->content_note;
+		return false;
+	}
+	if (overlap) {
+		*note = "buffers overlap: other threads overwrite what a thread checks";
+		return false;
+	}
+	*note = "every byte checked against the known content";
+	return true;
+}
+
+/*
+ * rd_run_config - the runs of one configuration, reported as they finish.
+ * Returns the stats; *short_seen and *failed_seen accumulate.
+ */
+struct rd_stats rd_run_config(const struct rd_opts *o, struct rd_config *cfg,
+			      const struct rd_sums *sums, bool print_rows)
+{
+	double *gbps = calloc(o->repeat, sizeof(*gbps));
+	struct rd_stats st = { 0 };
+	char buf[32];
+	struct rd_result r;
+	const char *note;
+	unsigned int run;
+
+	if (!gbps) {
+		fprintf(stderr, "readers: out of memory\n");
+		exit(RD_EXIT_ERROR);
+	}
+	cfg->verify = rd_decide_verify(o, cfg, &note);
+	for (run = 1; run <= o->repeat && !atomic_load(&rd_interrupted); run++) {
+		int ret = rd_run(cfg, cfg->verify ? sums : NULL, &r);
+
+		if (ret) {
+			memset(&r, 0, sizeof(r));
+			r.failed = true;
+			snprintf(r.error, sizeof(r.error), "cannot start the run: %s",
+				 strerror(-ret));
+		}
+		rd_stats_add(&st, &r, gbps);
+		if (o->json)
+			rd_json_run(cfg, &r, run, o->repeat, note);
+		else if (print_rows)
+			rd_row(cfg, &r, run, o->repeat);
+		/* The matrix says its cells' errors itself (rd_matrix()). */
+		if (r.failed && !o->json && print_rows)
+			fprintf(stderr, "readers: error: %s\n", r.error);
+	}
+	rd_stats_done(&st, gbps);
+	if (o->json)
+		rd_json_summary(cfg, o->repeat, &st);
+	else if (print_rows && o->repeat > 1 && st.runs)
+		printf("# %u thread%s, %s, touch %s: mean %.2f GB/s, stddev %.2f, min %.2f, max %.2f (%u runs)\n",
+		       cfg->threads, cfg->threads > 1 ? "s" : "",
+		       rd_buffer_str(buf, sizeof(buf), cfg),
+		       rd_touch_names[cfg->touch], st.mean, st.stddev, st.min,
+		       st.max, st.runs);
+	free(gbps);
+	return st;
+}
+
+void rd_config_init(const struct rd_opts *o, struct rd_config *cfg,
+		    struct rd_source *src, unsigned int threads)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->src = src;
+	cfg->threads = threads;
+	cfg->pin = o->pin;
+	cfg->buffer = o->buffer;
+	cfg->stride = o->stride;
+	cfg->touch = o->touch;
+	cfg->chunk = o->chunk;
+	cfg->duration_s = o->duration;
+	cfg->warmup_s = o->warmup;
+	cfg->corrupt_at = src->kind == RD_SRC_MEMCPY ? o->corrupt : -1;
+}
+
+int rd_build_sums(const struct rd_opts *o, const struct rd_source *src,
+		  struct rd_sums *sums)
+{
+	int ret;
+
+	memset(sums, 0, sizeof(*sums));
+	if (!src->known_content || !src->size || o->verify == RD_VERIFY_OFF)
+		return 0;
+	ret = rd_sums_build(sums, src->size, o->chunk);
+	if (ret)
+		fprintf(stderr, "readers: cannot build the expected checksums: %s\n",
+			strerror(-ret));
 	return ret;
 }

@@ -394,16 +394,14 @@ static void rd_check_value(int key, int argc, char **argv)
 				       rd_options[i].name, rd_options[i].arg);
 }
 
-static void rd_parse_args(struct rd_opts *o, int argc, char **argv)
+/* getopt_long()'s tables from rd_options[]. */
+static void rd_getopt_tables(struct option *longopts, char *shortopts)
 {
-	struct option longopts[RD_NOPTIONS + 1];
-	char shortopts[2 * RD_NOPTIONS + 2];
 	size_t ns = 0;
 	unsigned int i;
-	int c;
 
 	shortopts[ns++] = ':';	/* a missing value is ':', not '?' */
-	memset(longopts, 0, sizeof(longopts));
+	memset(longopts, 0, sizeof(*longopts) * (RD_NOPTIONS + 1));
 	for (i = 0; i < RD_NOPTIONS; i++) {
 		longopts[i].name = rd_options[i].name;
 		longopts[i].has_arg = rd_options[i].arg ? required_argument : no_argument;
@@ -415,116 +413,101 @@ static void rd_parse_args(struct rd_opts *o, int argc, char **argv)
 		}
 	}
 	shortopts[ns] = '\0';
+}
 
+/*
+ * One option c (getopt's answer) into o; a bad one ends the program with
+ * its message. One case per option of rd_options[]: a switch a screen
+ * long, each case a line or two.
+ */
+static void rd_parse_option(struct rd_opts *o, int c, char **argv)
+{
+	switch (c) {
+	case 's':
+		o->source = optarg;
+		break;
+	case 'v':
+		o->variant = optarg;
+		break;
+	case 't':
+		rd_parse_threads(o, optarg);
+		break;
+	case OPT_NO_PIN:
+		o->pin = false;
+		break;
+	case 'b':
+		rd_parse_buffer(o, optarg);
+		break;
+	case 'c':
+		o->chunk = rd_parse_bytes("chunk", optarg, 1, RD_CHUNK_MAX);
+		break;
+	case 'T':
+		o->touch = rd_parse_name("touch", optarg, rd_touch_names, 4);
+		o->touch_set = true;
+		break;
+	case 'd':
+		o->duration = rd_parse_seconds("duration", optarg, 0.001,
+					       RD_DURATION_MAX);
+		break;
+	case 'w':
+		o->warmup = rd_parse_seconds("warmup", optarg, 0,
+					     RD_DURATION_MAX);
+		break;
+	case 'r':
+		o->repeat = rd_parse_count("repeat", optarg, 1, RD_REPEAT_MAX);
+		break;
+	case OPT_SIZE:
+		o->size = rd_parse_bytes("size", optarg, 1, RD_SIZE_MAX);
+		o->size_set = true;
+		break;
+	case OPT_VERIFY:
+		o->verify = rd_parse_name("verify", optarg, rd_verify_names, 3);
+		break;
+	case OPT_ALLOW_SHORT:
+		o->allow_short = true;
+		break;
+	case 'j':
+		o->json = true;
+		break;
+	case 'm':
+		o->matrix = true;
+		break;
+	case OPT_VARIANTS:
+		o->variants = optarg;
+		break;
+	case OPT_FILL:
+		o->fill = optarg;
+		break;
+	case OPT_CORRUPT:
+		o->corrupt = rd_parse_bytes("corrupt", optarg, 0, RD_SIZE_MAX - 1);
+		break;
+	case 'h':
+		rd_help();
+		exit(RD_EXIT_OK);
+	case ':':
+		rd_usage_error("option '%s' needs a value", argv[optind - 1]);
+	default:
+		rd_usage_error("unknown option '%s'", argv[optind - 1]);
+	}
+}
+
+static void rd_parse_args(struct rd_opts *o, int argc, char **argv)
+{
+	struct option longopts[RD_NOPTIONS + 1];
+	char shortopts[2 * RD_NOPTIONS + 2];
+	int c;
+
+	rd_getopt_tables(longopts, shortopts);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		rd_check_value(c, argc, argv);
-		switch (c) {
-		case 's':
-			o->source = optarg;
-			break;
-		case 'v':
-			o->variant = optarg;
-			break;
-		case 't':
-			rd_parse_threads(o, optarg);
-			break;
-		case OPT_NO_PIN:
-			o->pin = false;
-			break;
-		case 'b':
-			rd_parse_buffer(o, optarg);
-			break;
-		case 'c':
-			o->chunk = rd_parse_bytes("chunk", optarg, 1, RD_CHUNK_MAX);
-			break;
-		case 'T':
-			o->touch = rd_parse_name("touch", optarg, rd_touch_names, 4);
-			o->touch_set = true;
-			break;
-		case 'd':
-			o->duration = rd_parse_seconds("duration", optarg, 0.001,
-						       RD_DURATION_MAX);
-			break;
-		case 'w':
-			o->warmup = rd_parse_seconds("warmup", optarg, 0,
-						     RD_DURATION_MAX);
-			break;
-		case 'r':
-			o->repeat = rd_parse_count("repeat", optarg, 1, RD_REPEAT_MAX);
-			break;
-		case OPT_SIZE:
-			o->size = rd_parse_bytes("size", optarg, 1, RD_SIZE_MAX);
-			o->size_set = true;
-			break;
-		case OPT_VERIFY:
-			o->verify = rd_parse_name("verify", optarg, rd_verify_names, 3);
-			break;
-		case OPT_ALLOW_SHORT:
-			o->allow_short = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'm':
-			o->matrix = true;
-			break;
-		case OPT_VARIANTS:
-			o->variants = optarg;
-			break;
-		case OPT_FILL:
-			o->fill = optarg;
-			break;
-		case OPT_CORRUPT:
-			o->corrupt = rd_parse_bytes("corrupt", optarg, 0, RD_SIZE_MAX - 1);
-			break;
-		case 'h':
-			rd_help();
-			exit(RD_EXIT_OK);
-		case ':':
-			rd_usage_error("option '%s' needs a value", argv[optind - 1]);
-		default:
-			rd_usage_error("unknown option '%s'", argv[optind - 1]);
-		}
+		rd_parse_option(o, c, argv);
 	}
 	if (optind < argc)
 		rd_usage_error("unexpected argument '%s' (options only)", argv[optind]);
 }
 
 /* ---- configurations ---- */
-
-/*
- * rd_decide_verify - whether a run can check every byte, and why not.
- * Verification needs --touch all, known content, and buffers that no
- * other thread writes while this one checks.
- */
-static bool rd_decide_verify(const struct rd_opts *o, const struct rd_config *cfg,
-			     const char **note)
-{
-	const struct rd_source *src = cfg->src;
-	bool overlap = cfg->threads > 1 &&
-		       (cfg->buffer == RD_BUF_SHARED ||
-			(cfg->buffer == RD_BUF_STRIDE && cfg->stride < cfg->chunk));
-
-	if (o->verify == RD_VERIFY_OFF) {
-		*note = "verification off (--verify off)";
-		return false;
-	}
-	if (cfg->touch != RD_TOUCH_ALL) {
-		*note = "only --touch all reads every byte";
-		return false;
-	}
-	if (!src->known_content) {
-		*note = src->content_note;
-		return false;
-	}
-	if (overlap) {
-		*note = "buffers overlap: other threads overwrite what a thread checks";
-		return false;
-	}
-	*note = "every byte checked against the known content";
-	return true;
-}
 
 static void rd_check_verify_on(const struct rd_opts *o, const struct rd_config *cfg)
 {
@@ -534,87 +517,6 @@ static void rd_check_verify_on(const struct rd_opts *o, const struct rd_config *
 		rd_usage_error("--verify on: cannot verify %u threads, --buffer %s, --touch %s: %s",
 			       cfg->threads, rd_buffer_names[cfg->buffer],
 			       rd_touch_names[cfg->touch], note);
-}
-
-/*
- * rd_run_config - the runs of one configuration, reported as they finish.
- * Returns the stats; *short_seen and *failed_seen accumulate.
- */
-struct rd_stats rd_run_config(const struct rd_opts *o, struct rd_config *cfg,
-				     const struct rd_sums *sums, bool print_rows)
-{
-	double *gbps = calloc(o->repeat, sizeof(*gbps));
-	struct rd_stats st = { 0 };
-	char buf[32];
-	struct rd_result r;
-	const char *note;
-	unsigned int run;
-
-	if (!gbps) {
-		fprintf(stderr, "readers: out of memory\n");
-		exit(RD_EXIT_ERROR);
-	}
-	cfg->verify = rd_decide_verify(o, cfg, &note);
-	for (run = 1; run <= o->repeat && !atomic_load(&rd_interrupted); run++) {
-		int ret = rd_run(cfg, cfg->verify ? sums : NULL, &r);
-
-		if (ret) {
-			memset(&r, 0, sizeof(r));
-			r.failed = true;
-			snprintf(r.error, sizeof(r.error), "cannot start the run: %s",
-				 strerror(-ret));
-		}
-		rd_stats_add(&st, &r, gbps);
-		if (o->json)
-			rd_json_run(cfg, &r, run, o->repeat, note);
-		else if (print_rows)
-			rd_row(cfg, &r, run, o->repeat);
-		/* The matrix says its cells' errors itself (rd_matrix()). */
-		if (r.failed && !o->json && print_rows)
-			fprintf(stderr, "readers: error: %s\n", r.error);
-	}
-	rd_stats_done(&st, gbps);
-	if (o->json)
-		rd_json_summary(cfg, o->repeat, &st);
-	else if (print_rows && o->repeat > 1 && st.runs)
-		printf("# %u thread%s, %s, touch %s: mean %.2f GB/s, stddev %.2f, min %.2f, max %.2f (%u runs)\n",
-		       cfg->threads, cfg->threads > 1 ? "s" : "",
-		       rd_buffer_str(buf, sizeof(buf), cfg),
-		       rd_touch_names[cfg->touch], st.mean, st.stddev, st.min,
-		       st.max, st.runs);
-	free(gbps);
-	return st;
-}
-
-void rd_config_init(const struct rd_opts *o, struct rd_config *cfg,
-			   struct rd_source *src, unsigned int threads)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->src = src;
-	cfg->threads = threads;
-	cfg->pin = o->pin;
-	cfg->buffer = o->buffer;
-	cfg->stride = o->stride;
-	cfg->touch = o->touch;
-	cfg->chunk = o->chunk;
-	cfg->duration_s = o->duration;
-	cfg->warmup_s = o->warmup;
-	cfg->corrupt_at = src->kind == RD_SRC_MEMCPY ? o->corrupt : -1;
-}
-
-int rd_build_sums(const struct rd_opts *o, const struct rd_source *src,
-			 struct rd_sums *sums)
-{
-	int ret;
-
-	memset(sums, 0, sizeof(*sums));
-	if (!src->known_content || !src->size || o->verify == RD_VERIFY_OFF)
-		return 0;
-	ret = rd_sums_build(sums, src->size, o->chunk);
-	if (ret)
-		fprintf(stderr, "readers: cannot build the expected checksums: %s\n",
-			strerror(-ret));
-	return ret;
 }
 
 /* Plain mode: every thread count of the list, --repeat runs each. */
@@ -732,6 +634,81 @@ static void rd_check_opts(struct rd_opts *o, struct rd_source *src)
 		rd_usage_error("--verify on: the matrix's shared and untouched cells cannot verify; use auto");
 }
 
+/* --fill FILE: the known content written, nothing measured; the exit status. */
+static int rd_fill(const struct rd_opts *o)
+{
+	uint64_t size = o->size_set ? o->size : RD_FILL_DEFAULT;
+	int ret;
+
+	if (o->corrupt >= 0 && (uint64_t)o->corrupt >= size)
+		rd_usage_error("invalid --corrupt '%lld': the file has %llu bytes",
+			       (long long)o->corrupt, (unsigned long long)size);
+	ret = rd_fill_file(o->fill, size, o->corrupt);
+	if (ret) {
+		fprintf(stderr, "readers: --fill %s: %s\n", o->fill, strerror(-ret));
+		return RD_EXIT_ERROR;
+	}
+	if (!o->json)
+		printf("# wrote %llu bytes of the known content to %s%s\n",
+		       (unsigned long long)size, o->fill,
+		       o->corrupt >= 0 ? " (one byte flipped)" : "");
+	return RD_EXIT_OK;
+}
+
+/*
+ * The source opened (the module's data file when none is given), the
+ * chunk fitted to it, the thread counts defaulted and the options checked
+ * against it; 0, or the exit status (bad usage ends the program).
+ */
+static int rd_open_source(struct rd_opts *o, struct rd_source *src)
+{
+	char err[1024];
+	int ret;
+
+	if (!o->source) {
+		if (!rd_module_present())
+			rd_usage_error("no --source and copybench.ko's data file %s is absent: pass --source FILE (e.g. a tmpfs file made with --fill) or --source memcpy:VARIANT",
+				       RD_DATA_PATH);
+		o->source = RD_DATA_PATH;
+	}
+	ret = rd_source_open(src, o->source, err, sizeof(err));
+	if (ret) {
+		if (ret == RD_EXIT_USAGE)
+			rd_usage_error("%s", err);
+		fprintf(stderr, "readers: %s\n", err);
+		return ret;
+	}
+	if (src->kind == RD_SRC_MEMCPY)
+		src->size = o->size_set ? o->size : o->chunk;
+	rd_fit_chunk(o, src);
+	if (!o->nthreads) {
+		o->threads[0] = rd_cpu_count() < 2 ? 2 : rd_cpu_count();
+		o->nthreads = 1;
+	}
+	rd_check_opts(o, src);
+	return 0;
+}
+
+/* --variant with the module's data file: the module's knob set (restored at exit). */
+static int rd_use_variant(const struct rd_opts *o, struct rd_source *src)
+{
+	char err[1024];
+	int ret;
+
+	if (src->kind != RD_SRC_MODULE || !o->variant)
+		return 0;
+	ret = rd_variant_set(o->variant, err, sizeof(err));
+	if (ret) {
+		rd_variant_restore();
+		if (ret == -EINVAL || ret == -EOPNOTSUPP)
+			rd_usage_error("invalid --variant '%s': %s", o->variant, err);
+		fprintf(stderr, "readers: %s\n", err);
+		return RD_EXIT_ERROR;
+	}
+	snprintf(src->variant, sizeof(src->variant), "%s", o->variant);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct rd_opts o = {
@@ -746,7 +723,6 @@ int main(int argc, char **argv)
 		.corrupt = -1,
 	};
 	struct rd_source src;
-	char err[1024];
 	int ret;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -758,59 +734,16 @@ int main(int argc, char **argv)
 	}
 	rd_parse_args(&o, argc, argv);
 
-	if (o.fill) {
-		uint64_t size = o.size_set ? o.size : RD_FILL_DEFAULT;
-
-		if (o.corrupt >= 0 && (uint64_t)o.corrupt >= size)
-			rd_usage_error("invalid --corrupt '%lld': the file has %llu bytes",
-				       (long long)o.corrupt, (unsigned long long)size);
-		ret = rd_fill_file(o.fill, size, o.corrupt);
-		if (ret) {
-			fprintf(stderr, "readers: --fill %s: %s\n", o.fill, strerror(-ret));
-			return RD_EXIT_ERROR;
-		}
-		if (!o.json)
-			printf("# wrote %llu bytes of the known content to %s%s\n",
-			       (unsigned long long)size, o.fill,
-			       o.corrupt >= 0 ? " (one byte flipped)" : "");
-		return RD_EXIT_OK;
-	}
-
-	if (!o.source) {
-		if (!rd_module_present())
-			rd_usage_error("no --source and copybench.ko's data file %s is absent: pass --source FILE (e.g. a tmpfs file made with --fill) or --source memcpy:VARIANT",
-				       RD_DATA_PATH);
-		o.source = RD_DATA_PATH;
-	}
-	ret = rd_source_open(&src, o.source, err, sizeof(err));
-	if (ret) {
-		if (ret == RD_EXIT_USAGE)
-			rd_usage_error("%s", err);
-		fprintf(stderr, "readers: %s\n", err);
+	if (o.fill)
+		return rd_fill(&o);
+	ret = rd_open_source(&o, &src);
+	if (ret)
 		return ret;
-	}
-	if (src.kind == RD_SRC_MEMCPY)
-		src.size = o.size_set ? o.size : o.chunk;
-	rd_fit_chunk(&o, &src);
-	if (!o.nthreads) {
-		o.threads[0] = rd_cpu_count() < 2 ? 2 : rd_cpu_count();
-		o.nthreads = 1;
-	}
-	rd_check_opts(&o, &src);
-
 	atexit(rd_variant_restore);
 	rd_signals_init();
-	if (src.kind == RD_SRC_MODULE && o.variant) {
-		ret = rd_variant_set(o.variant, err, sizeof(err));
-		if (ret) {
-			rd_variant_restore();
-			if (ret == -EINVAL || ret == -EOPNOTSUPP)
-				rd_usage_error("invalid --variant '%s': %s", o.variant, err);
-			fprintf(stderr, "readers: %s\n", err);
-			return RD_EXIT_ERROR;
-		}
-		snprintf(src.variant, sizeof(src.variant), "%s", o.variant);
-	}
+	ret = rd_use_variant(&o, &src);
+	if (ret)
+		return ret;
 
 	ret = o.matrix ? rd_matrix(&o, &src) : rd_series(&o, &src);
 	rd_variant_restore();

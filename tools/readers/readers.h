@@ -8,7 +8,10 @@
  *   readers_source.c  sources (memcpy, files, the module's data file),
  *                     the module's variant knob, known content and its
  *                     checksums
- *   readers_run.c     one timed run: buffers, threads, the read loop
+ *   readers_run.c     one timed run: buffers, threads, the read loop; a
+ *                     configuration's runs, which readers.c and
+ *                     readers_matrix.c call (neither calls back into the
+ *                     other)
  *
  * Documentation/readers.rst describes the tool.
  */
@@ -190,7 +193,8 @@ struct rd_sums {
 	struct rd_sum *sum;		/* NULL: verify byte by byte */
 };
 
-/* readers.c: one configuration's runs, shared with the matrix */
+/* readers_run.c: one configuration's runs, for the series and the matrix */
+bool rd_decide_verify(const struct rd_opts *o, const struct rd_config *cfg, const char **note);
 void rd_config_init(const struct rd_opts *o, struct rd_config *cfg,
 		    struct rd_source *src, unsigned int threads);
 int rd_build_sums(const struct rd_opts *o, const struct rd_source *src,
