@@ -889,14 +889,22 @@ TEST_F_TIMEOUT(runctl, max_run_ms_before_any_sample_is_etime, 300)
 
 /*
  * A sample that would keep preemption off too long is refused with E2BIG;
- * last_error gives the loops that would fit.
+ * last_error gives the loops that would fit. On a host that stops the
+ * guest for a second while it times one 4 MiB copy (seen under a load of
+ * 12), that copy alone is over the bound: the refusal then says to lower
+ * size, which is as right.
  */
 TEST_F_TIMEOUT(runctl, oversized_sample_is_refused, 300)
 {
+	const char *err;
+
 	ASSERT_EQ(0, cb_write("size", "4194304"));
 	ASSERT_EQ(0, cb_write("loops", "1000000"));
 	ASSERT_EQ(0, cb_write("samples", "1"));
-	cb_expect_run_refused(_metadata, E2BIG, "E2BIG", "set loops to at most");
+	cb_expect_run_refused(_metadata, E2BIG, "E2BIG", "above the bound of");
+	err = cb_last_error();
+	EXPECT_TRUE(strstr(err, "set loops to at most") || strstr(err, "; lower size"))
+		TH_LOG("last_error: %s", err);
 }
 
 /*
