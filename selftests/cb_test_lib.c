@@ -119,6 +119,28 @@ int cb_write(const char *name, const char *s)
 	return cb_write_buf(name, s, strlen(s));
 }
 
+int cb_write_knobs(const char * const *kv, const char **failed)
+{
+	char name[32];
+	const char *eq;
+	int ret;
+
+	for (; *kv; kv++) {
+		eq = strchr(*kv, '=');
+		if (!eq || eq - *kv >= (int)sizeof(name)) {
+			*failed = *kv;
+			return -EINVAL;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - *kv), *kv);
+		ret = cb_write(name, eq + 1);
+		if (ret) {
+			*failed = *kv;
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int cb_writeu(const char *name, unsigned long long v)
 {
 	char s[32];

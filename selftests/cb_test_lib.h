@@ -107,6 +107,11 @@ long long cb_file_ll(const char *path);
 int cb_write_buf(const char *name, const void *buf, size_t len);
 int cb_write(const char *name, const char *s);
 int cb_writeu(const char *name, unsigned long long v);
+/*
+ * Knobs from "name=value" strings, NULL-terminated, in order: 0, or the
+ * first refusal's -errno with *failed at its string.
+ */
+int cb_write_knobs(const char * const *kv, const char **failed);
 ssize_t cb_read(const char *name, char *buf, size_t len);
 /* A file's first line, in a per-thread buffer ("(unreadable)" on error). */
 const char *cb_value(const char *name);

@@ -86,19 +86,13 @@ FIXTURE_TEARDOWN(limits)
 		cb_cgroup_remove(self->cg);
 }
 
-/* Knobs from name=value pairs, NULL-terminated. */
+/* Knobs from name=value pairs, NULL-terminated (cb_write_knobs()). */
 static void cb_set_knobs(struct __test_metadata *_metadata, const char * const *kv)
 {
-	char name[32];
-	const char *eq;
-	int ret;
+	const char *failed = NULL;
+	int ret = cb_write_knobs(kv, &failed);
 
-	for (; *kv; kv++) {
-		eq = strchr(*kv, '=');
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - *kv), *kv);
-		ret = cb_write(name, eq + 1);
-		ASSERT_EQ(0, ret) TH_LOG("%s: %s", *kv, strerror(-ret));
-	}
+	ASSERT_EQ(0, ret) TH_LOG("%s: %s", failed, strerror(-ret));
 }
 
 /*
