@@ -898,20 +898,23 @@ static int cb_pidns_child(void *p)
 {
 	int *fds = p;
 	char own[64], other[64], c;
-	int status;
+	int status, go[2];
 	pid_t pid;
 
-	if (unshare(CLONE_NEWPID))
+	if (unshare(CLONE_NEWPID) || pipe(go))
 		return 101;
 	pid = fork();
 	if (pid < 0)
 		return 102;
 	if (pid) {
-		if (write(fds[1], &pid, sizeof(pid)) != sizeof(pid))
+		/* The pid first on fds[1], then the child may write there. */
+		if (write(fds[1], &pid, sizeof(pid)) != sizeof(pid) || write(go[1], "x", 1) != 1)
 			return 103;
 		waitpid(pid, &status, 0);
 		return WIFEXITED(status) ? WEXITSTATUS(status) : 104;
 	}
+	if (read(go[0], &c, 1) != 1)
+		_exit(108);
 	if (cb_write("size", "bad-in-a-pid-namespace") != -EINVAL)
 		_exit(105);
 	cb_last_error_pid(own, sizeof(own));
