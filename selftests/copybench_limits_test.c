@@ -741,7 +741,10 @@ static double cb_kill_reader(size_t len, bool read_it, double delay)
 /*
  * Issue 8, bug 4: a fatal signal did not end a big read of the data file.
  * SIGKILL 0.3 s into one read of 512 MiB (bytes, data_chunk 0): the reader
- * is reaped about as fast as an idle process with the same memory.
+ * is reaped about as fast as an idle process with the same memory: within
+ * twice that time and 0.3 s (the debug kernel on a loaded host reaped the
+ * idle one in 1.6 s and the reader in 1.94 s). A read that ignored the
+ * signal would go on for most of its 4 to 8 s under TCG.
  */
 TEST_F_TIMEOUT(limits, a_big_read_dies_promptly_on_sigkill, 600)
 {
@@ -756,7 +759,7 @@ TEST_F_TIMEOUT(limits, a_big_read_dies_promptly_on_sigkill, 600)
 	TH_LOG("reaped after SIGKILL: idle %.3f s, in a 512 MiB read %.3f s", idle, reading);
 	ASSERT_LE(0, idle);
 	ASSERT_LE(0, reading);
-	EXPECT_GT(idle + 0.3, reading);
+	EXPECT_GT(2 * idle + 0.3, reading);
 }
 
 static long long cb_vmalloc_used(void)
