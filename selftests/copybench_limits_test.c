@@ -460,7 +460,7 @@ TEST_F_TIMEOUT(limits, a_run_whose_pages_are_zapped_faults_them_in_again, 300)
 	pthread_t th;
 
 	buf = cb_long_user_run(_metadata, "movsb", size);
-	ASSERT_EQ(0, cb_write("max_run_ms", "3000"));
+	ASSERT_EQ(0, cb_write("max_run_ms", "6000"));
 	ASSERT_EQ(0, pipe(arg.go));
 	ASSERT_EQ(0, pthread_create(&th, NULL, cb_run_thread, &arg));
 	ASSERT_EQ(1, write(arg.go[1], "g", 1));
