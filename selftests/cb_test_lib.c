@@ -518,7 +518,7 @@ int cb_wait_run_started(pid_t child, double timeout, int *status)
 	while (cb_now() < end) {
 		if (cb_write("baseline", v) == -EBUSY)
 			return 0;
-		if (waitpid(child, status, WNOHANG) == child)
+		if (child > 0 && waitpid(child, status, WNOHANG) == child)
 			return -1;
 		sched_yield();
 	}

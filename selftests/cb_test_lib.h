@@ -215,7 +215,8 @@ pid_t cb_spawn_run(const char *cg, int report_fd);
 /*
  * Wait until a run is in progress (a knob write is refused with EBUSY).
  * Returns 0, or -1 when child exited first (its wait status in *status) or
- * timeout seconds passed.
+ * timeout seconds passed. child 0: a run of this process's own thread, no
+ * child to watch (status unused).
  */
 int cb_wait_run_started(pid_t child, double timeout, int *status);
 /*

@@ -100,21 +100,6 @@ static void cb_set(struct __test_metadata *_metadata, const char * const *kv)
 	ASSERT_EQ(0, ret) TH_LOG("%s: %s", failed, strerror(-ret));
 }
 
-/* Until a knob write is refused with EBUSY (a run is in progress): 0, or -1 after timeout s. */
-static int cb_until_busy(double timeout)
-{
-	double end = cb_now() + timeout;
-	char v[CB_VALUE_LEN];
-
-	snprintf(v, sizeof(v), "%s", cb_value("baseline"));
-	while (cb_now() < end) {
-		if (cb_write("baseline", v) == -EBUSY)
-			return 0;
-		sched_yield();
-	}
-	return -1;
-}
-
 /* The scheduler state letter of task tid of this process ('R', 'S', 'D'...), or '?'. */
 static char cb_task_state(pid_t tid)
 {
@@ -413,7 +398,7 @@ static int cb_run_with_task_work(struct __test_metadata *_metadata, const char *
 	ASSERT_EQ(0, err) TH_LOG("io_uring_setup: %s", strerror(-err));
 	ASSERT_EQ(0, pipe(w.pipe));
 	ASSERT_EQ(0, pthread_create(&th, NULL, cb_tw_writer_fn, &w));
-	ASSERT_EQ(0, cb_until_busy(60)) TH_LOG("the run was never seen in progress");
+	ASSERT_EQ(0, cb_wait_run_started(0, 60, NULL)) TH_LOG("the run was never seen in progress");
 	ASSERT_EQ(1, write(w.pipe[1], "x", 1));
 	while (__atomic_load_n(&w.ret, __ATOMIC_ACQUIRE) == 1) {
 		state = cb_task_state(__atomic_load_n(&w.tid, __ATOMIC_ACQUIRE));
