@@ -10,7 +10,7 @@
 #   1. load the given copybench.ko (unloading an old one first);
 #   2. run build/selftests/copybench_test with COPYBENCH_KO set;
 #   3. run every executable selftests/vm-tests/* in name order (on the
-#      debug kernel all but bpftrace_tools.sh: it has no BTF), the hook
+#      debug kernel those its plan has: selftests/vm_plan.sh), the hook
 #      for other in-VM suites: each is called with no arguments, from the
 #      project directory, with COPYBENCH_KO set and the module loaded; it
 #      prints TAP (nested here behind "# ") and exits 0 pass, 4 skip,
@@ -71,10 +71,8 @@ fi
 # skip: not in the plan.
 . "$CB_SELFTESTS/vm_plan.sh"
 not_here=
-not_here_why=
 if cb_debug_kernel; then
 	not_here=$CB_DEBUG_NOT_SUITES
-	not_here_why=$CB_DEBUG_NOT_SUITES_WHY
 fi
 
 # Mark the kernel log so step 5 reads only what this suite caused.
@@ -105,7 +103,7 @@ if [ "$loaded" = 1 ]; then
 		[ -f "$t" ] && [ -x "$t" ] || continue
 		case " $not_here " in
 		*" $(basename "$t") "*)
-			ktap_print_msg "$(basename "$t"): not in this kernel's plan: $not_here_why"
+			ktap_print_msg "$(basename "$t"): not in this kernel's plan: $(cb_debug_not_suite_why "$(basename "$t")")"
 			continue ;;
 		esac
 		run_nested "$(basename "$t")" "$t"

@@ -3,7 +3,8 @@
 #
 # readers_vm_test.sh - the readers harness against copybench.ko's data file,
 # TAP 13. An in-VM suite: selftests/vm-suite.sh runs it, with the module
-# loaded, in the VM of make check (every kernel of its matrix); that is the
+# loaded, in the VM of make check (6.1 and 6.12: not in the debug kernel's
+# plan, selftests/vm_plan.sh); that is the
 # way it runs. To run it alone, with the module loaded wherever it is:
 #
 # Usage: selftests/vm-tests/readers_vm_test.sh
