@@ -18,7 +18,11 @@
 
 #include "copybench.h"
 
-/* Any file: len bytes of buf in one write(). */
+/*
+ * Any file: len bytes of buf in one write(). Async-signal-safe (open,
+ * write and close only): readers restores a knob with it from its signal
+ * handler.
+ */
 int cbfs_file_write(const char *path, const void *buf, size_t len);
 /* Any file read whole into buf (len > 0), NUL-terminated; its length. */
 ssize_t cbfs_file_read(const char *path, char *buf, size_t len);

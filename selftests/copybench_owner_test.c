@@ -477,6 +477,81 @@ static void *cb_contention_fn(void *p)
 }
 
 /*
+ * The thread's memory: a memfd of len 0x5a bytes, so that mapping it is
+ * the whole of its work (a store right after mmap() would fault on the old
+ * module, which unmapped it).
+ */
+static int cb_owner_memfd(struct __test_metadata *_metadata, unsigned long len)
+{
+	unsigned char *p;
+	int mfd;
+
+	mfd = memfd_create("cb_owner", 0);
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ(0, ftruncate(mfd, len));
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 0x5a, len);
+	munmap(p, len);
+	return mfd;
+}
+
+/* Bytes of the thread's mapping p (len bytes of mfd) not 0x5a: all when msync() fails. */
+static unsigned long cb_owner_lost(const unsigned char *p, unsigned long len)
+{
+	unsigned long i, bad = 0;
+
+	if (msync((void *)p, len, MS_SYNC))
+		return len;
+	for (i = 0; i < len; i++)
+		bad += p[i] != 0x5a;
+	return bad;
+}
+
+/*
+ * One try: a run started, mfd mapped over its buffer as soon as the
+ * results file (fd) changes, while c holds the mmap lock. Returns whether
+ * the mapping lost bytes; *early counts a mapping before the run's write
+ * returned.
+ */
+static bool cb_owner_try(struct __test_metadata *_metadata, int try, int fd, int mfd,
+			 unsigned long len, struct cb_contention *c, int *early)
+{
+	char before[8192], now[8192];
+	unsigned char *buf, *at, *p;
+	struct cb_thread_run run;
+	unsigned long bad;
+	pthread_t cth;
+
+	buf = cb_user_side(_metadata, len);
+	memset(before, 0, sizeof(before));
+	ASSERT_LE(0, pread(fd, before, sizeof(before) - 1, 0));
+	ASSERT_EQ(0, cb_thread_run_start(&run));
+	at = cb_user_side_of_run(buf, len, 60);
+	ASSERT_NE(NULL, at) TH_LOG("try %d: the run's buffer was not found", try);
+	__atomic_store_n(&c->stop, false, __ATOMIC_RELAXED);
+	ASSERT_EQ(0, pthread_create(&cth, NULL, cb_contention_fn, c));
+	/* The results are out: the run's copies are over. */
+	do {
+		memset(now, 0, sizeof(now));
+		if (pread(fd, now, sizeof(now) - 1, 0) < 0)
+			break;
+	} while (!strcmp(before, now) && cb_thread_run_going(&run));
+	*early += cb_thread_run_going(&run);
+	p = mmap(at, len, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_SHARED, mfd, 0);
+	ASSERT_EQ(at, p);
+	pthread_join(run.th, NULL);
+	__atomic_store_n(&c->stop, true, __ATOMIC_RELAXED);
+	pthread_join(cth, NULL);
+	EXPECT_EQ(0, run.ret) TH_LOG("try %d: %s", try, cb_last_error());
+	bad = cb_owner_lost(p, len);
+	if (bad)
+		TH_LOG("try %d: %lu bytes of the thread's mapping lost or changed", try, bad);
+	munmap(p, len);
+	return bad != 0;
+}
+
+/*
  * Bug 3: after its last copy the run checked, under the mmap lock, that
  * the mapping at its buffer's address was still its own, dropped the lock
  * and unmapped the address: a MAP_FIXED mmap() queued on the mmap lock
@@ -494,12 +569,7 @@ TEST_F_TIMEOUT(owner, a_mapping_put_over_the_buffer_survives_the_run, 900)
 	};
 	const unsigned long len = 3 * MiB + 20480;	/* a length no other mapping has */
 	struct cb_contention c = { .len = 512 * MiB };
-	char before[8192], now[8192];
 	int try, lost = 0, early = 0, fd, mfd;
-	unsigned long i, bad;
-	struct cb_thread_run run;
-	unsigned char *buf, *at, *p;
-	pthread_t cth;
 
 	cb_set(_metadata, knobs);
 	ASSERT_EQ(0, cb_writeu("size", len));
@@ -509,52 +579,9 @@ TEST_F_TIMEOUT(owner, a_mapping_put_over_the_buffer_survives_the_run, 900)
 	memset(c.region, 1, c.len);
 	fd = open(CB_PATH("results"), O_RDONLY);
 	ASSERT_LE(0, fd);
-	/*
-	 * The thread's memory: a memfd of 0x5a bytes, so that mapping it is
-	 * the whole of its work (a store right after mmap() would fault on the
-	 * old module, which unmapped it).
-	 */
-	mfd = memfd_create("cb_owner", 0);
-	ASSERT_LE(0, mfd);
-	ASSERT_EQ(0, ftruncate(mfd, len));
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	memset(p, 0x5a, len);
-	munmap(p, len);
-	for (try = 0; try < 10; try++) {
-		buf = cb_user_side(_metadata, len);
-		memset(before, 0, sizeof(before));
-		ASSERT_LE(0, pread(fd, before, sizeof(before) - 1, 0));
-		ASSERT_EQ(0, cb_thread_run_start(&run));
-		at = cb_user_side_of_run(buf, len, 60);
-		ASSERT_NE(NULL, at) TH_LOG("try %d: the run's buffer was not found", try);
-		__atomic_store_n(&c.stop, false, __ATOMIC_RELAXED);
-		ASSERT_EQ(0, pthread_create(&cth, NULL, cb_contention_fn, &c));
-		/* The results are out: the run's copies are over. */
-		do {
-			memset(now, 0, sizeof(now));
-			if (pread(fd, now, sizeof(now) - 1, 0) < 0)
-				break;
-		} while (!strcmp(before, now) && cb_thread_run_going(&run));
-		early += cb_thread_run_going(&run);
-		p = mmap(at, len, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_SHARED, mfd, 0);
-		ASSERT_EQ(at, p);
-		pthread_join(run.th, NULL);
-		__atomic_store_n(&c.stop, true, __ATOMIC_RELAXED);
-		pthread_join(cth, NULL);
-		EXPECT_EQ(0, run.ret) TH_LOG("try %d: %s", try, cb_last_error());
-		bad = 0;
-		if (msync(p, len, MS_SYNC)) {
-			bad = len;
-		} else {
-			for (i = 0; i < len; i++)
-				bad += p[i] != 0x5a;
-		}
-		lost += bad != 0;
-		if (bad)
-			TH_LOG("try %d: %lu bytes of the thread's mapping lost or changed", try, bad);
-		munmap(p, len);
-	}
+	mfd = cb_owner_memfd(_metadata, len);
+	for (try = 0; try < 10; try++)
+		lost += cb_owner_try(_metadata, try, fd, mfd, len, &c, &early);
 	close(mfd);
 	TH_LOG("10 tries: %d lost the thread's mapping; in %d the mmap() came before the write returned",
 	       lost, early);

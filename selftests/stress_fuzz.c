@@ -176,6 +176,80 @@ static void fz_read_online(struct fz *f)
 	}
 }
 
+/* raw[0..len) without leading and trailing white space, into s (len < 64). */
+static void fz_strip(char *s, const char *raw, size_t len)
+{
+	size_t a = 0, b = len;
+
+	while (a < b && isspace((unsigned char)raw[a]))
+		a++;
+	while (b > a && isspace((unsigned char)raw[b - 1]))
+		b--;
+	memcpy(s, raw + a, b - a);
+	s[b - a] = '\0';
+}
+
+/* A direction or cache knob: one of its names. */
+static int fz_expect_name(const struct fz_rule *r, const char *s, char *out, size_t outlen)
+{
+	size_t i;
+
+	for (i = 0; i < (r->kind == FZ_CACHE ? CB_NCACHES : CB_NDIRECTIONS); i++) {
+		const char *n = r->kind == FZ_CACHE ? cb_caches[i] : cb_directions[i];
+
+		if (!strcmp(s, n)) {
+			snprintf(out, outlen, "%s", n);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* The variant knob: a variant's name, refused with EOPNOTSUPP when unusable. */
+static int fz_expect_variant(struct fz *f, const char *s, char *out, size_t outlen)
+{
+	int i;
+
+	for (i = 0; i < f->nvariants; i++) {
+		if (strcmp(s, f->variants[i].name))
+			continue;
+		if (!f->variants[i].usable)
+			return -EOPNOTSUPP;
+		snprintf(out, outlen, "%s", f->variants[i].name);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* A number in the rule's min..max, or a cpu: -1 or an online CPU. */
+static int fz_expect_num(struct fz *f, const struct fz_rule *r, const char *s, char *out,
+			 size_t outlen)
+{
+	unsigned long long v = 0;
+	const char *p;
+
+	/* cpu: -1 exactly (not "-01", not "-0"), or a plain number. */
+	if (r->kind == FZ_CPU && !strcmp(s, "-1")) {
+		snprintf(out, outlen, "-1");
+		return 0;
+	}
+	for (p = s; *p; p++) {
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		if (v > (~0ULL - (*p - '0')) / 10)
+			return -EINVAL;
+		v = v * 10 + (*p - '0');
+	}
+	if (r->kind == FZ_CPU) {
+		if (v >= 4096 || !f->online[v])
+			return -EINVAL;
+	} else if (v < r->min || v > r->max) {
+		return -EINVAL;
+	}
+	snprintf(out, outlen, "%llu", v);
+	return 0;
+}
+
 /*
  * What the module must answer to a write of raw[0..len): 0 with the value
  * it reads back in out, or the -errno of a refusal. Returns FZ_UNKNOWN when
@@ -186,72 +260,25 @@ static int fz_expect_str(struct fz *f, const struct fz_rule *r, const char *raw,
 			 char *out, size_t outlen)
 {
 	char s[FZ_VALUE_MAX + 1];
-	const char *p;
-	unsigned long long v = 0;
-	size_t a = 0, b = len, i;
 
 	if (!r)
 		return FZ_UNKNOWN;
 	/* Longer than any value can be: refused. */
 	if (len >= 64)
 		return -EINVAL;
-	while (a < b && isspace((unsigned char)raw[a]))
-		a++;
-	while (b > a && isspace((unsigned char)raw[b - 1]))
-		b--;
-	memcpy(s, raw + a, b - a);
-	s[b - a] = '\0';
+	fz_strip(s, raw, len);
 	if (!*s)
 		return -EINVAL;
 
 	switch (r->kind) {
 	case FZ_DIRECTION:
 	case FZ_CACHE:
-		for (i = 0; i < (r->kind == FZ_CACHE ? CB_NCACHES : CB_NDIRECTIONS); i++) {
-			const char *n = r->kind == FZ_CACHE ? cb_caches[i] :
-							    cb_directions[i];
-
-			if (!strcmp(s, n)) {
-				snprintf(out, outlen, "%s", n);
-				return 0;
-			}
-		}
-		return -EINVAL;
+		return fz_expect_name(r, s, out, outlen);
 	case FZ_VARIANT:
-		for (i = 0; i < (size_t)f->nvariants; i++) {
-			if (strcmp(s, f->variants[i].name))
-				continue;
-			if (!f->variants[i].usable)
-				return -EOPNOTSUPP;
-			snprintf(out, outlen, "%s", f->variants[i].name);
-			return 0;
-		}
-		return -EINVAL;
+		return fz_expect_variant(f, s, out, outlen);
 	case FZ_NUM:
 	case FZ_CPU:
-		/* cpu: -1 exactly (not "-01", not "-0"), or a plain number. */
-		if (r->kind == FZ_CPU && !strcmp(s, "-1")) {
-			snprintf(out, outlen, "-1");
-			return 0;
-		}
-		p = s;
-		for (; *p; p++) {
-			if (!isdigit((unsigned char)*p))
-				return -EINVAL;
-			if (v > (~0ULL - (*p - '0')) / 10)
-				return -EINVAL;
-			v = v * 10 + (*p - '0');
-		}
-		if (r->kind == FZ_CPU) {
-			if (v >= 4096 || !f->online[v])
-				return -EINVAL;
-			snprintf(out, outlen, "%llu", v);
-			return 0;
-		}
-		if (v < r->min || v > r->max)
-			return -EINVAL;
-		snprintf(out, outlen, "%llu", v);
-		return 0;
+		return fz_expect_num(f, r, s, out, outlen);
 	case FZ_OTHER:
 		break;
 	}
@@ -604,31 +631,28 @@ static bool fz_data_op(struct fz *f, bool write)
 	return fz_data_check(f, write, p, len, pos, acc, got);
 }
 
-/* A run: bounded knobs first (valid writes), then "1", or a bad verb. */
-static bool fz_run_op(struct fz *f)
+/* A run's bad verb: refused with EINVAL, the results unchanged. */
+static bool fz_bad_run(struct fz *f)
 {
 	static const char * const bad[] = { "0", "2", "", "1x", "11", "-1", "1 1", "run" };
-	char res_before[4096], res_after[4096], line[256];
-	struct cb_res res;
-	int dir_i, v_i;
-	double t0;
-	long long ms, max_ms;
-	char dir[64], var[64];
+	const char *verb = bad[cb_below(&f->rng, ARRAY_SIZE(bad))];
+	char res_before[4096], res_after[4096];
 	int ret;
 
-	if (cb_below(&f->rng, 5) == 0) {
-		const char *verb = bad[cb_below(&f->rng, ARRAY_SIZE(bad))];
+	cb_read("results", res_before, sizeof(res_before));
+	ret = cb_write("run", verb);
+	cb_read("results", res_after, sizeof(res_after));
+	fz_note(f, "write run \"%s\": %d", verb, ret);
+	if (ret != -EINVAL)
+		return fz_fail(f, "run \"%s\": %d, want -EINVAL", verb, ret);
+	if (strcmp(res_before, res_after))
+		return fz_fail(f, "a refused run changed the results");
+	return true;
+}
 
-		cb_read("results", res_before, sizeof(res_before));
-		ret = cb_write("run", verb);
-		cb_read("results", res_after, sizeof(res_after));
-		fz_note(f, "write run \"%s\": %d", verb, ret);
-		if (ret != -EINVAL)
-			return fz_fail(f, "run \"%s\": %d, want -EINVAL", verb, ret);
-		if (strcmp(res_before, res_after))
-			return fz_fail(f, "a refused run changed the results");
-		return true;
-	}
+/* Knobs that bound a run's time brought down to small values (valid writes). */
+static void fz_bound_run(struct fz *f)
+{
 	if (cb_value_ll("size") > 65536)
 		cb_writeu("size", cb_below(&f->rng, 65537));
 	if (cb_value_ll("loops") > 4)
@@ -637,44 +661,77 @@ static bool fz_run_op(struct fz *f)
 		cb_writeu("samples", 1 + cb_below(&f->rng, 3));
 	if (cb_value_ll("max_run_ms") > 100)
 		cb_writeu("max_run_ms", 1 + cb_below(&f->rng, 100));
+}
 
-	max_ms = cb_value_ll("max_run_ms");
-	snprintf(dir, sizeof(dir), "%s", cb_value("direction"));
-	snprintf(var, sizeof(var), "%s", cb_value("variant"));
-	dir_i = cb_name_index(cb_directions, CB_NDIRECTIONS, dir);
-	for (v_i = 0; v_i < f->nvariants && strcmp(var, f->variants[v_i].name); v_i++)
-		;
-	t0 = cb_now();
-	ret = cb_do_run();
-	ms = (cb_now() - t0) * 1000;
-	fz_note(f, "run %s %s size %lld loops %lld samples %lld cache %s: %d in %lld ms", var, dir,
-		cb_value_ll("size"), cb_value_ll("loops"), cb_value_ll("samples"),
-		cb_value("cache"), ret, ms);
-	f->runs++;
-	if (ms > 100 + 60000)
-		return fz_fail(f, "a run bounded by max_run_ms <= 100 took %lld ms", ms);
-	if (v_i < f->nvariants && dir_i >= 0 && !(f->variants[v_i].dirs & (1U << dir_i)))
-		return ret == -EOPNOTSUPP ? true :
+/* One run as fz_run_op() did it: what was asked, what came back, how long. */
+struct fz_run {
+	char dir[64], var[64];	/* the direction and variant knobs */
+	int dir_i, v_i;		/* their indexes (v_i == nvariants: unknown) */
+	long long ms, max_ms;	/* how long it took; the max_run_ms knob */
+	int ret;		/* the write of "1" to run */
+};
+
+/*
+ * A run's answer against the model: refused for a direction outside the
+ * variant's list, ETIME only after max_run_ms, else verified results of
+ * what was asked.
+ */
+static bool fz_run_check(struct fz *f, const struct fz_run *r)
+{
+	struct cb_res res;
+	char line[256];
+
+	if (r->v_i < f->nvariants && r->dir_i >= 0 &&
+	    !(f->variants[r->v_i].dirs & (1U << r->dir_i)))
+		return r->ret == -EOPNOTSUPP ? true :
 			fz_fail(f, "run of %s in direction %s (not in its list): %d, want -EOPNOTSUPP",
-				var, dir, ret);
-	if (ret == -E2BIG)
+				r->var, r->dir, r->ret);
+	if (r->ret == -E2BIG)
 		return true;
 	/* ETIME: max_run_ms passed before one timed sample; not before it passed. */
-	if (ret == -ETIME && ms < max_ms)
+	if (r->ret == -ETIME && r->ms < r->max_ms)
 		return fz_fail(f, "run ended with ETIME after %lld ms, before its max_run_ms %lld",
-			       ms, max_ms);
-	if (ret == -ETIME)
+			       r->ms, r->max_ms);
+	if (r->ret == -ETIME)
 		return true;
-	if (ret)
-		return fz_fail(f, "run failed: %d (%s)", ret, strerror(-ret));
+	if (r->ret)
+		return fz_fail(f, "run failed: %d (%s)", r->ret, strerror(-r->ret));
 	if (cb_parse_results(&res, line, sizeof(line)))
 		return fz_fail(f, "run results malformed: %s", line);
 	if (strcmp(cb_res_get(&res, "verified"), "1"))
 		return fz_fail(f, "run results not verified");
-	if (strcmp(cb_res_get(&res, "variant"), var) || strcmp(cb_res_get(&res, "direction"), dir))
+	if (strcmp(cb_res_get(&res, "variant"), r->var) ||
+	    strcmp(cb_res_get(&res, "direction"), r->dir))
 		return fz_fail(f, "results of %s %s, want %s %s", cb_res_get(&res, "variant"),
-			       cb_res_get(&res, "direction"), var, dir);
+			       cb_res_get(&res, "direction"), r->var, r->dir);
 	return true;
+}
+
+/* A run: bounded knobs first (valid writes), then "1", or a bad verb. */
+static bool fz_run_op(struct fz *f)
+{
+	struct fz_run r;
+	double t0;
+
+	if (cb_below(&f->rng, 5) == 0)
+		return fz_bad_run(f);
+	fz_bound_run(f);
+	r.max_ms = cb_value_ll("max_run_ms");
+	snprintf(r.dir, sizeof(r.dir), "%s", cb_value("direction"));
+	snprintf(r.var, sizeof(r.var), "%s", cb_value("variant"));
+	r.dir_i = cb_name_index(cb_directions, CB_NDIRECTIONS, r.dir);
+	for (r.v_i = 0; r.v_i < f->nvariants && strcmp(r.var, f->variants[r.v_i].name); r.v_i++)
+		;
+	t0 = cb_now();
+	r.ret = cb_do_run();
+	r.ms = (cb_now() - t0) * 1000;
+	fz_note(f, "run %s %s size %lld loops %lld samples %lld cache %s: %d in %lld ms", r.var,
+		r.dir, cb_value_ll("size"), cb_value_ll("loops"), cb_value_ll("samples"),
+		cb_value("cache"), r.ret, r.ms);
+	f->runs++;
+	if (r.ms > 100 + 60000)
+		return fz_fail(f, "a run bounded by max_run_ms <= 100 took %lld ms", r.ms);
+	return fz_run_check(f, &r);
 }
 
 FIXTURE(fuzz) {

@@ -28,6 +28,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,22 +45,31 @@
 
 #define MB_PROBES	9	/* clock probes before and after each run */
 
-/* Every file of the module's directory. */
-#define CB_STR(x)	#x
-
-static const char *const mb_files[] = {
-#define CB_FILE(name, mode)	CB_STR(name),
+/*
+ * The module's knobs: copybench.h's CB_KNOB list, in its order. A point
+ * writes the knobs before data_size, in that order (and close restores
+ * them); the data file's two, which close the list, it leaves alone.
+ */
+enum mb_knob {
+#define CB_KNOB(name, type, min, max, dflt)	MB_KNOB_##name,
 #include "copybench.h"
-#undef CB_FILE
+#undef CB_KNOB
+	MB_NALL
+};
+#define MB_NKNOBS	MB_KNOB_data_size
+
+#define CB_STR(x)	#x
+static const char *const mb_knobs[MB_NALL] = {
+#define CB_KNOB(name, type, min, max, dflt)	CB_STR(name),
+#include "copybench.h"
+#undef CB_KNOB
 };
 
-/* The knobs a point sets, in the order they are written (and restored). */
-enum { MB_VARIANT, MB_DIRECTION, MB_SIZE, MB_SRC_OFFSET, MB_DST_OFFSET, MB_CACHE, MB_LOOPS,
-	MB_SAMPLES, MB_CPU, MB_BASELINE, MB_MAX_RUN_MS, MB_NKNOBS };
-static const char *const mb_knobs[MB_NKNOBS] = {
-	"variant", "direction", "size", "src_offset", "dst_offset", "cache", "loops",
-	"samples", "cpu", "baseline", "max_run_ms",
-};
+/* What mb_set_point() and mb_close() rely on in copybench.h's order. */
+_Static_assert(MB_KNOB_variant == 0 && MB_KNOB_direction == 1,
+	       "a point's variant and direction are written first, through native");
+_Static_assert(MB_KNOB_data_size == MB_NALL - 2 && MB_KNOB_data_chunk == MB_NALL - 1,
+	       "the data file's knobs close copybench.h's CB_KNOB list");
 
 struct mb {
 	int loaded;			/* this command loaded the module */
@@ -258,10 +268,6 @@ static int mb_open(struct cb_backend *b, struct cb_error *e)
 	int cpu;
 
 	b->priv = m;
-	for (k = 0; k < MB_NKNOBS; k++)
-		if (cb_name_index(mb_files, ARRAY_SIZE(mb_files), mb_knobs[k]) < 0)
-			return cb_fail(e, CB_EXIT_RUNTIME, "copybench.h has no knob '%s'",
-				       mb_knobs[k]);
 	if (mb_find(b, m, e))
 		return -1;
 	b->cpu = -1;
@@ -302,12 +308,13 @@ static void mb_close(struct cb_backend *b)
 		mb_unload(m);
 	} else {
 		/* Back to the knobs found; native first: any direction goes with it. */
-		if (m->saved[MB_VARIANT] && mb_knob(m, MB_VARIANT, CB_NATIVE_NAME, &e))
+		if (m->saved[MB_KNOB_variant] && mb_knob(m, MB_KNOB_variant, CB_NATIVE_NAME, &e))
 			cb_warn("restoring the module's knobs: %s", e.msg);
-		for (k = MB_DIRECTION; k < MB_NKNOBS; k++)
+		for (k = MB_KNOB_direction; k < MB_NKNOBS; k++)
 			if (m->saved[k] && mb_knob(m, k, m->saved[k], &e))
 				cb_warn("restoring the module's knobs: %s", e.msg);
-		if (m->saved[MB_VARIANT] && mb_knob(m, MB_VARIANT, m->saved[MB_VARIANT], &e))
+		if (m->saved[MB_KNOB_variant] &&
+		    mb_knob(m, MB_KNOB_variant, m->saved[MB_KNOB_variant], &e))
 			cb_warn("restoring the module's knobs: %s", e.msg);
 	}
 	for (k = 0; k < MB_NKNOBS; k++) {
@@ -347,8 +354,10 @@ static int mb_results(struct mb *m, struct cb_error *e)
  */
 static int mb_same_knobs(struct mb *m, struct cb_error *e)
 {
-	static const unsigned int echoed[] = { MB_VARIANT, MB_DIRECTION, MB_SIZE, MB_SRC_OFFSET,
-					       MB_DST_OFFSET, MB_CACHE };
+	static const unsigned int echoed[] = {
+		MB_KNOB_variant, MB_KNOB_direction, MB_KNOB_size, MB_KNOB_src_offset,
+		MB_KNOB_dst_offset, MB_KNOB_cache,
+	};
 	unsigned int i;
 	int k;
 
@@ -412,39 +421,50 @@ static int mb_buffer(struct mb *m, const struct cb_point *p, struct cb_error *e)
 	return 0;
 }
 
-/* The value of knob k (MB_SIZE and after) for point p, into num. */
-static void mb_knob_value(const struct cb_backend *b, const struct cb_point *p, unsigned int k,
+/*
+ * The value of knob k for point p into num; false for a knob a point does
+ * not set here. A case for every knob: one added to copybench.h and not
+ * here is a -Wswitch warning.
+ */
+static bool mb_knob_value(const struct cb_backend *b, const struct cb_point *p, enum mb_knob k,
 			  unsigned int src, unsigned int dst, char *num, size_t len)
 {
 	switch (k) {
-	case MB_SIZE:
+	case MB_KNOB_variant:
+	case MB_KNOB_direction:	/* mb_set_point()'s own */
+	case MB_KNOB_data_size:
+	case MB_KNOB_data_chunk:	/* the data file's, not a point's */
+	case MB_NALL:
+		return false;
+	case MB_KNOB_size:
 		snprintf(num, len, "%llu", p->size.lo);
 		break;
-	case MB_SRC_OFFSET:
+	case MB_KNOB_src_offset:
 		snprintf(num, len, "%u", src);
 		break;
-	case MB_DST_OFFSET:
+	case MB_KNOB_dst_offset:
 		snprintf(num, len, "%u", dst);
 		break;
-	case MB_CACHE:
+	case MB_KNOB_cache:
 		snprintf(num, len, "%s", cb_caches[p->cache]);
 		break;
-	case MB_LOOPS:
+	case MB_KNOB_loops:
 		snprintf(num, len, "%lu", b->set->loops);
 		break;
-	case MB_SAMPLES:
+	case MB_KNOB_samples:
 		snprintf(num, len, "%lu", b->set->samples);
 		break;
-	case MB_CPU:
+	case MB_KNOB_cpu:
 		snprintf(num, len, "%d", b->cpu);
 		break;
-	case MB_BASELINE:
+	case MB_KNOB_baseline:
 		snprintf(num, len, "1");
 		break;
-	case MB_MAX_RUN_MS:
+	case MB_KNOB_max_run_ms:
 		snprintf(num, len, "%lu", b->set->max_run_ms);
 		break;
 	}
+	return true;
 }
 
 /* Every knob of point p, the offsets src and dst (its placement's). */
@@ -457,17 +477,16 @@ static int mb_set_point(struct cb_backend *b, const struct cb_point *p, unsigned
 	unsigned int k;
 
 	/* Variant and direction: through native, which takes any direction. */
-	if ((!m->cur[MB_VARIANT] || strcmp(m->cur[MB_VARIANT], v->name) ||
-	     !m->cur[MB_DIRECTION] || strcmp(m->cur[MB_DIRECTION], cb_directions[p->dir])) &&
-	    (mb_knob(m, MB_VARIANT, CB_NATIVE_NAME, e) ||
-	     mb_knob(m, MB_DIRECTION, cb_directions[p->dir], e) ||
-	     mb_knob(m, MB_VARIANT, v->name, e)))
+	if ((!m->cur[MB_KNOB_variant] || strcmp(m->cur[MB_KNOB_variant], v->name) ||
+	     !m->cur[MB_KNOB_direction] ||
+	     strcmp(m->cur[MB_KNOB_direction], cb_directions[p->dir])) &&
+	    (mb_knob(m, MB_KNOB_variant, CB_NATIVE_NAME, e) ||
+	     mb_knob(m, MB_KNOB_direction, cb_directions[p->dir], e) ||
+	     mb_knob(m, MB_KNOB_variant, v->name, e)))
 		return -1;
-	for (k = MB_SIZE; k < MB_NKNOBS; k++) {
-		mb_knob_value(b, p, k, src, dst, num, sizeof(num));
-		if (mb_knob(m, k, num, e))
+	for (k = MB_KNOB_size; k < MB_NKNOBS; k++)
+		if (mb_knob_value(b, p, k, src, dst, num, sizeof(num)) && mb_knob(m, k, num, e))
 			return -1;
-	}
 	return 0;
 }
 

@@ -246,25 +246,12 @@ static void cb_bisect_relay(int fd, struct cb_cause *c)
 	close(fd);
 }
 
-/*
- * Runs [PREFIX...] copybench sweep --like GOOD ... -o out; its stdout is
- * dropped, its stderr passed on, and a failure's message ends with the
- * cause it printed.
- */
-static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_error *e)
+/* [PREFIX...] self sweep --like GOOD [--points P] --repeat N [SWEEP...] -o out. */
+static const char **cb_bisect_argv(const struct cb_bisect *b, const char *self, const char *out)
 {
-	char self[PATH_MAX], why[128];
-	struct cb_cause *cause;
-	const char **argv, *said;
-	ssize_t n;
+	const char **argv;
 	size_t i, k = 0;
-	pid_t pid;
-	int status, fd, err[2];
 
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
-		return cb_fail(e, CB_EXIT_RUNTIME, "cannot find this program: %s", strerror(errno));
-	self[n] = '\0';
 	argv = cb_calloc((size_t)b->nprefix + b->nsweep + 12, sizeof(*argv));
 	for (i = 0; i < (size_t)b->nprefix; i++)
 		argv[k++] = b->prefix[i];
@@ -282,35 +269,37 @@ static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_err
 		argv[k++] = b->sweep[i];
 	argv[k++] = "-o";
 	argv[k++] = out;
-	if (pipe2(err, O_CLOEXEC)) {
-		free(argv);
-		return cb_fail(e, CB_EXIT_RUNTIME, "pipe: %s", strerror(errno));
-	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		free(argv);
-		close(err[0]);
-		close(err[1]);
-		return cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
-	}
-	if (!pid) {
-		/* Killed with bisect-run: no orphan measuring on, and its -o cleaned up. */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0)
-			dup2(fd, 1);
-		dup2(err[1], 2);
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "copybench bisect-run: cannot run %s: %s\n", argv[0],
-			strerror(errno));
-		_exit(127);
-	}
-	free(argv);
-	close(err[1]);
-	cause = cb_calloc(1, sizeof(*cause));
-	cb_bisect_relay(err[0], cause);
+	return argv;
+}
+
+/* The child: stdout to /dev/null, stderr to errfd, then argv. */
+static __noreturn void cb_bisect_exec(const char **argv, int errfd)
+{
+	int fd;
+
+	/* Killed with bisect-run: no orphan measuring on, and its -o cleaned up. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	fd = open("/dev/null", O_WRONLY);
+	if (fd >= 0)
+		dup2(fd, 1);
+	dup2(errfd, 2);
+	execvp(argv[0], (char *const *)argv);
+	fprintf(stderr, "copybench bisect-run: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/*
+ * The child pid's stderr (fd) passed on until it ends, then its status:
+ * 0, or -1 with e saying why, ending with the cause it printed.
+ */
+static int cb_bisect_reap(pid_t pid, int fd, struct cb_error *e)
+{
+	struct cb_cause *cause = cb_calloc(1, sizeof(*cause));
+	const char *said;
+	char why[128];
+	int status;
+
+	cb_bisect_relay(fd, cause);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			free(cause);
@@ -325,6 +314,44 @@ static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_err
 	cb_fail(e, CB_EXIT_RUNTIME, "%s%s%s", why, *said ? ": " : "", said);
 	free(cause);
 	return -1;
+}
+
+/*
+ * Runs [PREFIX...] copybench sweep --like GOOD ... -o out; its stdout is
+ * dropped, its stderr passed on, and a failure's message ends with the
+ * cause it printed.
+ */
+static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_error *e)
+{
+	char self[PATH_MAX];
+	const char **argv;
+	int err[2];
+	ssize_t n;
+	pid_t pid;
+
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return cb_fail(e, CB_EXIT_RUNTIME, "cannot find this program: %s", strerror(errno));
+	self[n] = '\0';
+	argv = cb_bisect_argv(b, self, out);
+	if (pipe2(err, O_CLOEXEC)) {
+		free(argv);
+		return cb_fail(e, CB_EXIT_RUNTIME, "pipe: %s", strerror(errno));
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		free(argv);
+		close(err[0]);
+		close(err[1]);
+		return cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
+	}
+	if (!pid)
+		cb_bisect_exec(argv, err[1]);
+	free(argv);
+	close(err[1]);
+	return cb_bisect_reap(pid, err[0], e);
 }
 
 /* The fewest repeats any point of r has; -1 with e set for a bad record. */
@@ -614,7 +641,6 @@ static void cb_bisect_line(const struct cb_bisect *b, const char *kernel, const 
 	cb_str_free(&log);
 }
 
-/* Everything of one step after the options: returns the answer. */
 /*
  * The repeats the step measures: GOOD needs what alpha needs n against n
  * (and more than one process), the step at least as many as GOOD has.
@@ -664,11 +690,38 @@ static void cb_bisect_record_name(const struct cb_bisect *b, const char *kernel,
 	free(dir);
 }
 
+/*
+ * The step's record against GOOD's (recs[0]) and, with BAD, BAD's (recs[1],
+ * gb the GOOD-BAD comparison): the answer and why into s. 0, or -1 with e.
+ */
+static int cb_bisect_judge(const struct cb_bisect *b, const struct cb_record *recs,
+			   const struct cb_cmp *gb, const struct cb_record *step,
+			   struct cb_step *s, struct cb_error *e)
+{
+	struct cb_cmp g = { 0 }, bc = { 0 };
+	int ret = -1;
+
+	if (cb_compare(&recs[0], step, &b->cmp.o, &g, e) ||
+	    (b->bad && cb_compare(&recs[1], step, &b->cmp.o, &bc, e)))
+		goto out;
+	if (b->bad)
+		cb_step_good_bad(gb, &g, &bc, b->cmp.o.par.threshold, s);
+	else
+		cb_step_good_only(&g, b->cmp.o.par.threshold, s);
+	cb_bisect_cpu(&recs[0], step, s);
+	ret = 0;
+out:
+	cb_compare_free(&g);
+	cb_compare_free(&bc);
+	return ret;
+}
+
+/* Everything of one step after the options: returns the answer. */
 static int cb_bisect_step(struct cb_bisect *b)
 {
 	const char *paths[3] = { b->good, NULL, NULL };
 	struct cb_record recs[3], step;
-	struct cb_cmp gb = { 0 }, g = { 0 }, bc = { 0 };
+	struct cb_cmp gb = { 0 };
 	struct cb_str tmp = { 0 }, rec = { 0 };
 	struct cb_step s = { CB_BISECT_SKIP, { 0 } };
 	struct cb_error e = { 0 };
@@ -691,14 +744,8 @@ static int cb_bisect_step(struct cb_bisect *b)
 		goto fail;
 	have_step = 1;
 	kernel = step.header.kernel;
-	if (cb_compare(&recs[0], &step, &b->cmp.o, &g, &e) ||
-	    (b->bad && cb_compare(&recs[1], &step, &b->cmp.o, &bc, &e)))
+	if (cb_bisect_judge(b, recs, &gb, &step, &s, &e))
 		goto fail;
-	if (b->bad)
-		cb_step_good_bad(&gb, &g, &bc, b->cmp.o.par.threshold, &s);
-	else
-		cb_step_good_only(&g, b->cmp.o.par.threshold, &s);
-	cb_bisect_cpu(&recs[0], &step, &s);
 
 	cb_bisect_record_name(b, kernel, commit, &rec);
 	if (rename(tmp.s, rec.s)) {
@@ -715,8 +762,6 @@ fail:
 	cb_bisect_line(b, have_step ? kernel : "?", commit, NULL, &s);
 out:
 	cb_compare_free(&gb);
-	cb_compare_free(&g);
-	cb_compare_free(&bc);
 	cb_record_free(&recs[0]);
 	cb_record_free(&recs[1]);
 	cb_record_free(&step);

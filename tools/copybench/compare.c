@@ -662,6 +662,33 @@ fail:
 	return -1;
 }
 
+/*
+ * The n - 1 comparisons cmps of records recs (BASE first), in text or JSON
+ * lines; returns the exit status they make together.
+ */
+static int cb_compare_print(const struct cb_record *recs, const struct cb_cmp *cmps, size_t n,
+			    const struct cb_compare_args *a)
+{
+	int status = CB_EXIT_OK;
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++) {
+		if (i && !a->json)
+			fputc('\n', stdout);
+		if (a->json)
+			cb_json(stdout, &cmps[i], a);
+		else
+			cb_text(stdout, &cmps[i], a);
+		status = i ? cb_compare_status_merge(status, cmps[i].status) : cmps[i].status;
+	}
+	if (n > 2 && !a->json) {
+		fprintf(stdout, "\n# %zu comparisons with ", n - 1);
+		cb_put_clean(stdout, recs[0].path);
+		fprintf(stdout, ": exit %d\n", status);
+	}
+	return status;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const struct cb_option *const tables[] = {
@@ -671,7 +698,7 @@ int cmd_compare(int argc, char **argv)
 	struct cb_error e = { 0 };
 	struct cb_record *recs;
 	struct cb_cmp *cmps;
-	int first, status = CB_EXIT_OK;
+	int first, status;
 	size_t n, i;
 
 	cb_compare_args_init(&a);
@@ -698,20 +725,7 @@ int cmd_compare(int argc, char **argv)
 		free(cmps);
 		goto fail;
 	}
-	for (i = 0; i + 1 < n; i++) {
-		if (i && !a.json)
-			fputc('\n', stdout);
-		if (a.json)
-			cb_json(stdout, &cmps[i], &a);
-		else
-			cb_text(stdout, &cmps[i], &a);
-		status = i ? cb_compare_status_merge(status, cmps[i].status) : cmps[i].status;
-	}
-	if (n > 2 && !a.json) {
-		fprintf(stdout, "\n# %zu comparisons with ", n - 1);
-		cb_put_clean(stdout, recs[0].path);
-		fprintf(stdout, ": exit %d\n", status);
-	}
+	status = cb_compare_print(recs, cmps, n, &a);
 	for (i = 0; i + 1 < n; i++)
 		cb_compare_free(&cmps[i]);
 	for (i = 0; i < n; i++)

@@ -1242,6 +1242,18 @@ static int cb_job_report(const struct cb_job *r, const struct cb_backend *b,
 	return CB_EXIT_RUNTIME;
 }
 
+/* Where each repeat's process runs, of the ncpus cpus allowed (this one: here). */
+static struct cb_place *cb_job_places(const struct cb_job *r, const int *cpus, int ncpus,
+				      int here)
+{
+	struct cb_place *places = cb_calloc(r->repeat, sizeof(*places));
+	size_t i;
+
+	for (i = 0; i < r->repeat; i++)
+		cb_process_place(r, cpus, ncpus, here, (unsigned int)i, &places[i]);
+	return places;
+}
+
 int cb_job_main(struct cb_job *r)
 {
 	const struct cb_worker_args *wa = cb_worker_args();
@@ -1253,7 +1265,6 @@ int cb_job_main(struct cb_job *r)
 	struct cb_error e = { 0 };
 	int *cpus = NULL, ncpus, here = sched_getcpu();
 	int status = CB_EXIT_OK;
-	size_t i;
 
 	if (wa)
 		return cb_job_worker(r, wa);
@@ -1266,13 +1277,10 @@ int cb_job_main(struct cb_job *r)
 	ncpus = cb_cpus_allowed(&cpus, &e);
 	if (ncpus < 0 || (r->set.cpu >= 0 && cb_cpu_check(r->set.cpu, &e)))
 		goto fail;
-	if (cb_backend_open(&b, r->backend, &r->set, &e) || cb_plan_backend(r, &pl, &b, &e))
+	if (cb_backend_open(&b, r->backend, &r->set, &e) || cb_plan_backend(r, &pl, &b, &e) ||
+	    cb_plan_ready(r, &pl, &b, &e))
 		goto fail;
-	if (cb_plan_ready(r, &pl, &b, &e))
-		goto fail;
-	places = cb_calloc(r->repeat, sizeof(*places));
-	for (i = 0; i < r->repeat; i++)
-		cb_process_place(r, cpus, ncpus, here, (unsigned int)i, &places[i]);
+	places = cb_job_places(r, cpus, ncpus, here);
 	if (r->dry_run) {
 		cb_print_plan(stdout, r, &pl, &b, places);
 		goto out;

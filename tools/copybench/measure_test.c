@@ -619,30 +619,32 @@ static void bad_record(struct __test_metadata *_metadata, struct cb_str *t,
 		t->len = 0, t->s[0] = '\0';
 }
 
+/* The bad records of record_refusals: an edit of bad_record() and its message. */
+static const struct {
+	const char *edit;	/* what to do to a good two-point record */
+	const char *want;	/* in the message, after "PATH:" */
+} refusals[] = {
+	{ "truncate", ":3: truncated record" },
+	{ "empty", ": empty file" },
+	{ "header-only", ":1: the record has a header but no points" },
+	{ "foreign", ":1: not a copybench record" },
+	{ "not-json", ":1: not a copybench record (not JSON" },
+	{ "newer", ":1: record format version 2 is newer" },
+	{ "version-0", ":1: field 'copybench_record'" },
+	{ "bad-point", ":2: not JSON: column" },
+	{ "missing", ":3: missing field 'cycles_min'" },
+	{ "string-size", ":2: field 'size': expected a non-negative integer, got string" },
+	{ "negative-size", ":2: field 'size': expected a non-negative integer, got a negative integer" },
+	{ "fraction-loops", ":1: field 'loops': expected a non-negative integer, got a number with a fraction" },
+	{ "null-cycles", ":2: field 'cycles_median': expected a number, got null" },
+	{ "array-point", ":3: expected a point object, got array" },
+	{ "two-headers", ":3: a second record header" },
+	{ "bad-flags", ":1: field 'cpu_flags': expected an array of strings" },
+};
+
 /* Every bad record: refused, usage status, the message names file and line. */
 TEST(record_refusals)
 {
-	static const struct {
-		const char *edit;	/* what to do to a good two-point record */
-		const char *want;	/* in the message, after "PATH:" */
-	} cases[] = {
-		{ "truncate", ":3: truncated record" },
-		{ "empty", ": empty file" },
-		{ "header-only", ":1: the record has a header but no points" },
-		{ "foreign", ":1: not a copybench record" },
-		{ "not-json", ":1: not a copybench record (not JSON" },
-		{ "newer", ":1: record format version 2 is newer" },
-		{ "version-0", ":1: field 'copybench_record'" },
-		{ "bad-point", ":2: not JSON: column" },
-		{ "missing", ":3: missing field 'cycles_min'" },
-		{ "string-size", ":2: field 'size': expected a non-negative integer, got string" },
-		{ "negative-size", ":2: field 'size': expected a non-negative integer, got a negative integer" },
-		{ "fraction-loops", ":1: field 'loops': expected a non-negative integer, got a number with a fraction" },
-		{ "null-cycles", ":2: field 'cycles_median': expected a number, got null" },
-		{ "array-point", ":3: expected a point object, got array" },
-		{ "two-headers", ":3: a second record header" },
-		{ "bad-flags", ":1: field 'cpu_flags': expected an array of strings" },
-	};
 	struct cb_record_header h;
 	struct cb_record_point p;
 	struct cb_str good = { 0 }, t = { 0 };
@@ -656,8 +658,8 @@ TEST(record_refusals)
 	fill_point(&p, 64);
 	cb_record_point_json(&good, &p);
 	cb_record_point_json(&good, &p);
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		const char *c = cases[i].edit;
+	for (i = 0; i < ARRAY_SIZE(refusals); i++) {
+		const char *c = refusals[i].edit;
 
 		bad_record(_metadata, &t, &good, c);
 		tmp_record(_metadata, path, sizeof(path), t.s);
@@ -667,8 +669,9 @@ TEST(record_refusals)
 		}
 		EXPECT_EQ(CB_EXIT_USAGE, e.status);
 		nl = strstr(e.msg, path);
-		EXPECT_TRUE(nl == e.msg && strstr(e.msg, cases[i].want) == e.msg + strlen(path)) {
-			TH_LOG("%s: got '%s', want '%s%s...'", c, e.msg, path, cases[i].want);
+		EXPECT_TRUE(nl == e.msg &&
+			    strstr(e.msg, refusals[i].want) == e.msg + strlen(path)) {
+			TH_LOG("%s: got '%s', want '%s%s...'", c, e.msg, path, refusals[i].want);
 		}
 		unlink(path);
 	}

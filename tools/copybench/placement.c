@@ -851,6 +851,35 @@ static int cb_pl_record(struct cb_pl *c, const char *record, struct cb_error *e)
 	return ret;
 }
 
+/*
+ * The operands (POINT [RECORD], n of them at ops) checked against the
+ * options given: the point parsed into c (its strings in *buf), its
+ * --control and --plot checked before anything is measured. 0, or -1 with e.
+ */
+static int cb_pl_operands(struct cb_pl *c, int n, char **ops,
+			  const struct cb_option *const *tables, const struct cb_given *given,
+			  char **buf, struct cb_error *e)
+{
+	const struct cb_pl_opts *o = c->o;
+
+	if (n < 1 || n > 2)
+		return cb_fail(e, CB_EXIT_USAGE, "%s (see --help)", n < 1 ?
+			       "needs a point: POINT [RECORD]" : "takes a point and at most one record");
+	if (n == 2 && cb_pl_measuring(tables, given))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "--placements, --rounds, --backend, --load, --samples, --seed, --cpu and -o measure: with a record, nothing is measured (accepted: the record alone, or these without it)");
+	c->name = ops[0];
+	if (cb_key_parse("point", c->name, &c->key, buf, e))
+		return -1;
+	if (o->control && !strcmp(o->control, c->key.variant))
+		return cb_fail(e, CB_EXIT_USAGE, "invalid --control '%s': it is the point's own variant (accepted: another fixed variant, or none)",
+			       o->control);
+	/* The image's name checked before anything is measured. */
+	if (o->plot && cb_gnuplot_name_ok("--plot", o->plot, e))
+		return -1;
+	return 0;
+}
+
 int cmd_placement(int argc, char **argv)
 {
 	const struct cb_option *const tables[] = { cb_placement_options, NULL };
@@ -873,26 +902,7 @@ int cmd_placement(int argc, char **argv)
 		cb_options_help(stdout, tables);
 		return CB_EXIT_OK;
 	}
-	if (first >= argc || argc - first > 2) {
-		cb_fail(&e, CB_EXIT_USAGE, "%s (see --help)", first >= argc ?
-			"needs a point: POINT [RECORD]" : "takes a point and at most one record");
-		goto fail;
-	}
-	if (argc - first == 2 && cb_pl_measuring(tables, &given)) {
-		cb_fail(&e, CB_EXIT_USAGE,
-			"--placements, --rounds, --backend, --load, --samples, --seed, --cpu and -o measure: with a record, nothing is measured (accepted: the record alone, or these without it)");
-		goto fail;
-	}
-	c.name = argv[first];
-	if (cb_key_parse("point", c.name, &c.key, &buf, &e))
-		goto fail;
-	if (o.control && !strcmp(o.control, c.key.variant)) {
-		cb_fail(&e, CB_EXIT_USAGE, "invalid --control '%s': it is the point's own variant (accepted: another fixed variant, or none)",
-			o.control);
-		goto fail;
-	}
-	/* The image's name checked before anything is measured. */
-	if (o.plot && cb_gnuplot_name_ok("--plot", o.plot, &e))
+	if (cb_pl_operands(&c, argc - first, argv + first, tables, &given, &buf, &e))
 		goto fail;
 	if (cb_pl_record(&c, argc - first == 2 ? argv[first + 1] : NULL, &e) ||
 	    cb_pl_collect(&c, &e))

@@ -531,13 +531,54 @@ static void cb_tally(struct cb_cmp *c)
 		c->status = CB_EXIT_OK;
 }
 
+/*
+ * Which of BASE's nb points bs --points selects: a malloc()ed flag per
+ * point, or NULL with e set when it selects none.
+ */
+static char *cb_select_points(const struct cb_record *base, const struct cb_cmp_opts *o,
+			      struct cb_pointset *bs, size_t nb, struct cb_error *e)
+{
+	struct cb_str names = { 0 };
+	char *bsel = cb_calloc(nb, 1);
+	size_t i;
+
+	memset(bsel, 1, nb);
+	if (!o->points || cb_patterns_select(o->points, bs, nb, bsel))
+		return bsel;
+	for (i = 0; i < nb && i < 8; i++) {
+		cb_str_add(&names, i ? ", " : "");
+		cb_key_name(&bs[i].key, &names);
+	}
+	cb_fail(e, CB_EXIT_USAGE, "invalid --points: no point of %s matches (its points: %s%s)",
+		base->path, names.s, nb > 8 ? ", ..." : "");
+	cb_str_free(&names);
+	free(bsel);
+	return NULL;
+}
+
+/* The matched points' controls and outcomes, then their tally. */
+static int cb_outcomes(struct cb_cmp *c, const struct infer_params *par, struct cb_error *e)
+{
+	size_t i;
+
+	c->no_controls = 1;
+	for (i = 0; i < c->npts; i++)
+		c->no_controls &= !c->pts[i].control;
+	if (cb_controls(c, par, e))
+		return -1;
+	for (i = 0; i < c->npts; i++)
+		if (cb_outcome(c, &c->pts[i], par, e))
+			return -1;
+	cb_tally(c);
+	return 0;
+}
+
 int cb_compare(const struct cb_record *base, const struct cb_record *new,
 	       const struct cb_cmp_opts *o, struct cb_cmp *c, struct cb_error *e)
 {
 	struct cb_pointset *bs = NULL, *ns = NULL;
-	size_t nb = 0, nn = 0, i;
+	size_t nb = 0, nn = 0;
 	char *bsel = NULL;
-	struct cb_str names = { 0 };
 
 	memset(c, 0, sizeof(*c));
 	c->base = base;
@@ -558,38 +599,18 @@ int cb_compare(const struct cb_record *base, const struct cb_record *new,
 	if (cb_points_group(base, c->median, c->core, &bs, &nb, e) ||
 	    cb_points_group(new, c->median, c->core, &ns, &nn, e))
 		goto fail;
-	bsel = cb_calloc(nb, 1);
-	memset(bsel, 1, nb);
-	if (o->points && !cb_patterns_select(o->points, bs, nb, bsel)) {
-		for (i = 0; i < nb && i < 8; i++) {
-			cb_str_add(&names, i ? ", " : "");
-			cb_key_name(&bs[i].key, &names);
-		}
-		cb_fail(e, CB_EXIT_USAGE, "invalid --points: no point of %s matches (its points: %s%s)",
-			base->path, names.s, nb > 8 ? ", ..." : "");
+	bsel = cb_select_points(base, o, bs, nb, e);
+	if (!bsel || cb_match(c, bs, nb, ns, nn, o->points, bsel, &o->par, e) ||
+	    cb_outcomes(c, &o->par, e))
 		goto fail;
-	}
-	if (cb_match(c, bs, nb, ns, nn, o->points, bsel, &o->par, e))
-		goto fail;
-	c->no_controls = 1;
-	for (i = 0; i < c->npts; i++)
-		c->no_controls &= !c->pts[i].control;
-	if (cb_controls(c, &o->par, e))
-		goto fail;
-	for (i = 0; i < c->npts; i++)
-		if (cb_outcome(c, &c->pts[i], &o->par, e))
-			goto fail;
-	cb_tally(c);
 	cb_points_free(bs, nb);
 	cb_points_free(ns, nn);
 	free(bsel);
-	cb_str_free(&names);
 	return 0;
 fail:
 	cb_points_free(bs, nb);
 	cb_points_free(ns, nn);
 	free(bsel);
-	cb_str_free(&names);
 	cb_compare_free(c);
 	return -1;
 }

@@ -38,124 +38,6 @@
 
 static const char *const rd_verify_names[] = { "auto", "on", "off" };
 
-
-enum {
-	OPT_NO_PIN = 256,
-	OPT_SIZE,
-	OPT_VERIFY,
-	OPT_ALLOW_SHORT,
-	OPT_VARIANTS,
-	OPT_FILL,
-	OPT_CORRUPT,
-};
-
-/* The option table: getopt_long()'s table and --help both come from it. */
-static const struct rd_option {
-	const char *name;
-	int key;
-	const char *arg;	/* NULL: a flag */
-	const char *help;
-} rd_options[] = {
-	{ "source", 's', "SPEC",
-	  "what the threads read: a PATH (pread() through the running kernel,\n"
-	  "e.g. a tmpfs file), copybench.ko's data file, the default when it\n"
-	  "exists (" RD_DATA_PATH "), or memcpy:VARIANT\n"
-	  "(each thread copies from its own buffer with the userspace VARIANT;\n"
-	  "plain 'memcpy' is memcpy:native)" },
-	{ "variant", 'v', "NAME",
-	  "with the module's data file: set its 'variant' knob for the run and\n"
-	  "restore it after (also on error or signal); default: as it is" },
-	{ "threads", 't', "LIST",
-	  "thread counts, one run series each: N, 'max' (the CPUs this process\n"
-	  "may use) or a list such as 1,2,4,max (a count listed twice runs\n"
-	  "once); default: max, at least 2" },
-	{ "no-pin", OPT_NO_PIN, NULL,
-	  "do not pin threads (default: pinned round-robin over the CPUs)" },
-	{ "buffer", 'b', "KIND",
-	  "where reads land: shared (one buffer for every thread, blogbench\n"
-	  "1.1), private (a page-aligned buffer per thread, allocated and\n"
-	  "first touched by it) or stride:BYTES (per-thread buffers BYTES apart\n"
-	  "in one allocation: 0 shared, 64 a line apart, 4096 a page);\n"
-	  "default: private" },
-	{ "chunk", 'c', "BYTES",
-	  "bytes per read; K, M, G suffixes (1024-based); default: 65536;\n"
-	  "one larger than the source reads the whole source (with a warning)" },
-	{ "touch", 'T', "POLICY",
-	  "what a thread does with each read: none (blogbench 1.1), line (one\n"
-	  "load per 64-byte line), page (one load per page) or all (every byte,\n"
-	  "verified when the content is known); default: all" },
-	{ "duration", 'd', "SECONDS",
-	  "measured time per run, in seconds ('ms' suffix for milliseconds);\n"
-	  "default: 2" },
-	{ "warmup", 'w', "SECONDS",
-	  "unmeasured reading before each run; default: 0.5" },
-	{ "repeat", 'r', "N",
-	  "runs per configuration, reported with mean, stddev, min, max;\n"
-	  "1..1000, default: 1" },
-	{ "size", OPT_SIZE, "BYTES",
-	  "memcpy: each thread's source size (default: the chunk, so the copy\n"
-	  "reads from cache); --fill: the file's size (default: 64M)" },
-	{ "verify", OPT_VERIFY, "MODE",
-	  "auto (verify with --touch all when the content is known and the\n"
-	  "buffers do not overlap), on (refuse to run otherwise) or off;\n"
-	  "default: auto" },
-	{ "allow-short", OPT_ALLOW_SHORT, NULL,
-	  "exit 0 despite short reads (default: exit 3; they are always\n"
-	  "counted and flagged)" },
-	{ "json", 'j', NULL,
-	  "print one JSON object per line (runs, summaries, the matrix verdict)\n"
-	  "instead of tables" },
-	{ "matrix", 'm', NULL,
-	  "run variant x buffer {shared, private} x touch {none, all} at the\n"
-	  "thread counts of --threads, print the table and a verdict" },
-	{ "variants", OPT_VARIANTS, "LIST",
-	  "the matrix's variants, those of them that exist and are usable;\n"
-	  "default: " RD_MATRIX_DEFAULT },
-	{ "fill", OPT_FILL, "PATH",
-	  "write --size bytes of the known content to PATH and exit" },
-	{ "corrupt", OPT_CORRUPT, "OFFSET",
-	  "flip the byte at OFFSET of the known content (in the file --fill\n"
-	  "writes, or in every memcpy source) to prove the verifier fails" },
-	{ "help", 'h', NULL, "this text" },
-};
-
-#define RD_NOPTIONS	ARRAY_SIZE(rd_options)
-
-static void rd_help(void)
-{
-	unsigned int i;
-
-	printf("Usage: readers [OPTION]...\n"
-	       "Parallel reads of CHUNK bytes into shared, private or strided buffers,\n"
-	       "timed, checked for short reads, and verified byte by byte when the\n"
-	       "content is known. GB/s are 10^9 bytes per second. The manual is\n"
-	       "the copybench documentation's chapter on readers.\n\n"
-	       "Options:\n");
-	for (i = 0; i < RD_NOPTIONS; i++) {
-		const struct rd_option *o = &rd_options[i];
-		const char *p = o->help;
-		char head[48];
-
-		if (o->key < 256)
-			snprintf(head, sizeof(head), "  -%c, --%s%s%s", o->key,
-				 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		else
-			snprintf(head, sizeof(head), "      --%s%s%s", o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		printf("%s\n", head);
-		while (*p) {
-			const char *nl = strchr(p, '\n');
-			int len = nl ? nl - p : (int)strlen(p);
-
-			printf("        %.*s\n", len, p);
-			p += len + (nl ? 1 : 0);
-		}
-	}
-	printf("\nA value that starts with '-' goes after '=': --source=-file.\n");
-	printf("\nExit status: 0 done; 1 error or a verification mismatch; 2 bad usage;\n"
-	       "3 short reads (without --allow-short).\n");
-}
-
 static void __noreturn __printf(1, 2) rd_usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -367,6 +249,234 @@ static void rd_parse_buffer(struct rd_opts *o, const char *s)
 	o->buffer_set = true;
 }
 
+/* ---- the options: each declared once, in rd_options[] ---- */
+
+enum rd_option_type {
+	RD_OPTT_STRING,		/* const char *: the value as typed */
+	RD_OPTT_TRUE,		/* bool: true when given */
+	RD_OPTT_FALSE,		/* bool: false when given */
+	RD_OPTT_BYTES,		/* a 64-bit integer: BYTES in min..max */
+	RD_OPTT_COUNT,		/* unsigned int: a whole number in min..max */
+	RD_OPTT_SECONDS,	/* double: SECONDS in smin..smax */
+	RD_OPTT_NAME,		/* an enum: the index of the value in names[] */
+	RD_OPTT_CALLBACK,	/* fn(o, value): anything else */
+};
+
+/*
+ * struct rd_option - one option: its names, where its value goes (a field
+ * of struct rd_opts, and a bool set when it is given), how the value is
+ * parsed and checked, and its --help text. getopt_long()'s tables, the
+ * parsing, the "needs a value" check and --help all read this one entry.
+ */
+struct rd_option {
+	const char *name;
+	int short_name;		/* its letter, or 0 */
+	const char *arg;	/* the value's name in --help; NULL: a flag */
+	enum rd_option_type type;
+	size_t off;		/* the field */
+	bool has_given;
+	size_t given;		/* has_given: a bool field set when given */
+	uint64_t min, max;	/* BYTES, COUNT */
+	double smin, smax;	/* SECONDS */
+	const char *const *names;	/* NAME */
+	unsigned int nnames;
+	void (*fn)(struct rd_opts *o, const char *value);	/* CALLBACK */
+	const char *help;
+};
+
+/* 0, or a compile error when c holds. */
+#define RD_BUILD_BUG_ON_ZERO(c)	((int)sizeof(struct { int: (-!!(c)); }))
+/* The field f of struct rd_opts. */
+#define RD_FIELD_OF(f)		(((struct rd_opts *)0)->f)
+/* The field's type is t, or a compile error. */
+#define RD_OPT_IS(f, t)							\
+	RD_BUILD_BUG_ON_ZERO(!__builtin_types_compatible_p(__typeof__(RD_FIELD_OF(f)), t))
+#define RD_OPT_FIELD(f)		.off = offsetof(struct rd_opts, f)
+#define RD_OPT_GIVEN(f)							\
+	.has_given = true + RD_OPT_IS(f, bool),				\
+	.given = offsetof(struct rd_opts, f)
+
+#define RD_OPT_STRING(n, s, f, a, h)					\
+	{ .name = (n), .short_name = (s), .arg = (a),			\
+	  .type = RD_OPTT_STRING + RD_OPT_IS(f, const char *),		\
+	  RD_OPT_FIELD(f), .help = (h) }
+#define RD_OPT_BOOL(n, s, f, value, h)					\
+	{ .name = (n), .short_name = (s),				\
+	  .type = ((value) ? RD_OPTT_TRUE : RD_OPTT_FALSE) + RD_OPT_IS(f, bool),	\
+	  RD_OPT_FIELD(f), .help = (h) }
+#define RD_OPT_BYTES(n, s, f, lo, hi, a, h, ...)			\
+	{ .name = (n), .short_name = (s), .arg = (a),			\
+	  .type = RD_OPTT_BYTES +					\
+		RD_BUILD_BUG_ON_ZERO(sizeof(RD_FIELD_OF(f)) != 8),	\
+	  RD_OPT_FIELD(f), .min = (lo), .max = (hi), .help = (h), __VA_ARGS__ }
+#define RD_OPT_COUNT(n, s, f, lo, hi, a, h)				\
+	{ .name = (n), .short_name = (s), .arg = (a),			\
+	  .type = RD_OPTT_COUNT + RD_OPT_IS(f, unsigned int),		\
+	  RD_OPT_FIELD(f), .min = (lo), .max = (hi), .help = (h) }
+#define RD_OPT_SECONDS(n, s, f, lo, hi, a, h)				\
+	{ .name = (n), .short_name = (s), .arg = (a),			\
+	  .type = RD_OPTT_SECONDS + RD_OPT_IS(f, double),		\
+	  RD_OPT_FIELD(f), .smin = (lo), .smax = (hi), .help = (h) }
+#define RD_OPT_NAME(n, s, f, list, count, a, h, ...)			\
+	{ .name = (n), .short_name = (s), .arg = (a),			\
+	  .type = RD_OPTT_NAME +					\
+		RD_BUILD_BUG_ON_ZERO(sizeof(RD_FIELD_OF(f)) != sizeof(int)),	\
+	  RD_OPT_FIELD(f), .names = (list), .nnames = (count), .help = (h), __VA_ARGS__ }
+#define RD_OPT_CALLBACK(n, s, f, a, h)					\
+	{ .name = (n), .short_name = (s), .arg = (a),			\
+	  .type = RD_OPTT_CALLBACK, .fn = (f), .help = (h) }
+
+static void rd_opt_help(struct rd_opts *o, const char *value);
+
+/* Every option of readers, in --help's order. */
+static const struct rd_option rd_options[] = {
+	RD_OPT_STRING("source", 's', source, "SPEC",
+	  "what the threads read: a PATH (pread() through the running kernel,\n"
+	  "e.g. a tmpfs file), copybench.ko's data file, the default when it\n"
+	  "exists (" RD_DATA_PATH "), or memcpy:VARIANT\n"
+	  "(each thread copies from its own buffer with the userspace VARIANT;\n"
+	  "plain 'memcpy' is memcpy:native)"),
+	RD_OPT_STRING("variant", 'v', variant, "NAME",
+	  "with the module's data file: set its 'variant' knob for the run and\n"
+	  "restore it after (also on error or signal); default: as it is"),
+	RD_OPT_CALLBACK("threads", 't', rd_parse_threads, "LIST",
+	  "thread counts, one run series each: N, 'max' (the CPUs this process\n"
+	  "may use) or a list such as 1,2,4,max (a count listed twice runs\n"
+	  "once); default: max, at least 2"),
+	RD_OPT_BOOL("no-pin", 0, pin, false,
+	  "do not pin threads (default: pinned round-robin over the CPUs)"),
+	RD_OPT_CALLBACK("buffer", 'b', rd_parse_buffer, "KIND",
+	  "where reads land: shared (one buffer for every thread, blogbench\n"
+	  "1.1), private (a page-aligned buffer per thread, allocated and\n"
+	  "first touched by it) or stride:BYTES (per-thread buffers BYTES apart\n"
+	  "in one allocation: 0 shared, 64 a line apart, 4096 a page);\n"
+	  "default: private"),
+	RD_OPT_BYTES("chunk", 'c', chunk, 1, RD_CHUNK_MAX, "BYTES",
+	  "bytes per read; K, M, G suffixes (1024-based); default: 65536;\n"
+	  "one larger than the source reads the whole source (with a warning)"),
+	RD_OPT_NAME("touch", 'T', touch, rd_touch_names, RD_TOUCH_ALL + 1, "POLICY",
+	  "what a thread does with each read: none (blogbench 1.1), line (one\n"
+	  "load per 64-byte line), page (one load per page) or all (every byte,\n"
+	  "verified when the content is known); default: all",
+	  RD_OPT_GIVEN(touch_set)),
+	RD_OPT_SECONDS("duration", 'd', duration, 0.001, RD_DURATION_MAX, "SECONDS",
+	  "measured time per run, in seconds ('ms' suffix for milliseconds);\n"
+	  "default: 2"),
+	RD_OPT_SECONDS("warmup", 'w', warmup, 0, RD_DURATION_MAX, "SECONDS",
+	  "unmeasured reading before each run; default: 0.5"),
+	RD_OPT_COUNT("repeat", 'r', repeat, 1, RD_REPEAT_MAX, "N",
+	  "runs per configuration, reported with mean, stddev, min, max;\n"
+	  "1..1000, default: 1"),
+	RD_OPT_BYTES("size", 0, size, 1, RD_SIZE_MAX, "BYTES",
+	  "memcpy: each thread's source size (default: the chunk, so the copy\n"
+	  "reads from cache); --fill: the file's size (default: 64M)",
+	  RD_OPT_GIVEN(size_set)),
+	RD_OPT_NAME("verify", 0, verify, rd_verify_names, ARRAY_SIZE(rd_verify_names), "MODE",
+	  "auto (verify with --touch all when the content is known and the\n"
+	  "buffers do not overlap), on (refuse to run otherwise) or off;\n"
+	  "default: auto"),
+	RD_OPT_BOOL("allow-short", 0, allow_short, true,
+	  "exit 0 despite short reads (default: exit 3; they are always\n"
+	  "counted and flagged)"),
+	RD_OPT_BOOL("json", 'j', json, true,
+	  "print one JSON object per line (runs, summaries, the matrix verdict)\n"
+	  "instead of tables"),
+	RD_OPT_BOOL("matrix", 'm', matrix, true,
+	  "run variant x buffer {shared, private} x touch {none, all} at the\n"
+	  "thread counts of --threads, print the table and a verdict"),
+	RD_OPT_STRING("variants", 0, variants, "LIST",
+	  "the matrix's variants, those of them that exist and are usable;\n"
+	  "default: " RD_MATRIX_DEFAULT),
+	RD_OPT_STRING("fill", 0, fill, "PATH",
+	  "write --size bytes of the known content to PATH and exit"),
+	RD_OPT_BYTES("corrupt", 0, corrupt, 0, RD_SIZE_MAX - 1, "OFFSET",
+	  "flip the byte at OFFSET of the known content (in the file --fill\n"
+	  "writes, or in every memcpy source) to prove the verifier fails"),
+	RD_OPT_CALLBACK("help", 'h', rd_opt_help, NULL, "this text"),
+};
+
+#define RD_NOPTIONS	ARRAY_SIZE(rd_options)
+
+/* getopt_long()'s key of the i-th option: its letter, or 256 + i. */
+static int rd_option_key(unsigned int i)
+{
+	return rd_options[i].short_name ? rd_options[i].short_name : 256 + (int)i;
+}
+
+static void rd_help(void)
+{
+	unsigned int i;
+
+	printf("Usage: readers [OPTION]...\n"
+	       "Parallel reads of CHUNK bytes into shared, private or strided buffers,\n"
+	       "timed, checked for short reads, and verified byte by byte when the\n"
+	       "content is known. GB/s are 10^9 bytes per second. The manual is\n"
+	       "the copybench documentation's chapter on readers.\n\n"
+	       "Options:\n");
+	for (i = 0; i < RD_NOPTIONS; i++) {
+		const struct rd_option *o = &rd_options[i];
+		const char *p = o->help;
+		char head[48];
+
+		if (o->short_name)
+			snprintf(head, sizeof(head), "  -%c, --%s%s%s", o->short_name,
+				 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(head, sizeof(head), "      --%s%s%s", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		printf("%s\n", head);
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			int len = nl ? nl - p : (int)strlen(p);
+
+			printf("        %.*s\n", len, p);
+			p += len + (nl ? 1 : 0);
+		}
+	}
+	printf("\nA value that starts with '-' goes after '=': --source=-file.\n");
+	printf("\nExit status: 0 done; 1 error or a verification mismatch; 2 bad usage;\n"
+	       "3 short reads (without --allow-short).\n");
+}
+
+static void rd_opt_help(struct rd_opts *o, const char *value)
+{
+	rd_help();
+	exit(RD_EXIT_OK);
+}
+
+/* The value v of option opt into its field of o; a bad one ends the program. */
+static void rd_option_store(struct rd_opts *o, const struct rd_option *opt, const char *v)
+{
+	void *field = (char *)o + opt->off;
+
+	switch (opt->type) {
+	case RD_OPTT_STRING:
+		*(const char **)field = v;
+		break;
+	case RD_OPTT_TRUE:
+	case RD_OPTT_FALSE:
+		*(bool *)field = opt->type == RD_OPTT_TRUE;
+		break;
+	case RD_OPTT_BYTES:
+		*(uint64_t *)field = rd_parse_bytes(opt->name, v, opt->min, opt->max);
+		break;
+	case RD_OPTT_COUNT:
+		*(unsigned int *)field = rd_parse_count(opt->name, v, opt->min, opt->max);
+		break;
+	case RD_OPTT_SECONDS:
+		*(double *)field = rd_parse_seconds(opt->name, v, opt->smin, opt->smax);
+		break;
+	case RD_OPTT_NAME:
+		*(int *)field = rd_parse_name(opt->name, v, opt->names, opt->nnames);
+		break;
+	case RD_OPTT_CALLBACK:
+		opt->fn(o, v);
+		break;
+	}
+	if (opt->has_given)
+		*(bool *)((char *)o + opt->given) = true;
+}
+
 /* "--duration", "-t", "--": a word the user meant as an option. */
 static bool rd_looks_like_option(const char *s)
 {
@@ -380,18 +490,13 @@ static bool rd_looks_like_option(const char *s)
  * really starts with '-' can still be given as --source=VALUE. Numbers such
  * as "-5" are not option-looking: their option refuses them itself.
  */
-static void rd_check_value(int key, int argc, char **argv)
+static void rd_check_value(const struct rd_option *opt, int argc, char **argv)
 {
-	unsigned int i;
-
-	if (optind < 2 || optind > argc || optarg != argv[optind - 1] ||
+	if (!opt->arg || optind < 2 || optind > argc || optarg != argv[optind - 1] ||
 	    !rd_looks_like_option(optarg))
 		return;
-	for (i = 0; i < RD_NOPTIONS; i++)
-		if (rd_options[i].key == key && rd_options[i].arg)
-			rd_usage_error("option '%s' needs a value, but '%s' follows it (a %s that starts with '-': --%s=%s)",
-				       argv[optind - 2], optarg, rd_options[i].arg,
-				       rd_options[i].name, rd_options[i].arg);
+	rd_usage_error("option '%s' needs a value, but '%s' follows it (a %s that starts with '-': --%s=%s)",
+		       argv[optind - 2], optarg, opt->arg, opt->name, opt->arg);
 }
 
 /* getopt_long()'s tables from rd_options[]. */
@@ -405,9 +510,9 @@ static void rd_getopt_tables(struct option *longopts, char *shortopts)
 	for (i = 0; i < RD_NOPTIONS; i++) {
 		longopts[i].name = rd_options[i].name;
 		longopts[i].has_arg = rd_options[i].arg ? required_argument : no_argument;
-		longopts[i].val = rd_options[i].key;
-		if (rd_options[i].key < 256) {
-			shortopts[ns++] = rd_options[i].key;
+		longopts[i].val = rd_option_key(i);
+		if (rd_options[i].short_name) {
+			shortopts[ns++] = rd_options[i].short_name;
 			if (rd_options[i].arg)
 				shortopts[ns++] = ':';
 		}
@@ -415,93 +520,24 @@ static void rd_getopt_tables(struct option *longopts, char *shortopts)
 	shortopts[ns] = '\0';
 }
 
-/*
- * One option c (getopt's answer) into o; a bad one ends the program with
- * its message. One case per option of rd_options[]: a switch a screen
- * long, each case a line or two.
- */
-static void rd_parse_option(struct rd_opts *o, int c, char **argv)
-{
-	switch (c) {
-	case 's':
-		o->source = optarg;
-		break;
-	case 'v':
-		o->variant = optarg;
-		break;
-	case 't':
-		rd_parse_threads(o, optarg);
-		break;
-	case OPT_NO_PIN:
-		o->pin = false;
-		break;
-	case 'b':
-		rd_parse_buffer(o, optarg);
-		break;
-	case 'c':
-		o->chunk = rd_parse_bytes("chunk", optarg, 1, RD_CHUNK_MAX);
-		break;
-	case 'T':
-		o->touch = rd_parse_name("touch", optarg, rd_touch_names, 4);
-		o->touch_set = true;
-		break;
-	case 'd':
-		o->duration = rd_parse_seconds("duration", optarg, 0.001,
-					       RD_DURATION_MAX);
-		break;
-	case 'w':
-		o->warmup = rd_parse_seconds("warmup", optarg, 0,
-					     RD_DURATION_MAX);
-		break;
-	case 'r':
-		o->repeat = rd_parse_count("repeat", optarg, 1, RD_REPEAT_MAX);
-		break;
-	case OPT_SIZE:
-		o->size = rd_parse_bytes("size", optarg, 1, RD_SIZE_MAX);
-		o->size_set = true;
-		break;
-	case OPT_VERIFY:
-		o->verify = rd_parse_name("verify", optarg, rd_verify_names, 3);
-		break;
-	case OPT_ALLOW_SHORT:
-		o->allow_short = true;
-		break;
-	case 'j':
-		o->json = true;
-		break;
-	case 'm':
-		o->matrix = true;
-		break;
-	case OPT_VARIANTS:
-		o->variants = optarg;
-		break;
-	case OPT_FILL:
-		o->fill = optarg;
-		break;
-	case OPT_CORRUPT:
-		o->corrupt = rd_parse_bytes("corrupt", optarg, 0, RD_SIZE_MAX - 1);
-		break;
-	case 'h':
-		rd_help();
-		exit(RD_EXIT_OK);
-	case ':':
-		rd_usage_error("option '%s' needs a value", argv[optind - 1]);
-	default:
-		rd_usage_error("unknown option '%s'", argv[optind - 1]);
-	}
-}
-
 static void rd_parse_args(struct rd_opts *o, int argc, char **argv)
 {
 	struct option longopts[RD_NOPTIONS + 1];
 	char shortopts[2 * RD_NOPTIONS + 2];
+	unsigned int i;
 	int c;
 
 	rd_getopt_tables(longopts, shortopts);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		rd_check_value(c, argc, argv);
-		rd_parse_option(o, c, argv);
+		if (c == ':')
+			rd_usage_error("option '%s' needs a value", argv[optind - 1]);
+		for (i = 0; i < RD_NOPTIONS && rd_option_key(i) != c; i++)
+			;
+		if (i == RD_NOPTIONS)
+			rd_usage_error("unknown option '%s'", argv[optind - 1]);
+		rd_check_value(&rd_options[i], argc, argv);
+		rd_option_store(o, &rd_options[i], optarg);
 	}
 	if (optind < argc)
 		rd_usage_error("unexpected argument '%s' (options only)", argv[optind]);

@@ -247,7 +247,6 @@ int64_t rd_first_mismatch(const unsigned char *p, uint64_t pos, uint64_t len);
 bool rd_module_present(void);
 int rd_module_variants(char names[][RD_NAME_MAX], bool *usable, int max);
 int rd_knob_read(const char *path, char *val, size_t len);
-int rd_knob_write(const char *path, const char *val);
 int rd_variant_set(const char *name, char *err, size_t errlen);
 void rd_variant_restore(void);
 void rd_variant_restore_async(void);

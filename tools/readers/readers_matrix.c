@@ -38,6 +38,48 @@ static const enum rd_buffer_kind rd_mx_buffers[2] = { RD_BUF_SHARED, RD_BUF_PRIV
 static const enum rd_touch rd_mx_touches[2] = { RD_TOUCH_NONE, RD_TOUCH_ALL };
 
 /*
+ * memcpy:NAME opened into src; NULL, or why it cannot run here (err holds
+ * the message of a source that would not open).
+ */
+static const char *rd_matrix_memcpy(const struct rd_opts *o, const char *name,
+				    struct rd_source *src, char *err, size_t errlen)
+{
+	const struct cb_variant *v = cb_variant_find(name);
+	char spec[RD_NAME_MAX + 8];
+
+	if (!v)
+		return "not in this build of the variants";
+	if (!cb_variant_usable(v))
+		return "unusable on this CPU";
+	snprintf(spec, sizeof(spec), "memcpy:%s", name);
+	if (rd_source_open(src, spec, err, errlen))
+		return err;
+	src->size = o->size_set ? o->size : o->chunk;
+	return NULL;
+}
+
+/*
+ * The module's variant NAME of the module's list (names, usable: n of
+ * them) as base with its variant set; NULL, or why it cannot run here.
+ */
+static const char *rd_matrix_module(const struct rd_source *base, const char *name,
+				    char names[][RD_NAME_MAX], const bool *usable, int n,
+				    struct rd_source *src)
+{
+	int i;
+
+	for (i = 0; i < n && strcmp(names[i], name); i++)
+		;
+	if (i == n)
+		return "not listed in " RD_VARIANTS_LIST;
+	if (!usable[i])
+		return "unusable on this CPU (module)";
+	*src = *base;
+	snprintf(src->variant, RD_NAME_MAX, "%s", name);
+	return NULL;
+}
+
+/*
  * rd_matrix_variants - the variants the matrix can run on this source;
  * each one asked for that cannot run goes to rd_skipped.
  */
@@ -47,7 +89,7 @@ static int rd_matrix_variants(const struct rd_opts *o, const struct rd_source *b
 	char list[512], *tok, *save, err[512];
 	char mod_names[RD_MATRIX_VARIANTS_MAX][RD_NAME_MAX];
 	bool mod_usable[RD_MATRIX_VARIANTS_MAX];
-	int n = 0, nmod = 0, i;
+	int n = 0, nmod = 0;
 
 	if (base->kind == RD_SRC_FILE) {
 		snprintf(mv[0].name, RD_NAME_MAX, "%s", CB_NATIVE_NAME);
@@ -65,34 +107,13 @@ static int rd_matrix_variants(const struct rd_opts *o, const struct rd_source *b
 	snprintf(list, sizeof(list), "%s", o->variants ? o->variants : RD_MATRIX_DEFAULT);
 	for (tok = strtok_r(list, ",", &save); tok && n < RD_MATRIX_VARIANTS_MAX;
 	     tok = strtok_r(NULL, ",", &save)) {
-		const char *why = NULL;
+		const char *why;
 
-		if (base->kind == RD_SRC_MEMCPY) {
-			char spec[RD_NAME_MAX + 8];
-			const struct cb_variant *v = cb_variant_find(tok);
-
-			if (!v)
-				why = "not in this build of the variants";
-			else if (!cb_variant_usable(v))
-				why = "unusable on this CPU";
-			snprintf(spec, sizeof(spec), "memcpy:%s", tok);
-			if (!why && rd_source_open(&mv[n].src, spec, err, sizeof(err)))
-				why = err;
-			if (!why)
-				mv[n].src.size = o->size_set ? o->size : o->chunk;
-		} else {
-			why = "not listed in " RD_VARIANTS_LIST;
-			for (i = 0; i < nmod; i++) {
-				if (strcmp(mod_names[i], tok))
-					continue;
-				why = mod_usable[i] ? NULL : "unusable on this CPU (module)";
-				break;
-			}
-			if (!why) {
-				mv[n].src = *base;
-				snprintf(mv[n].src.variant, RD_NAME_MAX, "%s", tok);
-			}
-		}
+		if (base->kind == RD_SRC_MEMCPY)
+			why = rd_matrix_memcpy(o, tok, &mv[n].src, err, sizeof(err));
+		else
+			why = rd_matrix_module(base, tok, mod_names, mod_usable, nmod,
+					       &mv[n].src);
 		if (why) {
 			struct rd_matrix_skip *sk = &rd_skipped[rd_nskipped++];
 

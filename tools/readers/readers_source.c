@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 
 #include "readers.h"
+#include "lib/cb_debugfs.h"
 
 /* Bytes of a file compared to recognise the known content. */
 #define RD_RECOGNISE_BYTES	4096
@@ -213,44 +214,17 @@ free_buf:
 
 /* ---- the module's knobs ---- */
 
+/* A knob's value, without its trailing newline and spaces. */
 int rd_knob_read(const char *path, char *val, size_t len)
 {
-	ssize_t n;
-	int fd;
+	ssize_t n = cbfs_file_read(path, val, len);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, val, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
+	if (n < 0)
+		return (int)n;
 	while (n > 0 && (val[n - 1] == '\n' || val[n - 1] == ' '))
 		n--;
 	val[n] = '\0';
 	return 0;
-}
-
-/* Async-signal-safe: open, write, close only. */
-int rd_knob_write(const char *path, const char *val)
-{
-	size_t len = strlen(val);
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, len);
-	if (n < 0)
-		ret = -errno;
-	else if ((size_t)n != len)
-		ret = -EIO;
-	close(fd);
-	return ret;
 }
 
 bool rd_module_present(void)
@@ -306,7 +280,7 @@ int rd_variant_set(const char *name, char *err, size_t errlen)
 		}
 		atomic_store(&rd_variant_armed, 1);
 	}
-	ret = rd_knob_write(RD_VARIANT_KNOB, name);
+	ret = cbfs_file_write(RD_VARIANT_KNOB, name, strlen(name));
 	if (ret == -EINVAL)
 		snprintf(err, errlen, "the module has no variant '%s' (see %s)",
 			 name, RD_VARIANTS_LIST);
@@ -324,7 +298,7 @@ void rd_variant_restore_async(void)
 {
 	if (!atomic_exchange(&rd_variant_armed, 0))
 		return;
-	rd_knob_write(RD_VARIANT_KNOB, rd_variant_saved);
+	cbfs_file_write(RD_VARIANT_KNOB, rd_variant_saved, strlen(rd_variant_saved));
 }
 
 void rd_variant_restore(void)
@@ -333,7 +307,8 @@ void rd_variant_restore(void)
 
 	if (!atomic_exchange(&rd_variant_armed, 0))
 		return;
-	ret = rd_knob_write(RD_VARIANT_KNOB, rd_variant_saved);
+	ret = cbfs_file_write(RD_VARIANT_KNOB, rd_variant_saved,
+			      strlen(rd_variant_saved));
 	if (ret)
 		fprintf(stderr, "readers: warning: cannot restore %s to '%s': %s\n",
 			RD_VARIANT_KNOB, rd_variant_saved, strerror(-ret));
