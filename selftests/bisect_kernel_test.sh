@@ -30,7 +30,8 @@
 # is measured again, in a kernel rebuilt and booted anew (about 80 s), and
 # on a host at load 4 GOOD's seven processes were 25% to 60% apart: with
 # the default 25% one run measured GOOD four times (13.5 min in all); at
-# 50% a run at load 5 still measured it three times. It is stopped by
+# 50% two runs at load 4 to 5 measured each side once (5.7 min) and twice
+# (6.4 min). It is stopped by
 # SIGINT (Ctrl-C) once its first step has its line, and run again: it must
 # resume without measuring GOOD, BAD or a step again (but the one stopped),
 # name the planted commit, skip
@@ -215,20 +216,21 @@ first_step=
 # The first run, stopped by SIGINT (Ctrl-C, to its process group) once the
 # first bisect step has its line in steps.log (made first, so that tail -f
 # follows it from the start), or once the command ended (a line the test
-# adds then): tail and the command's own end wait, nothing else does. The
+# writes then to a file of its own, which tail follows too: steps.log is
+# the command's): tail and the command's own end wait, nothing else does. The
 # step that had the line may not have been taken by git yet: then it runs
 # again, once. (Job control on: a job started with '&' without it ignores
 # SIGINT, as bash's background jobs do.)
 first_run() {
 	local pid ended follow
-	mkdir -p "$dir" && : >"$dir/steps.log" || return 1
+	mkdir -p "$dir" && : >"$dir/steps.log" && : >"$tmp/ended" || return 1
 	set -m
 	"$bk" "${run[@]}" >"$tmp/run1.out" 2>"$tmp/run1.err" &
 	pid=$!
 	set +m
-	(tail --pid=$pid -f /dev/null; echo "# test: the command ended" >>"$dir/steps.log") &
+	(tail --pid=$pid -f /dev/null; echo "# test: the command ended" >>"$tmp/ended") &
 	ended=$!
-	grep -q -m1 -E "$step_re|^# test: the command ended" < <(tail -n +1 -f "$dir/steps.log" 2>/dev/null)
+	grep -q -m1 -E "$step_re|^# test: the command ended" < <(tail -q -n +1 -f "$dir/steps.log" "$tmp/ended" 2>/dev/null)
 	follow=$!
 	kill -INT -- -$pid 2>/dev/null
 	wait $pid
@@ -255,10 +257,11 @@ check "run again: it resumes and finishes (exit 0)" second_run
 
 names_planted() {
 	head -n 1 "$dir/report.txt" | grep -qx "copybench bisect-kernel: first bad commit $c_planted" &&
-		sed -n 2p "$dir/report.txt" | grep -q 'rep_movs_alternative: copy 64 bytes and more a byte at a time' ||
+		sed -n 2p "$dir/report.txt" | grep -q 'rep_movs_alternative: copy 64 bytes and more a byte at a time' &&
+		! grep -n '# test:' "$dir/report.txt" "$dir/steps.log" ||
 		{ cat "$dir/report.txt"; return 1; }
 }
-check "the report names the planted commit ($planted) and its subject" names_planted
+check "the report names the planted commit ($planted) and its subject, and holds none of the test's lines" names_planted
 
 resumed() {
 	local records dup
