@@ -206,7 +206,8 @@ $(BUILD)/readers: $(READERS_SRCS) $(PWD_TOP)/tools/readers/readers.h $(CB_LIB_HD
 # the copybench command's, compare's statistics, readers' judgements and
 # the copy variants natively. The package build runs them (dh_auto_test),
 # with the kselftest headers of its kselftest component (KSFT_TREE).
-CB_UNIT_SELFTESTS := infer_test readers_unit_test variants_test cb_debugfs_test
+CB_UNIT_SELFTESTS := infer_test infer_checks_test infer_input_test readers_unit_test \
+		     variants_test variants_signal_test cb_debugfs_test
 CB_UNIT_HELPERS	:= variants_example
 
 unit-check: $(KSFT_STAMP) $(CB_LIB)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cb_test_lib.h - what copybench's module tests share (copybench_test.c,
- * copybench_limits_test.c and the stress suite, stress_*.c): the debugfs
+ * copybench_run_test.c, copybench_data_test.c, copybench_limits_test.c,
+ * copybench_owner_test.c and the stress suite, stress_*.c): the debugfs
  * files read and written by name, the lists of copybench.h (files, knobs,
  * directions, cache modes, results keys), the knobs saved and restored,
  * results parsed, the data file's content, last_error, loading and
@@ -10,8 +11,8 @@
  * point. The debugfs files are read, written and parsed by the one client
  * of the module's interface, lib/cb_debugfs.h, which the copybench command
  * uses too. No test harness here: each test program includes
- * kselftest_harness.h itself. Documentation/testing.rst says what the
- * stress suite proves.
+ * kselftest_harness.h itself (what needs it is in cb_test_harness.h).
+ * Documentation/testing.rst says what the stress suite proves.
  */
 #ifndef CB_TEST_LIB_H
 #define CB_TEST_LIB_H

@@ -8,7 +8,10 @@
 #
 # Steps, each one TAP test point:
 #   1. load the given copybench.ko (unloading an old one first);
-#   2. run build/selftests/copybench_test with COPYBENCH_KO set;
+#   2. run the interface tests with COPYBENCH_KO set, each one test point:
+#      build/selftests/copybench_test (knobs, files, variant list,
+#      lifetime), copybench_run_test (timed runs), copybench_data_test
+#      (the data file);
 #   3. run every executable selftests/vm-tests/* in name order (on the
 #      debug kernel those its plan has: selftests/vm_plan.sh), the hook
 #      for other in-VM suites: each is called with no arguments, from the
@@ -92,12 +95,14 @@ else
 fi
 
 if [ "$loaded" = 1 ]; then
-	if [ -x build/selftests/copybench_test ]; then
-		run_nested copybench_test build/selftests/copybench_test
-	else
-		ktap_print_msg "build/selftests/copybench_test missing: run 'make selftests'"
-		ktap_test_fail copybench_test
-	fi
+	for t in copybench_test copybench_run_test copybench_data_test; do
+		if [ -x "build/selftests/$t" ]; then
+			run_nested "$t" "build/selftests/$t"
+		else
+			ktap_print_msg "build/selftests/$t missing: run 'make selftests'"
+			ktap_test_fail "$t"
+		fi
+	done
 
 	for t in selftests/vm-tests/*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# infer_ref.py - expected values for infer_test.c, derived apart from infer.c
+# infer_ref.py - expected values for infer_test.c and infer_checks_test.c,
+# derived apart from infer.c
 #
 # Usage: tools/copybench/infer_ref.py        (prints every case; ~10 s)
 # Requires: python3 (standard library only: no scipy on these machines).
@@ -263,7 +264,7 @@ def net(native, native_se, ratios, alpha, threshold):
                 hi=math.exp(mean + t * se), p=p)
 
 
-# ---- The cases of infer_test.c ----
+# ---- The cases of infer_test.c and infer_checks_test.c ----
 
 MWU_CASES = {
     "separated_3v3": ([1.1, 2.3, 3.0], [4.2, 5.5, 6.1]),
@@ -308,7 +309,7 @@ POIBIN_CASES = (
 )
 
 
-# infer_test.c's placement fixture: base, new (one value per process).
+# infer_checks_test.c's placement fixture: base, new (one value per process).
 PLACEMENT_CASES = (
     ("agree_unchanged", [100, 100.5, 101, 100.2, 100.8],
      [100.3, 100.9, 100.1, 100.6, 100.4]),
@@ -351,7 +352,7 @@ def gen_sample(rng, n, base, spread):
 
 
 def main():
-    print("# infer_ref.py: expected values for infer_test.c")
+    print("# infer_ref.py: expected values for infer_test.c and infer_checks_test.c")
     for name, (x, y) in MWU_CASES.items():
         u, p = mwu_exact_enum(x, y)
         z, pn = mwu_normal(x, y)
