@@ -15,9 +15,10 @@
 # NAME says why, for the log: the bpftrace tools need BTF, which it has not;
 # the suites of the userspace tools (the copybench command's module backend,
 # bisect-run, readers) are the tools' tests, and drive no module interface
-# that copybench_test and stress.sh do not drive on it (knobs, run, results,
-# the buffer's mmap, the data file's reads, load and unload); under KASAN
-# and TCG they took 320 s of make check's longest suite.
+# that copybench_test, copybench_run_test, copybench_data_test and
+# stress.sh do not drive on it (knobs, run, results, the buffer's mmap, the
+# data file's reads, load and unload); under KASAN and TCG they took 320 s
+# of make check's longest suite.
 # CB_DEBUG_NOT_LIMITS, CB_DEBUG_NOT_LIMITS_WHY: the copybench_limits_test
 # tests it does not run (it boots on one CPU; they need a second one).
 
@@ -41,7 +42,7 @@ cb_debug_not_suite_why()
 	bpftrace_tools.sh)
 		echo "the debug kernel has no BTF (tools/debug-kernel.config)" ;;
 	*)
-		echo "a userspace tool's test: it runs on 6.1 and 6.12; the module interfaces it drives run here in copybench_test and stress.sh" ;;
+		echo "a userspace tool's test: it runs on 6.1 and 6.12; the module interfaces it drives run here in the copybench_*test programs and stress.sh" ;;
 	esac
 }
 CB_DEBUG_NOT_LIMITS="a_cpu_outside_the_cpuset_is_refused

@@ -4,7 +4,8 @@
  * with its exact distribution and Hodges-Lehmann estimates, the decision,
  * a seeded percentile bootstrap, LKP's range rule, and the controls' drift.
  * The API and its units are in infer.h; the reasoning in
- * Documentation/compare.rst; expected values in infer_test.c come from
+ * Documentation/compare.rst; expected values in the infer tests
+ * (infer_test.c, infer_checks_test.c, infer_input_test.c) come from
  * tools/copybench/infer_ref.py, written apart from this file.
  */
 #define _DEFAULT_SOURCE		/* lgamma_r: lgamma() writes a global */
