@@ -252,6 +252,10 @@ check "--dry-run: each process and its placement" dry_run_processes
 # --slow-native adds real work after each native copy: at 1000% the native
 # point costs several times what it costs without (any machine), and the
 # header says it is a test record.
+# The fastest process of each: a plain process slowed by a busy host (the
+# slowest of two, three times the fastest slowed one, failed so in CI with a
+# kernel build beside it) says nothing of --slow-native; the slowed copy's
+# chain is sized from its own timing, at least ten times the copy's cost.
 slow_native()
 {
 	"$CB" sweep "${fast[@]}" --sizes 4K --variants native,movsb --repeat 2 --samples 21 \
@@ -261,8 +265,10 @@ slow_native()
 	head -n 1 "$tmp/sn.json" | jq -e '.slow_native == 1000' > /dev/null &&
 	[ "$(jq -s -r '[.[1:][] | select(.variant == "native") | .cycles_min] | max' "$tmp/sn0.json")" != null ] &&
 	jq -n -e --slurpfile a "$tmp/sn0.json" --slurpfile b "$tmp/sn.json" '
-		([$a[1:][] | select(.variant == "native") | .cycles_min] | max) * 3 <
-		([$b[1:][] | select(.variant == "native") | .cycles_min] | min)' > /dev/null
+		([$a[1:][] | select(.variant == "native") | .cycles_min] | min) * 3 <
+		([$b[1:][] | select(.variant == "native") | .cycles_min] | min)' > /dev/null ||
+		{ jq -s -c '[.[1:][] | select(.variant == "native") | .cycles_min]' "$tmp/sn0.json" "$tmp/sn.json"
+		  return 1; }
 }
 check "--slow-native 1000: the native copy with real work after it, several times dearer" slow_native
 
