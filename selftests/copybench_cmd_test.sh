@@ -272,6 +272,87 @@ slow_native()
 }
 check "--slow-native 1000: the native copy with real work after it, several times dearer" slow_native
 
+# The interleaved design: the record says its rounds and bursts; every point
+# took one burst a round, spread over its process's life; a native point
+# carries its size class's paired control, timed in the same rounds.
+interleaved()
+{
+	"$CB" sweep --backend user --sizes 64,512,64K --variants native,unrolled --repeat 2 \
+		--rounds 12 --burst 3 -o "$tmp/il.json" > /dev/null 2>&1 || return 1
+	jq -s -e '
+		(.[0] | .design == "interleaved" and .rounds == 12 and .burst == 3 and
+			.samples == 36) and
+		(.[1:] | all(.bursts == 12 and .samples == 36)) and
+		# spread over the process: every point from near its start to near its end
+		(.[1:] | group_by(.pid) | all((map(.span_ms) | max) as $m |
+			all(.span_ms >= 0.5 * $m))) and
+		(.[1:] | map(select(.variant == "native")) |
+			all(.control_ratio > 0 and .control_min > 0) and
+			all(if .size < 4096 then .control == "orig" else .control == "movsb" end)) and
+		(.[1:] | map(select(.variant != "native")) | all(has("control") | not))' \
+		"$tmp/il.json" > /dev/null || { jq -s -c '.[0] | {design, rounds, burst}' "$tmp/il.json"; return 1; }
+	# --samples alone: whole bursts of the default; fewer than a burst, one burst.
+	"$CB" sweep "${fast[@]}" --sizes 64 --variants native --samples 12 -o "$tmp/il2.json" \
+		> /dev/null 2>&1 &&
+		head -n 1 "$tmp/il2.json" | jq -e '.rounds == 3 and .burst == 5 and .samples == 15' > /dev/null &&
+		"$CB" sweep "${fast[@]}" --sizes 64 --variants native --samples 3 -o "$tmp/il2.json" \
+			> /dev/null 2>&1 &&
+		head -n 1 "$tmp/il2.json" | jq -e '.rounds == 1 and .burst == 3' > /dev/null &&
+		head -n 1 "$tmp/sn.json" | jq -e '.rounds == 5 and .burst == 5' > /dev/null &&
+		"$CB" sweep --backend user --sizes 64 --variants native --design block --repeat 1 \
+			-o "$tmp/il3.json" > /dev/null 2>&1 &&
+		jq -s -e '(.[0] | .design == "block" and (has("rounds") | not) and .samples == 1001) and
+			(.[1:] | all((has("bursts") | not) and (has("control") | not)))' "$tmp/il3.json" > /dev/null
+}
+check "interleaved: rounds and bursts recorded, spread over the process, natives paired" interleaved
+
+# A slow spell of the machine made to order (--slow-spell: native twice as
+# dear in the first third of each process's rounds) must not move the
+# point's figure the way the same slowing for the whole process does.
+slow_spell()
+{
+	local a=(--backend user --sizes 4K --variants native,movsb --repeat 2 --rounds 30)
+
+	"$CB" sweep "${a[@]}" -o "$tmp/sp0.json" > /dev/null 2>&1 &&
+		"$CB" sweep "${a[@]}" --slow-spell 100 -o "$tmp/sp.json" > /dev/null 2>&1 &&
+		"$CB" sweep "${a[@]}" --slow-native 100 -o "$tmp/sp1.json" > /dev/null 2>&1 || return 1
+	head -n 1 "$tmp/sp.json" | jq -e '.slow_spell == 100' > /dev/null &&
+	jq -n -e --slurpfile a "$tmp/sp0.json" --slurpfile s "$tmp/sp.json" \
+		--slurpfile w "$tmp/sp1.json" '
+		def fig(r): [r[1:][] | select(.variant == "native") | .control_ratio] | min;
+		# the spell moves the figure by less than half of what all rounds slowed do
+		(fig($s) - fig($a)) < 0.5 * (fig($w) - fig($a))' > /dev/null && return 0
+	jq -s -c '[.[] | select(.variant == "native") | .control_ratio]' "$tmp/sp0.json" \
+		"$tmp/sp.json" "$tmp/sp1.json"
+	return 1
+}
+check "--slow-spell 100: a slow third of the rounds leaves the figure; the whole process slowed moves it" slow_spell
+
+design_refusals()
+{
+	local bad=0 a
+
+	for a in "--rounds 0:invalid --rounds '0'" "--burst 0:invalid --burst '0'" \
+		 "--burst 1001:invalid --burst '1001'" "--rounds x:invalid --rounds 'x'" \
+		 "--design nosuch:invalid --design 'nosuch' (accepted: interleaved, block)" \
+		 "--rounds 4 --samples 20:--rounds 4 and --samples 20" \
+		 "--design block --rounds 4:--rounds, --burst and --slow-spell are the interleaved design's" \
+		 "--rounds 10000 --burst 1000:invalid --rounds 10000 with --burst 1000" \
+		 "--slow-spell 0:invalid --slow-spell '0' (accepted: a percentage" \
+		 "--slow-spell x:invalid --slow-spell 'x'"; do
+		# shellcheck disable=SC2086 # options and values are words
+		"$CB" sweep --backend user --sizes 64 --variants native ${a%%:*} -o "$tmp/dr.json" \
+			> /dev/null 2> "$tmp/err"
+		if [ $? != 2 ] || [ -e "$tmp/dr.json" ] || ! grep -qF -- "${a#*:}" "$tmp/err"; then
+			echo "${a%%:*}: not refused with '${a#*:}':"
+			cat "$tmp/err"
+			bad=1
+		fi
+	done
+	return $bad
+}
+check "--design, --rounds, --burst, --slow-spell: bad values refused, exit 2, nothing written" design_refusals
+
 # A worker killed under the command: the command says so and exits 128 + 9,
 # with nothing written; the command killed: its worker goes with it. Each
 # worker measures 4096 points, some seconds at least on any machine.

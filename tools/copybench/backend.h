@@ -69,6 +69,19 @@ struct cb_result {
 	double clock_ratio;	/* core clocks per TSC cycle; 0: not measured */
 	long long src_place;	/* where the source was (record's src_place); -1 */
 	long long dst_place;	/* where the destination was; -1 */
+	/* Interleaved design (cb_settings.rounds): */
+	unsigned long long bursts;	/* bursts timed; 0: one block */
+	double span_ms;		/* from its first burst to its last */
+	const char *control;	/* native: the paired control's variant, or NULL */
+	double control_min;	/* its figures from the paired bursts */
+	double control_median;
+	/*
+	 * (min + baseline) / (the control's min + its baseline): the two
+	 * copies' fastest samples as timed, the call and loop included, so
+	 * the baseline (measured once per process, and at 4 to 7 TSC clocks
+	 * the noisiest figure of a short copy) cancels out of the ratio.
+	 */
+	double control_ratio;
 };
 
 /* What --load loads when given no file. */
@@ -93,6 +106,15 @@ struct cb_settings {
 	const struct cb_place *place;	/* the worker's placement; NULL: fixed */
 	unsigned long long tsc_khz;	/* the TSC frequency; 0: find it */
 	double slow_native;		/* test-only: native + this % of its cost */
+	/*
+	 * The interleaved design: each point timed in bursts of burst
+	 * samples, one burst a round, rounds rounds in a fresh order each
+	 * (job.c); rounds 0: the block design, every sample of a point in one
+	 * run. spell: test-only, native this % dearer in the first third of
+	 * the rounds (a slow spell of the machine, made to order).
+	 */
+	unsigned long rounds, burst;
+	double spell;
 	int cold, random;		/* the plan has cold points, random sizes */
 };
 
@@ -104,6 +126,18 @@ struct cb_backend_ops {
 	int (*open)(struct cb_backend *b, struct cb_error *e);
 	int (*measure)(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,
 		       struct cb_error *e);
+	/*
+	 * The interleaved design, where the backend has it (else job.c runs
+	 * a burst as a measure() of set->burst samples): begin() calibrates
+	 * point p and returns its state in *st; burst() times one burst of
+	 * it (slow: the test-only spell applies); end() summarizes every
+	 * burst into r, verifies the copy and frees st (also after a failure:
+	 * r may then be NULL).
+	 */
+	int (*begin)(struct cb_backend *b, const struct cb_point *p, void **st,
+		     struct cb_error *e);
+	int (*burst)(struct cb_backend *b, void *st, int slow, struct cb_error *e);
+	int (*end)(struct cb_backend *b, void *st, struct cb_result *r, struct cb_error *e);
 	/* Undoes open (restores module knobs, unloads what it loaded), frees priv. */
 	void (*close)(struct cb_backend *b);
 };

@@ -578,8 +578,8 @@ static int ub_pick_loops(struct cb_backend *b, struct ub_run *r, unsigned long *
  * core clocks (its cost net of the baseline, times the clock probe's core
  * clocks per TSC cycle). Hot fixed-size points only.
  */
-static int ub_slow_native(struct cb_backend *b, struct ub_run *r, unsigned long loops,
-			  double baseline, struct cb_error *e)
+static int ub_slow_native(struct ub_run *r, unsigned long loops, double baseline, double pct,
+			  unsigned long *adds, struct cb_error *e)
 {
 	unsigned long long t, best;
 	double cost, probe;
@@ -596,9 +596,9 @@ static int ub_slow_native(struct cb_backend *b, struct ub_run *r, unsigned long 
 	probe = cb_probe();
 	if (cost < 1)
 		cost = 1;
-	r->adds = (unsigned long)(b->set->slow_native / 100 * cost *
-				  (probe > 0 ? (double)CB_PROBE_ADDS / probe : 1) + 0.5);
-	r->adds = r->adds ? r->adds : 1;
+	*adds = (unsigned long)(pct / 100 * cost * (probe > 0 ? (double)CB_PROBE_ADDS / probe : 1) +
+				0.5);
+	*adds = *adds ? *adds : 1;
 	return 0;
 }
 
@@ -672,7 +672,7 @@ static unsigned long ub_samples(struct cb_backend *b, struct ub_run *r, unsigned
  * The figures of n samples, as many of the slowest discarded as the CPU
  * saw disturbances (dist, at most half), net of the baseline.
  */
-static void ub_summarize(struct ub *u, struct cb_result *res, unsigned long n,
+static void ub_summarize(double *s, struct cb_result *res, unsigned long n,
 			 unsigned long long dist)
 {
 	struct cb_summary sum;
@@ -682,8 +682,8 @@ static void ub_summarize(struct ub *u, struct cb_result *res, unsigned long n,
 	res->discarded = dist < (n - 1) / 2 ? dist : (n - 1) / 2;
 	keep = n - res->discarded;
 	/* The slowest samples go: sorted, the kept ones are the first keep. */
-	cb_stats_sort(u->s, n);
-	cb_stats_summarize(u->s, keep, &sum);
+	cb_stats_sort(s, n);
+	cb_stats_summarize(s, keep, &sum);
 	res->min = ub_net(sum.min, res->baseline);
 	res->q02 = ub_net(sum.q02, res->baseline);
 	res->median = ub_net(sum.median, res->baseline);
@@ -711,7 +711,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	ub_sample(&r, r.fn, loops);
 	res->baseline = ub_baseline(u, &r, loops, b->set->samples);
 	if (b->set->slow_native > 0 && !strcmp(b->variants[p->label].name, CB_NATIVE_NAME) &&
-	    ub_slow_native(b, &r, loops, res->baseline, e))
+	    ub_slow_native(&r, loops, res->baseline, b->set->slow_native, &r.adds, e))
 		return -1;
 	d0 = ub_disturbances(b->cpu);
 	n = ub_samples(b, &r, loops, res, &np);
@@ -722,7 +722,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		return cb_fail(e, CB_EXIT_RUNTIME, "%s %s size %llu: a copy came back short",
 			       b->variants[p->variant].name, cb_directions[p->dir], p->size.lo);
 	res->loops = loops;
-	ub_summarize(u, res, n, dist);
+	ub_summarize(u->s, res, n, dist);
 	res->clock_ratio = cb_clock_ratio(u->probe, np);
 	/* Random sizes: the copies reached as far as the largest draw made. */
 	for (i = 0, max = r.lens ? 0 : max; r.lens && i < r.pos && i < UB_RANDOM_DRAWS; i++)
@@ -731,9 +731,164 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	return 0;
 }
 
+/* ---- The interleaved design: a point in bursts (job.c's rounds) ---------- */
+
+/*
+ * A point's state between its bursts. Points share the process's buffers:
+ * a burst's first sample is untimed (it brings the point's lines back into
+ * the caches and its branches into the predictors after the other points
+ * of the round), and the copy is verified at the end, on buffers filled
+ * for it again.
+ */
+struct ub_point {
+	struct cb_point p;
+	struct ub_run r;
+	struct cb_result res;
+	unsigned int *lens;		/* random sizes: the point's own draws */
+	unsigned long loops, max, burst;
+	unsigned long spell_adds;	/* test-only --slow-spell's chain */
+	double *s, *probe;
+	unsigned long n, cap, np;
+	unsigned long long first_ns, last_ns, used_ns, limit_ns;
+};
+
+static void ub_point_free(struct ub_point *q)
+{
+	free(q->lens);
+	free(q->s);
+	free(q->probe);
+	free(q);
+}
+
+/*
+ * Samples in one burst: the set's, fewer for a point whose samples are
+ * long (a byte loop over a megabyte: half a millisecond each), so that all
+ * its bursts together take about UB_BUDGET_NS, as a block took before.
+ */
+static unsigned long ub_burst_len(struct cb_backend *b, unsigned long long sample)
+{
+	unsigned long long ns = sample * 1000000ULL / (b->tsc_khz ? b->tsc_khz : 1);
+	unsigned long long per = UB_BUDGET_NS / b->set->rounds;
+	unsigned long k = b->set->burst;
+
+	if (ns && per / ns < k)
+		k = per / ns ? (unsigned long)(per / ns) : 1;
+	return k;
+}
+
+static int ub_begin(struct cb_backend *b, const struct cb_point *p, void **st,
+		    struct cb_error *e)
+{
+	int native = !strcmp(b->variants[p->label].name, CB_NATIVE_NAME);
+	struct ub *u = b->priv;
+	struct ub_point *q = cb_calloc(1, sizeof(*q));
+	unsigned long long warm;
+
+	q->p = *p;
+	q->res.run_cpu = b->cpu;
+	if (ub_prepare(b, p, &q->r, &q->res, &q->max, e))
+		goto fail;
+	if (q->r.lens) {
+		q->lens = cb_calloc(UB_RANDOM_DRAWS, sizeof(*q->lens));
+		memcpy(q->lens, u->lens, UB_RANDOM_DRAWS * sizeof(*q->lens));
+		q->r.lens = q->lens;
+	}
+	u->deadline_ns = ub_now_ns() + b->set->max_run_ms * 1000000ULL;
+	if (ub_pick_loops(b, &q->r, &q->loops, e))
+		goto fail;
+	warm = ub_sample(&q->r, q->r.fn, q->loops);
+	q->res.baseline = ub_baseline(u, &q->r, q->loops, b->set->samples);
+	if (native && b->set->slow_native > 0 &&
+	    ub_slow_native(&q->r, q->loops, q->res.baseline, b->set->slow_native, &q->r.adds, e))
+		goto fail;
+	if (native && b->set->spell > 0 &&
+	    ub_slow_native(&q->r, q->loops, q->res.baseline, b->set->spell, &q->spell_adds, e))
+		goto fail;
+	q->burst = ub_burst_len(b, warm);
+	q->cap = b->set->rounds * q->burst;
+	q->s = cb_calloc(q->cap, sizeof(*q->s));
+	q->probe = cb_calloc(b->set->rounds, sizeof(*q->probe));
+	q->limit_ns = b->set->max_run_ms * 1000000ULL;
+	*st = q;
+	return 0;
+fail:
+	ub_point_free(q);
+	return -1;
+}
+
+static int ub_burst(struct cb_backend *b, void *st, int slow, struct cb_error *e)
+{
+	struct ub_point *q = st;
+	unsigned long long t0;
+	unsigned long k, adds = q->r.adds;
+
+	(void)b;
+	(void)e;
+	if (q->res.truncated || q->n + q->burst > q->cap)
+		return 0;
+	t0 = ub_now_ns();
+	if (!q->first_ns)
+		q->first_ns = t0;
+	if (slow && q->spell_adds)
+		q->r.adds += q->spell_adds;
+	ub_sample(&q->r, q->r.fn, q->loops);	/* untimed: the point's state back */
+	for (k = 0; k < q->burst; k++)
+		q->s[q->n++] = (double)ub_sample(&q->r, q->r.fn, q->loops) / (double)q->loops;
+	q->r.adds = adds;
+	q->probe[q->np++] = cb_probe();
+	q->last_ns = ub_now_ns();
+	q->used_ns += q->last_ns - t0;
+	q->res.bursts++;
+	/* --max-run-ms bounds the point's bursts together. */
+	if (q->used_ns > q->limit_ns)
+		q->res.truncated = 1;
+	return 0;
+}
+
+static int ub_end(struct cb_backend *b, void *st, struct cb_result *res, struct cb_error *e)
+{
+	struct ub_point *q = st;
+	struct ub *u = b->priv;
+	unsigned long i, max;
+	int ret = 0;
+
+	if (!res)
+		goto out;
+	if (!q->n) {
+		ret = cb_fail(e, CB_EXIT_RUNTIME, "%s %s size %llu: no burst was timed",
+			      b->variants[q->p.variant].name, cb_directions[q->p.dir], q->p.size.lo);
+		goto out;
+	}
+	if (q->r.left) {
+		ret = cb_fail(e, CB_EXIT_RUNTIME, "%s %s size %llu: a copy came back short",
+			      b->variants[q->p.variant].name, cb_directions[q->p.dir], q->p.size.lo);
+		goto out;
+	}
+	*res = q->res;
+	res->loops = q->loops;
+	/* Every sample a burst's; interference only slows, and min is of all. */
+	ub_summarize(q->s, res, q->n, 0);
+	res->clock_ratio = cb_clock_ratio(q->probe, q->np);
+	res->span_ms = (double)(q->last_ns - q->first_ns) / 1e6;
+	/* The copy checked on buffers filled for it again, once more timed alike. */
+	ub_fill(&q->p, u, q->max);
+	q->r.pos = 0;
+	ub_sample(&q->r, q->r.fn, q->loops);
+	for (i = 0, max = q->r.lens ? 0 : q->max; q->r.lens && i < q->loops && i < UB_RANDOM_DRAWS;
+	     i++)
+		max = q->lens[i] > max ? q->lens[i] : max;
+	res->verified = !q->r.left && ub_verify(&q->p, u, max);
+out:
+	ub_point_free(q);
+	return ret;
+}
+
 const struct cb_backend_ops cb_backend_user = {
 	.name = "user",
 	.open = ub_open,
 	.measure = ub_measure,
+	.begin = ub_begin,
+	.burst = ub_burst,
+	.end = ub_end,
 	.close = ub_close,
 };

@@ -196,6 +196,12 @@ static void cb_text_synthetic(FILE *f, const struct cb_record *r)
 		fprintf(f, " is a test record: its control costs were multiplied by %g (--perturb-controls)\n",
 			r->header.perturb_controls);
 	}
+	if (CB_HEADER_HAS(&r->header, slow_spell)) {
+		fputs("# warning: ", f);
+		cb_put_clean(f, r->path);
+		fprintf(f, " is a test record: its native copy was %g%% dearer in a third of its rounds (--slow-spell)\n",
+			r->header.slow_spell);
+	}
 }
 
 /* A record from before processes: said plainly, it decides nothing. */
@@ -207,6 +213,17 @@ static void cb_text_one_process(FILE *f, const struct cb_record *r, int one)
 	cb_put_clean(f, r->path);
 	fprintf(f, " is a record of one process (a copybench before processes wrote it): its %llu repeat(s) share one placement, compare counts processes and cannot decide on it; record it again with this copybench\n",
 		r->header.repeat);
+}
+
+/* A record without "design": every point timed in one run (sweep --design block). */
+static void cb_text_design(FILE *f, const struct cb_record *r)
+{
+	if (CB_HEADER_HAS(&r->header, design) && strcmp(r->header.design, "block"))
+		return;
+	fputs("# note: ", f);
+	cb_put_clean(f, r->path);
+	fputs(" is a record of the block design (each point's samples in one run, as copybench timed before its interleaved design, or sweep --design block): it has no paired controls, and its native points are decided on their own costs\n",
+	      f);
 }
 
 static void cb_text_class(FILE *f, const struct cb_cmp_class *k, const struct infer_params *par)
@@ -257,20 +274,33 @@ static const char *cb_spreads(const struct cb_cmp_point *p, char *buf, size_t le
 	return buf;
 }
 
+/* "±3.1%": the smallest change the pair could have found; "-" unknown. */
+static const char *cb_within_text(const struct cb_cmp_point *p, char *buf, size_t len)
+{
+	if (isnan(p->within))
+		return "-";
+	if (!isfinite(p->within) || p->within >= 10)
+		return "±inf";
+	snprintf(buf, len, "±%.1f%%", 100 * p->within);
+	return buf;
+}
+
 static void cb_text_point(FILE *f, const struct cb_cmp_point *p)
 {
-	char ch[32], net[32], pv[32], sp[32];
+	char ch[32], net[32], pv[32], sp[32], wi[32];
 	double lkp = p->base.mean > 0 ? p->new.mean / p->base.mean : NAN;
 
 	cb_text_lkp_side(f, &p->base);
 	fprintf(f, "%10s  ", cb_pct(lkp, ch, sizeof(ch)));
 	cb_text_lkp_side(f, &p->new);
 	snprintf(pv, sizeof(pv), "%.4f", p->v.mwu.p);
-	fprintf(f, " %-19s%s %7s %7s %7s %9s  %-7s  %s\n", cb_outcome_name(p->out),
+	/* "±" is two bytes: the width one more. */
+	fprintf(f, " %-19s%s %7s %7s %7s %8s %9s  %-7s  %s\n", cb_outcome_name(p->out),
 		p->boot_agrees ? " " : "*", cb_pct(p->v.ratio, ch, sizeof(ch)),
-		p->has_net ? cb_pct(p->net.net, net, sizeof(net)) : "-",
+		p->paired ? "paired" : p->has_net ? cb_pct(p->net.net, net, sizeof(net)) : "-",
 		p->v.why == INFER_WHY_NONE || p->v.why == INFER_WHY_FEW_REPEATS ? pv : "-",
-		cb_spreads(p, sp, sizeof(sp)), cb_lkp_word(&p->lkp), p->name);
+		cb_within_text(p, wi, sizeof(wi)), cb_spreads(p, sp, sizeof(sp)),
+		cb_lkp_word(&p->lkp), p->name);
 }
 
 static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_params *par)
@@ -338,7 +368,7 @@ static const char *cb_status_words(const struct cb_cmp *c)
 	case CB_EXIT_REGRESSION:
 		return "REGRESSION";
 	default:
-		if (c->moved)
+		if (c->moved && c->unpaired)
 			return "inconclusive: the machine moved";
 		if (c->count[CB_OUT_INCONCLUSIVE])
 			return "inconclusive: some points cannot be decided";
@@ -374,7 +404,12 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 	size_t i;
 	int heading = 0;
 
-	if (c->moved) {
+	if (c->moved && !c->unpaired) {
+		fprintf(f, "# the machine moved: the control variants changed beyond noise; every native point is decided on its paired control, timed in the same bursts, which moved with it\n");
+		for (i = 0; i < c->ncls; i++)
+			if (c->cls[i].d.moved)
+				cb_text_class(f, &c->cls[i], par);
+	} else if (c->moved) {
 		fprintf(f, "THE MACHINE MOVED: the control variants (the same code on both sides) changed beyond noise, so no change below can be pinned on the kernel; native changes are shown net of them\n");
 		for (i = 0; i < c->ncls; i++)
 			if (c->cls[i].d.moved)
@@ -387,6 +422,11 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 	cb_text_synthetic(f, c->new);
 	cb_text_one_process(f, c->base, c->base_one);
 	cb_text_one_process(f, c->new, c->new_one);
+	cb_text_design(f, c->base);
+	cb_text_design(f, c->new);
+	if (c->natives > c->unpaired)
+		fprintf(f, "# %zu native point(s) decided on their paired controls: each process's cost against its control's, timed in the same bursts (net column: \"paired\")\n",
+			c->natives - c->unpaired);
 	fprintf(f, "# header differences: %zu%s\n", c->ndiffs,
 		c->blocking ? " (different machines: compared anyway, --force)" : "");
 	for (i = 0; i < c->ndiffs; i++)
@@ -405,9 +445,9 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 	for (i = 0; i < c->ncls; i++)
 		cb_text_class(f, &c->cls[i], par);
 	/* The columns of cb_text_point(); "±" is two bytes, one column. */
-	fprintf(f, "\n%12s %-7s%10s  %12s %-7s %-19s  %7s %7s %7s %9s  %-7s  %s\n", "base",
-		"%stddev", "%change", "new", "%stddev", "verdict", "change", "net", "p", "spread",
-		"lkp", "point");
+	fprintf(f, "\n%12s %-7s%10s  %12s %-7s %-19s  %7s %7s %7s %7s %9s  %-7s  %s\n", "base",
+		"%stddev", "%change", "new", "%stddev", "verdict", "change", "net", "p", "within",
+		"spread", "lkp", "point");
 	for (i = 0; i < c->npts; i++) {
 		if (c->pts[i].control && !heading++)
 			fprintf(f, "# controls\n");
@@ -535,6 +575,8 @@ static void cb_json_tests(struct cb_str *b, const struct cb_cmp_point *p)
 		NAN : p->v.mwu.p);
 	cb_jbool(b, "exact", p->v.mwu.exact);
 	cb_jnum(b, "min_p", p->v.mwu.min_p);
+	cb_jbool(b, "paired", p->paired);
+	cb_jnum(b, "within", p->within);
 	cb_str_printf(b, ",\"repeats_needed\":%zu}", p->v.repeats_needed);
 	if (p->has_net) {
 		cb_str_add(b, ",\"net\":{\"verdict\":");

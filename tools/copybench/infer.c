@@ -259,6 +259,67 @@ static int infer_hodges_lehmann(const double *x, size_t nx, const double *y, siz
 	return err;
 }
 
+/* The two-sided normal critical value: erfc(z / sqrt 2) = p2. */
+static double infer_z_crit(double p2)
+{
+	double lo = 0, hi = 40;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (erfc(mid / sqrt(2.0)) > p2)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+static int infer_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int infer_hl_interval(const double *x, size_t nx, const double *y, size_t ny, double alpha,
+		      double *lo, double *hi)
+{
+	double n = (double)(nx + ny), m = (double)nx * (double)ny, kd, *d;
+	size_t i, j, k = 0, c = 0;
+
+	if (!lo || !hi || !(alpha > 0 && alpha < 1) || (nx && !x) || (ny && !y))
+		return -EINVAL;
+	if (nx > INFER_MAX_N || ny > INFER_MAX_N)
+		return -E2BIG;
+	if (infer_check_finite(x, nx) || infer_check_finite(y, ny))
+		return -EINVAL;
+	if (!nx || !ny)
+		return -ENODATA;
+	if (!infer_all_positive(x, nx) || !infer_all_positive(y, ny))
+		return -EDOM;
+	/* k: pairs cut at each end, from U's normal approximation. */
+	kd = floor(m / 2 - infer_z_crit(alpha) * sqrt(m * (n + 1) / 12));
+	if (kd < 0) {
+		*lo = 0;
+		*hi = INFINITY;
+		return 0;
+	}
+	k = (size_t)kd;
+	d = malloc(nx * ny * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (j = 0; j < ny; j++)
+		for (i = 0; i < nx; i++)
+			d[c++] = log(y[j]) - log(x[i]);
+	qsort(d, c, sizeof(*d), infer_cmp_double);
+	*lo = exp(d[k]);
+	*hi = exp(d[c - 1 - k]);
+	free(d);
+	return 0;
+}
+
 int infer_mwu(const double *x, size_t nx, const double *y, size_t ny,
 	      enum infer_method method, struct infer_mwu *res)
 {

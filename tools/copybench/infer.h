@@ -190,6 +190,28 @@ double infer_mwu_min_p(size_t nx, size_t ny);
  */
 size_t infer_mwu_min_repeats(double alpha, size_t n_other);
 
+/**
+ * infer_hl_interval() - the confidence interval of the Hodges-Lehmann ratio.
+ * @x: base costs, all > 0
+ * @nx: 1..INFER_MAX_N
+ * @y: new costs, all > 0
+ * @ny: 1..INFER_MAX_N
+ * @alpha: 0 < alpha < 1: the interval covers the true ratio with 1 - alpha
+ * @lo: the interval's ends, ratios new/base
+ * @hi: (0 and INFINITY when the sizes cannot bound it at alpha)
+ *
+ * The interval that inverts the Mann-Whitney test (Lehmann 1963; Hollander
+ * and Wolfe, "Nonparametric Statistical Methods", 4.3): the k-th smallest
+ * and largest of the nx * ny log ratios, k from U's normal approximation.
+ * Every ratio outside it is one the test would have called significant:
+ * what compare prints as "unchanged within" (the farther end from 1).
+ *
+ * Return: 0; -EINVAL, -E2BIG, -ENODATA (a side empty), -EDOM (a cost <= 0)
+ * or -ENOMEM.
+ */
+int infer_hl_interval(const double *x, size_t nx, const double *y, size_t ny, double alpha,
+		      double *lo, double *hi);
+
 /* ---- The decision ------------------------------------------------------ */
 
 /**

@@ -30,6 +30,18 @@
  * what stays put from one process to the next (Documentation/measure.rst).
  */
 #define CB_CMD_SAMPLES_DEFAULT	1001UL
+/*
+ * The interleaved design's defaults (measure.rst says how they were
+ * chosen): bursts of 5 samples, 40 rounds, so 200 samples a point spread
+ * over the whole process; the module backend's bursts are runs of its own
+ * (knobs written, buffers allocated, a baseline each), so fewer and longer.
+ */
+#define CB_ROUNDS_DEFAULT	40UL
+#define CB_BURST_DEFAULT	5UL
+#define CB_MB_ROUNDS_DEFAULT	8UL
+#define CB_MB_BURST_DEFAULT	13UL
+#define CB_ROUNDS_MAX		10000UL
+#define CB_BURST_MAX		1000UL
 /* Points one run takes (with the repeats): days of measuring already. */
 #define CB_POINTS_MAX		1000000UL
 #define CB_TOLERANCE_MAX	100.0
@@ -38,6 +50,8 @@
 static const char *const cb_backends[] = { "auto", "user", "module" };
 static const char *const cb_estimators[] = { "min", "median" };
 static const char *const cb_clocks[] = { "tsc", "core" };
+/* --design: the order of enum cb_design (job.h). */
+static const char *const cb_designs[] = { "interleaved", "block" };
 
 /* ---- The options: each written once, with its field (options.h) -------- */
 
@@ -103,7 +117,7 @@ static const struct cb_option cb_job_options[] = {
 	CB_OPT_UINT("repeat", struct cb_job, repeat, 1, CB_REPEAT_MAX, NULL, "N",
 		    "processes, one after the other, each a fresh\n"
 		    "exec at a placement of its own that measures\n"
-		    "every point once (default 5, 1..1000)"),
+		    "every point (default 10, 1..1000)"),
 	CB_OPT_UINT("seed", struct cb_job, seed, 0, ~0ULL, NULL, "N",
 		    "shuffle the points of each repeat and draw random\n"
 		    "sizes with N; the placements are drawn from it\n"
@@ -121,8 +135,20 @@ static const struct cb_option cb_job_options[] = {
 		    "i at placement i mod N, each placement measured\n"
 		    "again later (default: one per process, 1..1000)"),
 	CB_OPT_UINT("samples", struct cb_job, set.samples, CB_SAMPLES_MIN, CB_SAMPLES_MAX, NULL,
-		    "N", "timed samples per point (default 1001,\n"
-		    "1..100000; the module's own knob defaults to 101)"),
+		    "N", "timed samples per point (default: rounds x\n"
+		    "burst, 200; block design 1001; 1..100000)"),
+	CB_OPT_CHOICE("design", struct cb_job, design, cb_designs, "D",
+		      "interleaved (default): every point in bursts,\n"
+		      "one a round, each round in a fresh random order,\n"
+		      "a native point's bursts paired with its control's;\n"
+		      "block: each point's samples in one run (before)"),
+	CB_OPT_UINT("rounds", struct cb_job, set.rounds, 1, CB_ROUNDS_MAX, NULL, "N",
+		    "interleaved: rounds over the points (default\n"
+		    "40, module backend 8; 1..10000); with --burst it\n"
+		    "sets --samples: give one of --rounds, --samples"),
+	CB_OPT_UINT("burst", struct cb_job, set.burst, 1, CB_BURST_MAX, NULL, "N",
+		    "interleaved: samples a point takes in a round\n"
+		    "(default 5, module backend 13; 1..1000)"),
 	CB_OPT_UINT("loops", struct cb_job, set.loops, 0, CB_LOOPS_MAX, NULL, "N",
 		    "copies per sample (default 0: the least power of\n"
 		    "two whose sample takes 10 us; up to 1000000)"),
@@ -206,6 +232,19 @@ static int cb_opt_slow_native(void *field, const char *v, struct cb_error *e)
 	return 0;
 }
 
+static int cb_opt_slow_spell(void *field, const char *v, struct cb_error *e)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !(d > 0 && d <= CB_SLOW_NATIVE_MAX))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --slow-spell '%s' (accepted: a percentage, 0 < PCT <= %g)",
+			       v, CB_SLOW_NATIVE_MAX);
+	*(double *)field = d;
+	return 0;
+}
+
 /*
  * Test-only: sweep's options that make a record lie on purpose, so the
  * tests of compare and bisect-run (and tools/compare-validate) can make a
@@ -221,6 +260,12 @@ static const struct cb_option cb_job_test_options[] = {
 			cb_opt_perturb, "F",
 			"test-only: multiply the control variants' costs\n"
 			"by F (0.1..10) after timing: the machine 'moved'"),
+	CB_OPT_CALLBACK("slow-spell", struct cb_job, set.spell, required_argument,
+			cb_opt_slow_spell, "PCT",
+			"test-only: the native copy PCT% dearer (as\n"
+			"--slow-native) in the first third of each\n"
+			"process's rounds only: a slow spell of the\n"
+			"machine made to order (interleaved, user backend)"),
 	CB_OPT_CALLBACK("slow-native", struct cb_job, slow_native, required_argument,
 			cb_opt_slow_native, "PCT",
 			"test-only: after every native copy, dependent\n"
@@ -247,6 +292,7 @@ void cb_job_init(struct cb_job *r, enum cb_mode mode)
 	r->estimator = CB_EST_MIN;
 	r->set.cpu = -1;
 	r->set.samples = CB_CMD_SAMPLES_DEFAULT;
+	r->design = CB_DESIGN_INTERLEAVED;
 	r->set.loops = CB_LOOPS_DEFAULT;
 	r->set.max_run_ms = CB_MAX_RUN_MS_DEFAULT;
 }
@@ -343,8 +389,21 @@ static int cb_like_settings(struct cb_job *r, const struct cb_record_header *h,
 {
 	int i;
 
-	if (!cb_job_given(r, "samples"))
+	if (!cb_job_given(r, "samples") && !cb_job_given(r, "rounds"))
 		r->set.samples = (unsigned long)h->samples;
+	/* A record of the block design (none says so) is measured again alike. */
+	i = CB_HEADER_HAS(h, design) ? cb_name_index(cb_designs, ARRAY_SIZE(cb_designs), h->design) :
+				       CB_DESIGN_BLOCK;
+	if (i < 0)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%s:1: field 'design': '%s' is not a design sweep takes (accepted: interleaved, block)",
+			       r->like, h->design);
+	if (!cb_job_given(r, "design"))
+		r->design = i;
+	if (!cb_job_given(r, "rounds") && !cb_job_given(r, "samples") && CB_HEADER_HAS(h, rounds))
+		r->set.rounds = (unsigned long)h->rounds;
+	if (!cb_job_given(r, "burst") && CB_HEADER_HAS(h, burst))
+		r->set.burst = (unsigned long)h->burst;
 	if (!cb_job_given(r, "loops"))
 		r->set.loops = (unsigned long)h->loops;
 	if (!cb_job_given(r, "max-run-ms"))
@@ -890,6 +949,18 @@ static void cb_header(struct cb_job *r, const struct cb_backend *b, int cpu,
 		h->slow_native = r->slow_native;
 		CB_HEADER_SET(h, slow_native);
 	}
+	h->design = cb_strdup(cb_designs[r->design]);
+	CB_HEADER_SET(h, design);
+	if (r->set.rounds) {
+		h->rounds = r->set.rounds;
+		h->burst = r->set.burst;
+		CB_HEADER_SET(h, rounds);
+		CB_HEADER_SET(h, burst);
+	}
+	if (r->set.spell > 0) {
+		h->slow_spell = r->set.spell;
+		CB_HEADER_SET(h, slow_spell);
+	}
 }
 
 /*
@@ -907,6 +978,9 @@ static void cb_perturb(struct cb_result *res, double f)
 	res->max *= f;
 }
 
+static int cb_plan_ready(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
+			 struct cb_error *e);
+
 /* ---- The worker: one process, one repeat ---------------------------------- */
 
 struct cb_worker_run {
@@ -918,11 +992,31 @@ struct cb_worker_run {
 	struct cb_error *e;
 };
 
-/* On the worker's stack: every point of its repeat, a record line each on stdout. */
-static int cb_worker_measure(void *arg)
+/* One point's record line on stdout. */
+static int cb_worker_put(struct cb_worker_run *w, struct cb_measured *m, struct cb_str *line)
 {
-	struct cb_worker_run *w = arg;
 	struct cb_record_point rp;
+
+	if (w->r->perturb > 0 && strcmp(cb_point_label(w->b->variants, &m->p), CB_NATIVE_NAME))
+		cb_perturb(&m->r, w->r->perturb);
+	cb_record_point_build(&rp, w->b, &m->p, &m->r);
+	rp.pid = (unsigned long long)getpid();
+	CB_POINT_SET(&rp, pid);
+	if (w->stack >= 0) {
+		rp.stack_place = (unsigned long long)w->stack;
+		CB_POINT_SET(&rp, stack_place);
+	}
+	line->len = 0;
+	cb_record_point_json(line, &rp);
+	cb_record_point_free(&rp);
+	if (fputs(line->s, stdout) < 0 || fflush(stdout))
+		return cb_fail(w->e, CB_EXIT_RUNTIME, "writing to the command: %s", strerror(errno));
+	return 0;
+}
+
+/* The block design: each point's samples in one run, one point after the other. */
+static int cb_worker_block(struct cb_worker_run *w)
+{
 	struct cb_str line = { 0 };
 	struct cb_measured m;
 	size_t i;
@@ -934,29 +1028,33 @@ static int cb_worker_measure(void *arg)
 			break;
 		}
 		m.p = w->pts[i];
-		if (w->b->ops->measure(w->b, &w->pts[i], &m.r, w->e)) {
-			ret = -1;
-			break;
-		}
-		if (w->r->perturb > 0 && strcmp(cb_point_label(w->b->variants, &m.p),
-						CB_NATIVE_NAME))
-			cb_perturb(&m.r, w->r->perturb);
-		cb_record_point_build(&rp, w->b, &m.p, &m.r);
-		rp.pid = (unsigned long long)getpid();
-		CB_POINT_SET(&rp, pid);
-		if (w->stack >= 0) {
-			rp.stack_place = (unsigned long long)w->stack;
-			CB_POINT_SET(&rp, stack_place);
-		}
-		line.len = 0;
-		cb_record_point_json(&line, &rp);
-		cb_record_point_free(&rp);
-		if (fputs(line.s, stdout) < 0 || fflush(stdout))
-			ret = cb_fail(w->e, CB_EXIT_RUNTIME, "writing to the command: %s",
-				      strerror(errno));
+		ret = w->b->ops->measure(w->b, &w->pts[i], &m.r, w->e);
+		if (!ret)
+			ret = cb_worker_put(w, &m, &line);
 	}
 	cb_str_free(&line);
 	return ret;
+}
+
+static int cb_worker_emit(void *arg, struct cb_measured *m)
+{
+	struct cb_worker_run *w = arg;
+	struct cb_str line = { 0 };
+	int ret = cb_worker_put(w, m, &line);
+
+	cb_str_free(&line);
+	return ret;
+}
+
+/* On the worker's stack: every point of its repeat, a record line each on stdout. */
+static int cb_worker_measure(void *arg)
+{
+	struct cb_worker_run *w = arg;
+
+	if (!w->b->set->rounds)
+		return cb_worker_block(w);
+	return cb_interleave(w->b, w->pts, w->n, w->r->seeded ? w->r->seed : 1, w->e,
+			     cb_worker_emit, w);
 }
 
 /* The worker's first line: its pid, and how its buffers are backed (the header's). */
@@ -996,7 +1094,8 @@ static int cb_job_worker(struct cb_job *r, const struct cb_worker_args *wa)
 	cb_plan_kinds(r, &pl);
 	if (cb_backend_open(&b, wa->backend, &r->set, &e) || cb_plan_backend(r, &pl, &b, &e))
 		goto fail;
-	cb_plan_build(r, &pl, &b);
+	if (cb_plan_ready(r, &pl, &b, &e))
+		goto fail;
 	for (i = 0; i < pl.npts && pl.pts[i].repeat != wa->index; i++)
 		;
 	for (first = i; i < pl.npts && pl.pts[i].repeat == wa->index; i++)
@@ -1200,6 +1299,46 @@ static int cb_parent_measure(struct cb_parent *c, const struct cb_place *places,
 }
 
 /*
+ * The design's settings for this backend: rounds and burst (their defaults
+ * are the backend's), --samples their product; the block design has none.
+ */
+static int cb_plan_design(struct cb_job *r, const struct cb_backend *b, struct cb_error *e)
+{
+	int module = !strcmp(b->ops->name, "module");
+
+	if (r->design == CB_DESIGN_BLOCK) {
+		if (cb_job_given(r, "rounds") || cb_job_given(r, "burst") || r->set.spell > 0)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "--rounds, --burst and --slow-spell are the interleaved design's (accepted: --design interleaved, or none of them)");
+		r->set.rounds = r->set.burst = 0;
+		return 0;
+	}
+	if (cb_job_given(r, "rounds") && cb_job_given(r, "samples"))
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "--rounds %lu and --samples %lu: the samples are rounds x burst (accepted: one of the two)",
+			       r->set.rounds, r->set.samples);
+	if (r->set.spell > 0 && module)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "--slow-spell: the module backend cannot slow its native copy (accepted: --backend user)");
+	if (!r->set.burst)
+		r->set.burst = module ? CB_MB_BURST_DEFAULT : CB_BURST_DEFAULT;
+	/* --samples N: N in bursts of the default, or fewer samples all in one. */
+	if (cb_job_given(r, "samples") && !cb_job_given(r, "burst") && r->set.samples < r->set.burst)
+		r->set.burst = r->set.samples;
+	if (!r->set.rounds && cb_job_given(r, "samples"))
+		r->set.rounds = (r->set.samples + r->set.burst - 1) / r->set.burst;
+	if (!r->set.rounds)
+		r->set.rounds = module ? CB_MB_ROUNDS_DEFAULT : CB_ROUNDS_DEFAULT;
+	if (r->set.rounds * r->set.burst > CB_SAMPLES_MAX)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --rounds %lu with --burst %lu: %lu samples a point (accepted: rounds x burst up to %u)",
+			       r->set.rounds, r->set.burst, r->set.rounds * r->set.burst,
+			       CB_SAMPLES_MAX);
+	r->set.samples = r->set.rounds * r->set.burst;
+	return 0;
+}
+
+/*
  * The plan built and checked against the backend: something to measure,
  * and --slow-native only where it can act (the user backend's hot,
  * fixed-size native points).
@@ -1212,6 +1351,8 @@ static int cb_plan_ready(struct cb_job *r, struct cb_plan *pl, const struct cb_b
 	if (r->slow_native > 0 && strcmp(b->ops->name, "user"))
 		return cb_fail(e, CB_EXIT_USAGE, "--slow-native: the %s backend cannot slow its native copy (accepted: --backend user)",
 			       b->ops->name);
+	if (cb_plan_design(r, b, e))
+		return -1;
 	cb_plan_build(r, pl, b);
 	if (!pl->npts)
 		return cb_fail(e, CB_EXIT_USAGE, "nothing to measure: no variant supports the directions asked");

@@ -12,6 +12,7 @@
 #define CB_JOB_H
 
 #include "backend.h"
+#include "interleave.h"
 #include "options.h"
 #include "process.h"
 #include "record.h"
@@ -19,6 +20,12 @@
 enum cb_mode {
 	CB_MODE_SWEEP,	/* rows are sizes */
 	CB_MODE_ALIAS,	/* rows are dst - src distances */
+};
+
+/* How a process times its points (Documentation/measure.rst, "How a point is measured"). */
+enum cb_design {
+	CB_DESIGN_INTERLEAVED,	/* in bursts, round after round, in a fresh order each */
+	CB_DESIGN_BLOCK,	/* each point's samples in one run, one point after the other */
 };
 
 enum cb_estimator {
@@ -42,6 +49,7 @@ struct cb_job {
 	unsigned long long seed;
 	int json, plateau, dry_run, help;
 	int estimator;			/* enum cb_estimator */
+	int design;			/* enum cb_design */
 	int core_clocks;		/* --clock core: TSC cycles x clock_ratio */
 	double tolerance;		/* plateau floor, a fraction */
 	const char *like;		/* sweep --like REC: REC's points */
@@ -68,13 +76,8 @@ int cb_job_given(const struct cb_job *r, const char *name);
 #define CB_SLOW_NATIVE_MAX	1000.0
 
 /* Processes a record is made of when --repeat is not given. */
-#define CB_REPEAT_DEFAULT	5
+#define CB_REPEAT_DEFAULT	10
 
-/* Measured points, in plan order, with what they gave. */
-struct cb_measured {
-	struct cb_point p;
-	struct cb_result r;
-};
 
 /* Defaults for mode. */
 void cb_job_init(struct cb_job *r, enum cb_mode mode);

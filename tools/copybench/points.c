@@ -4,6 +4,7 @@
  * (points.h).
  */
 #include <fnmatch.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,25 +126,46 @@ int cb_key_parse(const char *opt, const char *name, struct cb_key *k, char **buf
 	return 0;
 }
 
-/* Lower bounds of the size classes, ascending. */
+/*
+ * Lower bounds of the size classes, ascending, and the control the
+ * interleaved design pairs a native point of the class with (the first
+ * the CPU runs): the fixed copy whose cost moved most like glibc's memcpy
+ * when the machine moved, measured per size on the development machine
+ * (Documentation/measure.rst, "Paired controls"): rep movsb for short and
+ * long copies, memcpy_orig's 32-byte load/store loop from 64 bytes to
+ * 4 KiB, where glibc copies with vector loads and stores in a loop and
+ * rep movsb, a microcoded string copy, drifted apart from it.
+ */
 static const struct {
 	unsigned long long lo;
 	const char *name;
+	const char *control[2];
 } cb_classes[CB_SIZE_CLASSES] = {
-	{ 0, "0-63" },
-	{ 64, "64-4095" },
-	{ 4096, "4K-255K" },
-	{ 256 << 10, "256K-" },
+	{ 0, "0-63", { "movsb", "unrolled" } },
+	{ 64, "64-4095", { "orig", "movsb" } },
+	{ 4096, "4K-255K", { "movsb", "unrolled" } },
+	{ 256 << 10, "256K-", { "movsb", "unrolled" } },
 };
 
-unsigned int cb_size_class(const struct cb_key *k)
+unsigned int cb_size_class_of(unsigned long long lo, unsigned long long hi)
 {
-	unsigned long long mid = k->size + (k->size_max - k->size) / 2;
+	unsigned long long mid = lo + (hi - lo) / 2;
 	unsigned int c = CB_SIZE_CLASSES - 1;
 
 	while (c && mid < cb_classes[c].lo)
 		c--;
 	return c;
+}
+
+unsigned int cb_size_class(const struct cb_key *k)
+{
+	return cb_size_class_of(k->size, k->size_max);
+}
+
+const char *cb_size_class_control(unsigned int c, unsigned int i)
+{
+	return c < CB_SIZE_CLASSES && i < ARRAY_SIZE(cb_classes[c].control) ?
+	       cb_classes[c].control[i] : NULL;
 }
 
 const char *cb_size_class_name(unsigned int c)
@@ -186,10 +208,13 @@ int cb_record_one_process(const struct cb_record *r)
 	return 1;
 }
 
-/* A line's cost, and its process: pid, 0 for a line without one. */
+/*
+ * A line's cost, and its process: pid, 0 for a line without one; its
+ * paired ratio (NAN without one) and (cost + baseline) / cost.
+ */
 struct cb_cost {
 	unsigned long long pid;
-	double v;
+	double v, pr, gn;
 };
 
 static int cb_cost_cmp(const void *a, const void *b)
@@ -208,7 +233,9 @@ static void cb_points_processes(struct cb_pointset *s, size_t i, size_t j,
 {
 	struct cb_cost *c = cb_calloc(j - i, sizeof(*c));
 	double *tmp = cb_calloc(j - i, sizeof(*tmp));
+	double *gn = cb_calloc(j - i, sizeof(*gn));
 	size_t k, a, b;
+	int paired = 1;
 
 	for (k = i; k < j; k++) {
 		/* first: the earliest line of the set */
@@ -219,11 +246,29 @@ static void cb_points_processes(struct cb_pointset *s, size_t i, size_t j,
 	qsort(c, j - i, sizeof(*c), cb_cost_cmp);
 	m->v = cb_calloc(j - i, sizeof(double));
 	m->lines = j - i;
+	for (k = 0; k < j - i; k++)
+		paired &= isfinite(c[k].pr) && c[k].pr > 0;
+	if (paired)
+		m->pv = cb_calloc(j - i, sizeof(double));
 	for (a = 0; a < j - i; a = b) {
 		for (b = a; b < j - i && c[b].pid == c[a].pid; b++)
 			tmp[b - a] = c[b].v;
-		m->v[m->n++] = cb_stats_median(tmp, b - a);
+		cb_stats_sort(tmp, b - a);
+		m->v[m->n] = cb_stats_median(tmp, b - a);
+		for (k = a; paired && k < b; k++)
+			tmp[k - a] = c[k].pr;
+		if (paired) {
+			cb_stats_sort(tmp, b - a);
+			m->pv[m->n] = cb_stats_median(tmp, b - a);
+			gn[m->n] = c[a].gn;
+		}
+		m->n++;
 	}
+	if (paired) {
+		cb_stats_sort(gn, m->n);
+		m->gross_net = cb_stats_median(gn, m->n);
+	}
+	free(gn);
 	free(tmp);
 	free(c);
 }
@@ -251,6 +296,9 @@ int cb_points_group(const struct cb_record *r, int median, int core, struct cb_p
 			return -1;
 		}
 		cost[i].pid = CB_POINT_HAS(p, pid) ? p->pid : 0;
+		cost[i].pr = CB_POINT_HAS(p, control_ratio) ? p->control_ratio : NAN;
+		cost[i].gn = p->cycles_min > 0 ? (p->cycles_min + p->baseline_cycles) /
+						 p->cycles_min : NAN;
 		cb_key_of(&r->points[i], &s[i].key);
 		s[i].first = &r->points[i];
 	}
@@ -274,8 +322,10 @@ void cb_points_free(struct cb_pointset *s, size_t n)
 {
 	size_t i;
 
-	for (i = 0; s && i < n; i++)
+	for (i = 0; s && i < n; i++) {
 		free(s[i].v);
+		free(s[i].pv);
+	}
 	free(s);
 }
 

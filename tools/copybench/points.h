@@ -60,6 +60,10 @@ int cb_key_parse(const char *opt, const char *name, struct cb_key *k, char **buf
  */
 #define CB_SIZE_CLASSES	4
 unsigned int cb_size_class(const struct cb_key *k);
+/* The class of sizes lo..hi (a fixed size: lo == hi). */
+unsigned int cb_size_class_of(unsigned long long lo, unsigned long long hi);
+/* The i-th choice of control to pair class c's native points with, or NULL. */
+const char *cb_size_class_control(unsigned int c, unsigned int i);
 /* "0-63", "64-4095", "4K-255K", "256K-" */
 const char *cb_size_class_name(unsigned int c);
 /* Controls judge a native point when direction, cache and size class agree. */
@@ -86,6 +90,15 @@ struct cb_pointset {
 	double *v;
 	size_t n;				/* processes */
 	size_t lines;				/* lines (repeats) in all */
+	/*
+	 * The interleaved design's native points: per process (in v's
+	 * order), control_ratio, the native copy against its paired control
+	 * (NULL when a line lacks it); gross_net, the median over the
+	 * processes of native's (cost + baseline) / cost, which turns a
+	 * change of that ratio into a change of the cost (verdict.c).
+	 */
+	double *pv;
+	double gross_net;
 };
 
 /*

@@ -477,6 +477,23 @@ void cb_record_point_build(struct cb_record_point *rp, const struct cb_backend *
 		CB_POINT_SET(rp, src_place);
 		CB_POINT_SET(rp, dst_place);
 	}
+	if (r->bursts) {
+		rp->bursts = r->bursts;
+		rp->span_ms = r->span_ms;
+		CB_POINT_SET(rp, bursts);
+		CB_POINT_SET(rp, span_ms);
+	}
+	if (r->control) {
+		rp->control = cb_strdup(r->control);
+		rp->control_min = r->control_min;
+		rp->control_median = r->control_median;
+		/* The paired figure compare decides a native point on. */
+		rp->control_ratio = r->control_ratio;
+		CB_POINT_SET(rp, control);
+		CB_POINT_SET(rp, control_min);
+		CB_POINT_SET(rp, control_median);
+		CB_POINT_SET(rp, control_ratio);
+	}
 }
 
 void cb_record_point_result(const struct cb_record_point *rp, struct cb_result *r)

@@ -43,6 +43,10 @@ CB_HEADER_FIELD(as_native,		STR,	CB_OPT)
 CB_HEADER_FIELD(perturb_controls,	DBL,	CB_OPT)
 CB_HEADER_FIELD(placement,		STR,	CB_OPT)
 CB_HEADER_FIELD(slow_native,		DBL,	CB_OPT)
+CB_HEADER_FIELD(design,			STR,	CB_OPT)
+CB_HEADER_FIELD(rounds,			U64,	CB_OPT)
+CB_HEADER_FIELD(burst,			U64,	CB_OPT)
+CB_HEADER_FIELD(slow_spell,		DBL,	CB_OPT)
 #endif
 
 #ifdef CB_POINT_FIELD
@@ -75,4 +79,10 @@ CB_POINT_FIELD(pid,			U64,	CB_OPT)
 CB_POINT_FIELD(src_place,		U64,	CB_OPT)
 CB_POINT_FIELD(dst_place,		U64,	CB_OPT)
 CB_POINT_FIELD(stack_place,		U64,	CB_OPT)
+CB_POINT_FIELD(bursts,			U64,	CB_OPT)
+CB_POINT_FIELD(span_ms,			DBL,	CB_OPT)
+CB_POINT_FIELD(control,			STR,	CB_OPT)
+CB_POINT_FIELD(control_min,	DBL,	CB_OPT)
+CB_POINT_FIELD(control_median,	DBL,	CB_OPT)
+CB_POINT_FIELD(control_ratio,		DBL,	CB_OPT)
 #endif

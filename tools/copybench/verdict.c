@@ -231,16 +231,107 @@ static int cb_infer_fail(const struct cb_cmp_point *p, int err, struct cb_error 
 		       strerror(-err));
 }
 
+/*
+ * A native point of the interleaved design is decided on its paired
+ * costs: each process's ratio to its paired control (control_ratio,
+ * timed in the same bursts, so what moved the machine moved both),
+ * turned back into clocks of the native copy by one affine map shared by
+ * both sides, c = pv * G / P - (G - N), with N the base's median cost, G
+ * its median cost plus baseline (N * gross_net) and P its median ratio: a
+ * base process at the medians maps to N, and a change of the ratio is
+ * the change of the cost it implies. The map is increasing, so the test
+ * is the test of the ratios; the estimate is in the cost's own terms.
+ */
+static double *cb_paired_costs(const struct cb_pointset *s, const struct cb_pointset *base)
+{
+	double *v = cb_calloc(s->n, sizeof(*v)), *tmp = cb_calloc(base->n, sizeof(*tmp));
+	double N, G, P;
+	size_t i;
+
+	memcpy(tmp, base->v, base->n * sizeof(*tmp));
+	cb_stats_sort(tmp, base->n);
+	N = cb_stats_median(tmp, base->n);
+	memcpy(tmp, base->pv, base->n * sizeof(*tmp));
+	cb_stats_sort(tmp, base->n);
+	P = cb_stats_median(tmp, base->n);
+	G = N * base->gross_net;
+	for (i = 0; i < s->n; i++)
+		v[i] = P > 0 ? s->pv[i] * G / P - (G - N) : NAN;
+	free(tmp);
+	return v;
+}
+
+static int cb_all_finite(const double *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
+static int cb_judge_on(struct cb_cmp_point *p, const struct cb_pointset *b,
+		       const struct cb_pointset *n, const struct infer_params *par,
+		       struct cb_error *e);
+
+/* The smallest change found at alpha: the farther end of the ratio's interval. */
+static double cb_within(const double *b, size_t nb, const double *n, size_t nn, double alpha)
+{
+	double lo, hi;
+
+	if (infer_hl_interval(b, nb, n, nn, alpha, &lo, &hi))
+		return NAN;
+	if (!isfinite(hi) || !(lo > 0))
+		return INFINITY;
+	return fmax(hi - 1, 1 - lo);
+}
+
 /* The raw verdict, LKP's, and the bootstrap of one matched point. */
-static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *b,
-		    const struct cb_pointset *n, const struct infer_params *par,
+static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *bs,
+		    const struct cb_pointset *ns, const struct infer_params *par,
 		    struct cb_error *e)
 {
+	struct cb_pointset pb, pn, *b = (struct cb_pointset *)bs, *n = (struct cb_pointset *)ns;
 	int err;
 
 	cb_describe(b, &p->base);
 	cb_describe(n, &p->new);
+	p->paired = !p->control && bs->pv && ns->pv && bs->n && ns->n;
+	if (p->paired) {
+		pb = *bs;
+		pn = *ns;
+		pb.v = cb_paired_costs(bs, bs);
+		pn.v = cb_paired_costs(ns, bs);
+		b = &pb;
+		n = &pn;
+		if (!cb_all_finite(b->v, b->n) || !cb_all_finite(n->v, n->n)) {
+			/* A paired cost not finite: the raw costs decide. */
+			free(pb.v);
+			free(pn.v);
+			p->paired = 0;
+			b = (struct cb_pointset *)bs;
+			n = (struct cb_pointset *)ns;
+		}
+	}
+	err = cb_judge_on(p, b, n, par, e);
+	if (p->paired) {
+		free(pb.v);
+		free(pn.v);
+	}
+	return err;
+}
+
+static int cb_judge_on(struct cb_cmp_point *p, const struct cb_pointset *b,
+		       const struct cb_pointset *n, const struct infer_params *par,
+		       struct cb_error *e)
+{
+	int err;
+
 	err = infer_decide(b->v, b->n, n->v, n->n, par, &p->v);
+	p->within = NAN;
+	if (!err && p->v.why == INFER_WHY_NONE)
+		p->within = cb_within(b->v, b->n, n->v, n->n, par->alpha);
 	if (!err)
 		err = infer_lkp(b->v, b->n, n->v, n->n, 0, &p->lkp);
 	if (err)
@@ -452,6 +543,17 @@ static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 			p->why = "a record of one process: its repeats share one placement, and compare counts processes";
 		return 0;
 	}
+	/*
+	 * Paired: its control was timed in the same bursts, so the machine's
+	 * moves are out of the figures already, and the processes, each at a
+	 * placement of its own, are what the test counts: neither the drift
+	 * nor the placement rule below has anything left to explain.
+	 */
+	if (p->paired) {
+		p->cls = cb_class_of(c, &p->key);
+		p->out = cb_from_change(p->v.change);
+		return 0;
+	}
 	if (!p->control && !c->no_controls) {
 		p->cls = cb_class_of(c, &p->key);
 		if (p->cls >= 0) {
@@ -514,6 +616,7 @@ static void cb_tally(struct cb_cmp *c)
 		if (p->control)
 			continue;
 		c->natives++;
+		c->unpaired += !p->paired;
 		c->count[p->out]++;
 		if (p->out == CB_OUT_PLACEMENT && p->v.change == INFER_REGRESSED)
 			c->undecided++;
@@ -521,7 +624,8 @@ static void cb_tally(struct cb_cmp *c)
 		    (c->worst < 0 || cb_point_change(p) > cb_point_change(&c->pts[c->worst])))
 			c->worst = (long)i;
 	}
-	if (c->moved)
+	/* The machine moved: only what its pairs do not cancel is left undecided. */
+	if (c->moved && c->unpaired)
 		c->status = CB_EXIT_INCONCLUSIVE;
 	else if (c->count[CB_OUT_REGRESSED])
 		c->status = CB_EXIT_REGRESSION;

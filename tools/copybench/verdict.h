@@ -81,6 +81,13 @@ struct cb_side {
  * @cls: index of the size class whose controls judge it, -1 none
  * @has_net: @net is set (native point, class with controls, a ratio)
  * @net: the native change net of its class's drift
+ * @paired: a native point of two interleaved records, decided on its
+ *	paired costs (verdict.c, cb_paired_costs()): @v, @pl, @log_se, @lkp
+ *	and @boot are of those, @base and @new of the raw costs
+ * @within: the smallest change the pair could have found at alpha, the
+ *	farther end of the interval of @v's ratio (infer_hl_interval()), a
+ *	fraction (0.031: "unchanged within +-3.1%"); NaN when not known,
+ *	INFINITY when the repeats cannot bound it
  * @out: the outcome compare reports
  * @why: why @out is inconclusive ("" otherwise)
  */
@@ -100,6 +107,8 @@ struct cb_cmp_point {
 	int cls;
 	int has_net;
 	struct infer_net net;
+	int paired;
+	double within;
 	enum cb_outcome out;
 	const char *why;
 };
@@ -152,6 +161,7 @@ struct cb_cmp_diff {
  * @only_new: names of the points only the new record has
  * @nonly_new: how many
  * @natives: native points compared
+ * @unpaired: native points decided on their raw costs, not on pairs
  * @count: native points per outcome
  * @undecided: native placement-sensitive points that the test alone calls
  *	regressed (significant, beyond the threshold) while placement could
@@ -178,6 +188,7 @@ struct cb_cmp {
 	char **only_base, **only_new;
 	size_t nonly_base, nonly_new;
 	size_t natives;
+	size_t unpaired;
 	size_t count[CB_OUT_COUNT];
 	size_t undecided;
 	int base_one, new_one;
