@@ -114,6 +114,23 @@ placed_runs()
 }
 check "module backend: three processes, each run at its placement (src_place, dst_place)" placed_runs
 
+# The interleaved design on the module backend: each burst a run of its
+# own, every point one a round; a native point paired with its size
+# class's control (orig at 64 bytes, movsb at 4 KiB), timed beside it.
+interleaved_runs()
+{
+	"$CB" sweep --backend module --sizes 64,4K --variants native,movsb --directions to_user \
+		--rounds 3 --burst 2 --repeat 1 -o "$tmp/i.json" > /dev/null 2> "$tmp/e" ||
+		{ cat "$tmp/e"; return 1; }
+	jq -s -e '(.[0] | .design == "interleaved" and .rounds == 3 and .burst == 2) and
+		(.[1:] | length == 4 and all(.verified and .bursts == 3 and .samples == 6)) and
+		(.[1:] | map(select(.variant == "native")) | length == 2 and
+			all(.control_ratio > 0 and .control_min > 0) and
+			all(if .size == 64 then .control == "orig" else .control == "movsb" end))' \
+		"$tmp/i.json" > /dev/null || { jq -c . "$tmp/i.json"; return 1; }
+}
+check "module backend: interleaved, a burst a run, natives paired with their class's control" interleaved_runs
+
 random_refused()
 {
 	"$CB" sweep --backend module --sizes random:1-64 --variants movsb > /dev/null 2> "$tmp/e"

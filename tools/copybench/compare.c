@@ -232,8 +232,8 @@ static void cb_text_class(FILE *f, const struct cb_cmp_class *k, const struct in
 
 	cb_fmt_bytes(k->size_lo, lo, sizeof(lo));
 	cb_fmt_bytes(k->size_hi, hi, sizeof(hi));
-	fprintf(f, "#   %-9s %-4s %-8s %3zu control points at %s%s%s: %s", k->key.direction,
-		k->key.cache, cb_size_class_name(k->band), k->n, lo,
+	fprintf(f, "#   %-9s %-4s %-8s %3zu %scontrol points at %s%s%s: %s", k->key.direction,
+		k->key.cache, cb_size_class_name(k->band), k->n, k->paired ? "paired " : "", lo,
 		k->size_lo == k->size_hi ? "" : "-", k->size_lo == k->size_hi ? "" : hi,
 		cb_pct(k->d.ratio, r, sizeof(r)));
 	if (k->d.enough)
@@ -368,7 +368,7 @@ static const char *cb_status_words(const struct cb_cmp *c)
 	case CB_EXIT_REGRESSION:
 		return "REGRESSION";
 	default:
-		if (c->moved && c->unpaired)
+		if (c->moved)
 			return "inconclusive: the machine moved";
 		if (c->count[CB_OUT_INCONCLUSIVE])
 			return "inconclusive: some points cannot be decided";
@@ -404,12 +404,7 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 	size_t i;
 	int heading = 0;
 
-	if (c->moved && !c->unpaired) {
-		fprintf(f, "# the machine moved: the control variants changed beyond noise; every native point is decided on its paired control, timed in the same bursts, which moved with it\n");
-		for (i = 0; i < c->ncls; i++)
-			if (c->cls[i].d.moved)
-				cb_text_class(f, &c->cls[i], par);
-	} else if (c->moved) {
+	if (c->moved) {
 		fprintf(f, "THE MACHINE MOVED: the control variants (the same code on both sides) changed beyond noise, so no change below can be pinned on the kernel; native changes are shown net of them\n");
 		for (i = 0; i < c->ncls; i++)
 			if (c->cls[i].d.moved)
@@ -544,6 +539,7 @@ static void cb_json_class(struct cb_str *b, const struct cb_cmp_class *k)
 	cb_jnum(b, "p", k->d.p);
 	cb_jbool(b, "moved", k->d.moved);
 	cb_jbool(b, "scattered", k->scattered);
+	cb_jbool(b, "paired", k->paired);
 	cb_str_add(b, "}\n");
 }
 

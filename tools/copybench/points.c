@@ -273,6 +273,40 @@ static void cb_points_processes(struct cb_pointset *s, size_t i, size_t j,
 	free(c);
 }
 
+/*
+ * A control line's paired figure: its cost as timed against the native
+ * point's paired control in the same process (the native line of the same
+ * pid and place: its cost as timed over its control_ratio), so that the
+ * controls' drift can be taken on the pairs too (verdict.c). NAN for the
+ * pairing control itself (its figure against itself is 1), a line of no
+ * process, or no paired native line beside it.
+ */
+static double cb_control_paired(const struct cb_record *r, const struct cb_record_point *p)
+{
+	const struct cb_record_point *q;
+	struct cb_key kp, kq;
+	size_t i;
+
+	if (!CB_POINT_HAS(p, pid) || !strcmp(p->variant, CB_NATIVE_NAME))
+		return NAN;
+	cb_key_of(p, &kp);
+	for (i = 0; i < r->npoints; i++) {
+		q = &r->points[i];
+		if (!CB_POINT_HAS(q, control_ratio) || !CB_POINT_HAS(q, pid) || q->pid != p->pid ||
+		    strcmp(q->variant, CB_NATIVE_NAME) || !(q->control_ratio > 0))
+			continue;
+		cb_key_of(q, &kq);
+		kq.variant = kp.variant;
+		if (cb_key_cmp(&kp, &kq))
+			continue;
+		if (!strcmp(q->control, p->variant) || !(q->cycles_min + q->baseline_cycles > 0))
+			return NAN;
+		return (p->cycles_min + p->baseline_cycles) * q->control_ratio /
+		       (q->cycles_min + q->baseline_cycles);
+	}
+	return NAN;
+}
+
 int cb_points_group(const struct cb_record *r, int median, int core, struct cb_pointset **out,
 		    size_t *n, struct cb_error *e)
 {
@@ -296,7 +330,8 @@ int cb_points_group(const struct cb_record *r, int median, int core, struct cb_p
 			return -1;
 		}
 		cost[i].pid = CB_POINT_HAS(p, pid) ? p->pid : 0;
-		cost[i].pr = CB_POINT_HAS(p, control_ratio) ? p->control_ratio : NAN;
+		cost[i].pr = CB_POINT_HAS(p, control_ratio) ? p->control_ratio :
+			     cb_control_paired(r, p);
 		cost[i].gn = p->cycles_min > 0 ? (p->cycles_min + p->baseline_cycles) /
 						 p->cycles_min : NAN;
 		cb_key_of(&r->points[i], &s[i].key);

@@ -297,7 +297,7 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *bs,
 
 	cb_describe(b, &p->base);
 	cb_describe(n, &p->new);
-	p->paired = !p->control && bs->pv && ns->pv && bs->n && ns->n;
+	p->paired = bs->pv && ns->pv && bs->n && ns->n;
 	if (p->paired) {
 		pb = *bs;
 		pn = *ns;
@@ -495,6 +495,25 @@ static int cb_controls(struct cb_cmp *c, const struct infer_params *par, struct 
 		k->size_hi = p->key.size_max > k->size_hi ? p->key.size_max : k->size_hi;
 		p->cls = ci;
 	}
+	/*
+	 * A class with paired controls takes its drift on the pairs only: the
+	 * controls' costs against the native point's paired control in the
+	 * same process, which moved with the machine; what is left is what
+	 * the pairs did not cancel.
+	 */
+	for (i = 0; i < c->npts; i++)
+		if (c->pts[i].control && c->pts[i].paired && c->pts[i].cls >= 0)
+			c->cls[c->pts[i].cls].paired = 1;
+	for (i = 0; i < c->ncls; i++)
+		c->cls[i].n = 0;
+	for (i = 0; i < c->npts; i++) {
+		p = &c->pts[i];
+		if (!p->control || p->cls < 0 || !isfinite(p->v.ratio) || !(p->v.ratio > 0))
+			continue;
+		k = &c->cls[p->cls];
+		if (!k->paired || p->paired)
+			k->ratios[k->n++] = p->v.ratio;
+	}
 	for (i = 0; i < c->ncls; i++) {
 		err = infer_drift(c->cls[i].ratios, c->cls[i].n, par, &c->cls[i].d);
 		if (err)
@@ -543,17 +562,6 @@ static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 			p->why = "a record of one process: its repeats share one placement, and compare counts processes";
 		return 0;
 	}
-	/*
-	 * Paired: its control was timed in the same bursts, so the machine's
-	 * moves are out of the figures already, and the processes, each at a
-	 * placement of its own, are what the test counts: neither the drift
-	 * nor the placement rule below has anything left to explain.
-	 */
-	if (p->paired) {
-		p->cls = cb_class_of(c, &p->key);
-		p->out = cb_from_change(p->v.change);
-		return 0;
-	}
 	if (!p->control && !c->no_controls) {
 		p->cls = cb_class_of(c, &p->key);
 		if (p->cls >= 0) {
@@ -567,7 +575,12 @@ static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 	 * Processes that disagree beyond the threshold: a change is reported
 	 * only when it lies beyond every placement seen.
 	 */
-	if (p->has_pl && p->pl.sensitive &&
+	/*
+	 * Paired: the processes, each at a placement of its own, are what the
+	 * test counts, and its control shared every state of its process: the
+	 * placement rule has nothing left to explain (compare.rst).
+	 */
+	if (!p->paired && p->has_pl && p->pl.sensitive &&
 	    !(p->v.change == INFER_REGRESSED && p->pl.beyond > 0) &&
 	    !(p->v.change == INFER_IMPROVED && p->pl.beyond < 0)) {
 		p->out = CB_OUT_PLACEMENT;
@@ -624,8 +637,7 @@ static void cb_tally(struct cb_cmp *c)
 		    (c->worst < 0 || cb_point_change(p) > cb_point_change(&c->pts[c->worst])))
 			c->worst = (long)i;
 	}
-	/* The machine moved: only what its pairs do not cancel is left undecided. */
-	if (c->moved && c->unpaired)
+	if (c->moved)
 		c->status = CB_EXIT_INCONCLUSIVE;
 	else if (c->count[CB_OUT_REGRESSED])
 		c->status = CB_EXIT_REGRESSION;

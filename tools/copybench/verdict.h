@@ -122,6 +122,8 @@ struct cb_cmp_point {
  * @n: control ratios
  * @ratios: each control point's Hodges-Lehmann ratio new/base
  * @d: their drift (infer_drift())
+ * @paired: its controls have pairs (their costs against the native
+ *	point's paired control, per process): @ratios and @d are of those
  * @scattered: the drift is beyond the threshold but not significant: the
  *	controls disagree too much to tell whether, or how far, the machine
  *	moved (its native points' changes come out inconclusive)
@@ -134,6 +136,7 @@ struct cb_cmp_class {
 	double *ratios;
 	struct infer_drift d;
 	int scattered;
+	int paired;
 };
 
 /* struct cb_cmp_diff - a header field the two records disagree on. */
