@@ -390,6 +390,34 @@ TEST(log_se_known_value)
 }
 
 /*
+ * The interval of the Hodges-Lehmann ratio, by the test's inversion: 5
+ * against 5 at alpha 0.01 cuts no pair (k = 0: the extreme log ratios);
+ * at 0.2, six at each end (values from Python: sorted log ratios, k =
+ * floor(m / 2 - z sqrt(m (n + 1) / 12))). One a side cannot bound it.
+ */
+TEST(hl_interval_known_values)
+{
+	double x[] = { 10, 11, 12, 13, 14 }, y[5], lo = 0, hi = 0, zero[] = { 0, 1 };
+	int i;
+
+	for (i = 0; i < 5; i++)
+		y[i] = x[i] * 1.1;
+	ASSERT_EQ(0, infer_hl_interval(x, 5, y, 5, 0.01, &lo, &hi));
+	expect_near(_metadata, "lo 0.01", lo, 11.0 / 14, 1e-12);
+	expect_near(_metadata, "hi 0.01", hi, 1.54, 1e-12);
+	ASSERT_EQ(0, infer_hl_interval(x, 5, y, 5, 0.2, &lo, &hi));
+	expect_near(_metadata, "lo 0.2", lo, 1.0, 1e-12);
+	expect_near(_metadata, "hi 0.2", hi, 1.21, 1e-12);
+	ASSERT_EQ(0, infer_hl_interval(x, 1, y, 1, 0.01, &lo, &hi));
+	EXPECT_EQ(0, lo);
+	EXPECT_TRUE(isinf(hi));
+	EXPECT_EQ(-ENODATA, infer_hl_interval(x, 0, y, 5, 0.01, &lo, &hi));
+	EXPECT_EQ(-EDOM, infer_hl_interval(zero, 2, y, 5, 0.01, &lo, &hi));
+	EXPECT_EQ(-EINVAL, infer_hl_interval(x, 5, y, 5, 0, &lo, &hi));
+	EXPECT_EQ(-EINVAL, infer_hl_interval(x, 5, y, 5, 0.01, NULL, &hi));
+}
+
+/*
  * A native ratio net of the drift; equal to the controls' is no change;
  * the point's own uncertainty widens the band; a wild control does not.
  */
