@@ -108,8 +108,8 @@ struct cb_settings {
 	double slow_native;		/* test-only: native + this % of its cost */
 	/*
 	 * The interleaved design: each point timed in bursts of burst
-	 * samples, one burst a round, rounds rounds in a fresh order each
-	 * (job.c); rounds 0: the block design, every sample of a point in one
+	 * samples, one burst a round, that many rounds in a fresh order each
+	 * (interleave.c); rounds 0: the block design, every sample of a point in one
 	 * run. spell: test-only, native this % dearer in the first third of
 	 * the rounds (a slow spell of the machine, made to order).
 	 */
