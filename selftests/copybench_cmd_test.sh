@@ -339,7 +339,8 @@ design_refusals()
 		 "--design block --rounds 4:--rounds, --burst and --slow-spell are the interleaved design's" \
 		 "--rounds 10000 --burst 1000:invalid --rounds 10000 with --burst 1000" \
 		 "--slow-spell 0:invalid --slow-spell '0' (accepted: a percentage" \
-		 "--slow-spell x:invalid --slow-spell 'x'"; do
+		 "--slow-spell x:invalid --slow-spell 'x'" \
+		 "--sizes 0-65535 --variants native,orig,movsb --repeat 1:more than the interleaved design holds at once"; do
 		# shellcheck disable=SC2086 # options and values are words
 		"$CB" sweep --backend user --sizes 64 --variants native ${a%%:*} -o "$tmp/dr.json" \
 			> /dev/null 2> "$tmp/err"

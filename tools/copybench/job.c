@@ -41,6 +41,8 @@
 #define CB_MB_ROUNDS_DEFAULT	8UL
 #define CB_MB_BURST_DEFAULT	13UL
 #define CB_ROUNDS_MAX		10000UL
+/* Samples a process keeps at once, interleaved: 8 bytes each, 256 MiB. */
+#define CB_INTERLEAVED_SAMPLES_MAX	(32ULL << 20)
 #define CB_BURST_MAX		1000UL
 /* Points one run takes (with the repeats): days of measuring already. */
 #define CB_POINTS_MAX		1000000UL
@@ -1356,6 +1358,12 @@ static int cb_plan_ready(struct cb_job *r, struct cb_plan *pl, const struct cb_b
 	cb_plan_build(r, pl, b);
 	if (!pl->npts)
 		return cb_fail(e, CB_EXIT_USAGE, "nothing to measure: no variant supports the directions asked");
+	/* Interleaved, every point of a process holds its samples until the last round. */
+	if (r->set.rounds && pl->npts / r->repeat * r->set.samples > CB_INTERLEAVED_SAMPLES_MAX)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "%llu points a process x %lu samples: more than the interleaved design holds at once (accepted: up to %llu in all; fewer sizes, fewer --rounds, or --design block)",
+			       (unsigned long long)pl->npts / r->repeat, r->set.samples,
+			       CB_INTERLEAVED_SAMPLES_MAX);
 	for (i = 0; r->slow_native > 0 && i < pl->npts; i++)
 		if (!strcmp(cb_point_label(b->variants, &pl->pts[i]), CB_NATIVE_NAME) &&
 		    (pl->pts[i].size.random || strcmp(cb_caches[pl->pts[i].cache], "hot")))
