@@ -10,7 +10,11 @@
 # change nothing. Then a real bisect, on the cached bisect kernel of
 # "tools/kernel-cache bisect" (built when not cached: minutes), whose tree
 # is a git repository at commit "base" (Debian's linux-source-6.12) built in
-# its .obj/. On top of base the test commits a throwaway history of 8
+# obj/ beside it, as a user builds with make O=: its "source" link is
+# absolute, and the test gives the tree through a symbolic link in a
+# directory of its own outside the checkout and the cache (the guest must
+# resolve both on the host's side; a relative link hid issue 27). On top
+# of base the test commits a throwaway history of 8
 # commits (a branch, removed at the end, the tree put back at base):
 #   - one slows the kernel's user copies for real: rep_movs_alternative
 #     sends copies of 64 bytes and more to its byte loop (the commit is
@@ -49,6 +53,8 @@ bk=$top/tools/bisect-kernel
 ktap_print_header
 
 tmp=$(mktemp -d "$top/build/bisect-test.XXXXXX") || exit 1
+# The tree as a user has it: its own directory, outside the checkout.
+outside=$(mktemp -d "${TMPDIR:-/tmp}/copybench-bisect-tree.XXXXXX") || exit 1
 tree=
 # After a failure the bisect's directory stays, for its logs.
 cleanup() {
@@ -58,6 +64,7 @@ cleanup() {
 	else
 		rm -rf "$tmp"
 	fi
+	rm -rf "$outside"
 }
 trap cleanup EXIT
 
@@ -95,7 +102,16 @@ fi
 ktap_test_pass "the cached bisect kernel (tools/kernel-cache bisect): $obj"
 exec 9>"$("$top/tools/kernel-cache" bisect --lock-file)"
 flock 9
-tree=${obj%/.obj}
+# kbuild's link from the build directory to its source: absolute, the
+# layout of a user's make O= (issue 27).
+tree=$(readlink -f "$obj/source")
+link=$(readlink "$obj/source")
+if [ "${link#/}" = "$link" ] || [ ! -d "$tree/.git" ]; then
+	ktap_fail_why "the cached bisect kernel's build directory links its source absolutely" \
+		"$obj/source -> $link"
+	ktap_end
+fi
+ln -s "$tree" "$outside/linux"
 restore_tree
 
 
@@ -152,7 +168,7 @@ c8=${commits[8]:-}
 c_planted=${commits[$planted]:-}
 c_broken=${commits[$broken]:-}
 dir=$tmp/bisect
-run=(--tree "$tree" --build-dir "$obj" --good base --bad "$c8" --dir "$dir" --sizes 4K
+run=(--tree "$outside/linux" --build-dir "$obj" --good base --bad "$c8" --dir "$dir" --sizes 4K
      --append clearcpuid=erms --threshold 50)
 
 # --- refusals: exit 2, the option named, nothing changed ----------------------
