@@ -40,8 +40,10 @@
 # resume without measuring GOOD, BAD or a step again (but the one stopped),
 # name the planted commit, skip
 # the broken one with the compiler's error in the step's line, tell each
-# step's kernel apart by its release, say that the CPU is emulated, and
-# attach the trace: kcopy.bt's samples in rep_movs_alternative. The
+# step's kernel apart by its release, say that the CPU is emulated, say at
+# the start that the trace can work, and attach the trace: kcopy.bt's
+# samples for the parent and the first bad commit, rep_movs_alternative's
+# in the latter, and no "TRACE FAILED" anywhere. The
 # tree's lock (tools/kernel-cache bisect --lock-file) is held throughout.
 # Exit 0 pass, 1 fail, 4 skip.
 set -u
@@ -321,16 +323,24 @@ emulated() {
 }
 check "the emulated CPU is said: at the start, in each step's line, in the report" emulated
 
-# kcopy.bt (the default trace) on the first bad commit's kernel: dd's
-# samples, most of them in rep_movs_alternative, beside its record.
+# kcopy.bt (the default trace), said to work at the start, on the parent's
+# and the first bad commit's kernels: dd's samples, the latter's most of
+# them in rep_movs_alternative, beside their records; no trace failed.
 traced() {
-	local p=${c_planted:0:12}
-	[ -s "$dir/trace-$p.kcopy.json" ] &&
+	local p=${c_planted:0:12} parent
+	parent=$(git -C "$tree" rev-parse "$c_planted^")
+	parent=${parent:0:12}
+	grep -q '^bisect-kernel: trace: kcopy.bt after each measurement can work: ' "$tmp/run1.err" &&
+		[ -s "$dir/trace-$p.kcopy.json" ] && [ -s "$dir/trace-$parent.kcopy.json" ] &&
+		sed -n "/^  parent $parent:/,/^  first bad/p" "$dir/report.txt" |
+			grep -q '^    kcopy.bt, dd on the CPU: [0-9]* samples: [^ ]*+[0-9]* ' &&
 		sed -n "/^  first bad $p:/,/^\$/p" "$dir/report.txt" |
-			grep -q '^    kcopy.bt, dd on the CPU: [0-9]* samples: rep_movs_alternative+[0-9]* ' ||
-		{ cat "$dir/report.txt"; ls "$dir"; cat "$dir/trace-$p".*.err 2>/dev/null; return 1; }
+			grep -q '^    kcopy.bt, dd on the CPU: [0-9]* samples: rep_movs_alternative+[0-9]* ' &&
+		! grep -n 'TRACE FAILED' "$dir/report.txt" "$dir/steps.log" ||
+		{ grep 'trace' "$tmp/run1.err"; cat "$dir/report.txt"; ls "$dir"
+		  tail -n 5 "$dir/trace-$p".*.err "$dir/trace-$parent".*.err 2>/dev/null; return 1; }
 }
-check "the trace is attached: the first bad commit's copy samples in rep_movs_alternative" traced
+check "the trace works and is said to at the start: kcopy.bt's samples for the parent and the first bad commit (rep_movs_alternative)" traced
 
 again() {
 	local rc
