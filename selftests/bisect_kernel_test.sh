@@ -10,7 +10,11 @@
 # change nothing. Then a real bisect, on the cached bisect kernel of
 # "tools/kernel-cache bisect" (built when not cached: minutes), whose tree
 # is a git repository at commit "base" (Debian's linux-source-6.12) built in
-# its .obj/. On top of base the test commits a throwaway history of 8
+# obj/ beside it, as a user builds with make O=: its "source" link is
+# absolute, and the test gives the tree through a symbolic link in a
+# directory of its own outside the checkout and the cache (the guest must
+# resolve both on the host's side; a relative link hid issue 27). On top
+# of base the test commits a throwaway history of 8
 # commits (a branch, removed at the end, the tree put back at base):
 #   - one slows the kernel's user copies for real: rep_movs_alternative
 #     sends copies of 64 bytes and more to its byte loop (the commit is
@@ -36,8 +40,10 @@
 # resume without measuring GOOD, BAD or a step again (but the one stopped),
 # name the planted commit, skip
 # the broken one with the compiler's error in the step's line, tell each
-# step's kernel apart by its release, say that the CPU is emulated, and
-# attach the trace: kcopy.bt's samples in rep_movs_alternative. The
+# step's kernel apart by its release, say that the CPU is emulated, say at
+# the start that the trace can work, and attach the trace: kcopy.bt's
+# samples for the parent and the first bad commit, rep_movs_alternative's
+# in the latter, and no "TRACE FAILED" anywhere. The
 # tree's lock (tools/kernel-cache bisect --lock-file) is held throughout.
 # Exit 0 pass, 1 fail, 4 skip.
 set -u
@@ -49,6 +55,8 @@ bk=$top/tools/bisect-kernel
 ktap_print_header
 
 tmp=$(mktemp -d "$top/build/bisect-test.XXXXXX") || exit 1
+# The tree as a user has it: its own directory, outside the checkout.
+outside=$(mktemp -d "${TMPDIR:-/tmp}/copybench-bisect-tree.XXXXXX") || exit 1
 tree=
 # After a failure the bisect's directory stays, for its logs.
 cleanup() {
@@ -58,6 +66,7 @@ cleanup() {
 	else
 		rm -rf "$tmp"
 	fi
+	rm -rf "$outside"
 }
 trap cleanup EXIT
 
@@ -95,7 +104,16 @@ fi
 ktap_test_pass "the cached bisect kernel (tools/kernel-cache bisect): $obj"
 exec 9>"$("$top/tools/kernel-cache" bisect --lock-file)"
 flock 9
-tree=${obj%/.obj}
+# kbuild's link from the build directory to its source: absolute, the
+# layout of a user's make O= (issue 27).
+tree=$(readlink -f "$obj/source")
+link=$(readlink "$obj/source")
+if [ "${link#/}" = "$link" ] || [ ! -d "$tree/.git" ]; then
+	ktap_fail_why "the cached bisect kernel's build directory links its source absolutely" \
+		"$obj/source -> $link"
+	ktap_end
+fi
+ln -s "$tree" "$outside/linux"
 restore_tree
 
 
@@ -152,7 +170,7 @@ c8=${commits[8]:-}
 c_planted=${commits[$planted]:-}
 c_broken=${commits[$broken]:-}
 dir=$tmp/bisect
-run=(--tree "$tree" --build-dir "$obj" --good base --bad "$c8" --dir "$dir" --sizes 4K
+run=(--tree "$outside/linux" --build-dir "$obj" --good base --bad "$c8" --dir "$dir" --sizes 4K
      --append clearcpuid=erms --threshold 50)
 
 # --- refusals: exit 2, the option named, nothing changed ----------------------
@@ -305,16 +323,24 @@ emulated() {
 }
 check "the emulated CPU is said: at the start, in each step's line, in the report" emulated
 
-# kcopy.bt (the default trace) on the first bad commit's kernel: dd's
-# samples, most of them in rep_movs_alternative, beside its record.
+# kcopy.bt (the default trace), said to work at the start, on the parent's
+# and the first bad commit's kernels: dd's samples, the latter's most of
+# them in rep_movs_alternative, beside their records; no trace failed.
 traced() {
-	local p=${c_planted:0:12}
-	[ -s "$dir/trace-$p.kcopy.json" ] &&
+	local p=${c_planted:0:12} parent
+	parent=$(git -C "$tree" rev-parse "$c_planted^")
+	parent=${parent:0:12}
+	grep -q '^bisect-kernel: trace: kcopy.bt after each measurement can work: ' "$tmp/run1.err" &&
+		[ -s "$dir/trace-$p.kcopy.json" ] && [ -s "$dir/trace-$parent.kcopy.json" ] &&
+		sed -n "/^  parent $parent:/,/^  first bad/p" "$dir/report.txt" |
+			grep -q '^    kcopy.bt, dd on the CPU: [0-9]* samples: [^ ]*+[0-9]* ' &&
 		sed -n "/^  first bad $p:/,/^\$/p" "$dir/report.txt" |
-			grep -q '^    kcopy.bt, dd on the CPU: [0-9]* samples: rep_movs_alternative+[0-9]* ' ||
-		{ cat "$dir/report.txt"; ls "$dir"; cat "$dir/trace-$p".*.err 2>/dev/null; return 1; }
+			grep -q '^    kcopy.bt, dd on the CPU: [0-9]* samples: rep_movs_alternative+[0-9]* ' &&
+		! grep -n 'TRACE FAILED' "$dir/report.txt" "$dir/steps.log" ||
+		{ grep 'trace' "$tmp/run1.err"; cat "$dir/report.txt"; ls "$dir"
+		  tail -n 5 "$dir/trace-$p".*.err "$dir/trace-$parent".*.err 2>/dev/null; return 1; }
 }
-check "the trace is attached: the first bad commit's copy samples in rep_movs_alternative" traced
+check "the trace works and is said to at the start: kcopy.bt's samples for the parent and the first bad commit (rep_movs_alternative)" traced
 
 again() {
 	local rc

@@ -7,9 +7,10 @@
 #
 # Prints TAP 13 and exits 0 when every case passes, 1 when one fails, 4 when
 # nothing could run (no qemu or no kernel). Needs what tools/vm-run needs.
-# Fourteen boots under TCG, one of them the debug kernel of
-# tools/debug-kernel (built first when not cached: that can take long): 2 to
-# 5 minutes on this 2-CPU host with the kernel cached, depending on its
+# Sixteen boots under TCG, one of them the debug kernel of
+# tools/debug-kernel and two the bisect kernel of "tools/kernel-cache
+# bisect" (each built first when not cached: that can take long): 2 to
+# 5 minutes on this 2-CPU host with the kernels cached, depending on its
 # load, 30 s of it the --timeout case, which waits by design. Scratch files
 # go to build/vm-test/ (removed at the end).
 # shellcheck disable=SC2016 # guest commands are single-quoted on purpose
@@ -27,7 +28,7 @@ export TMPDIR=$work/tmp
 # TAP through the kernel's kselftest/ktap_helpers.sh (selftests/ktap.sh).
 CB_SELFTESTS=$top/selftests
 . "$CB_SELFTESTS/ktap.sh"
-NTESTS=25
+NTESTS=27
 ktap_print_header
 ktap_set_plan "$NTESTS"
 
@@ -258,20 +259,67 @@ check $? "a clean run lists no kernel report"
 
 # 25: the debug kernel's tree (tools/debug-kernel, built when not cached):
 # boots with everything built in, KASAN and kmemleak on, the tree as
-# /lib/modules/<release>/build, and the kmemleak scan after the command.
+# /lib/modules/<release>/build, and (an in-tree build, no "source" link)
+# as its source, and the kmemleak scan after the command.
 if tree=$("$top/tools/debug-kernel" 2>"$work/debug-kernel.err"); then
 	vm --kernel-tree "$tree" --keep-log -- sh -c '
 		uname -r; readlink "/lib/modules/$(uname -r)/build"
+		echo "source $(readlink "/lib/modules/$(uname -r)/source")"
 		test -e /sys/kernel/debug/kmemleak && echo kmemleak
 		dmesg | grep -q "KernelAddressSanitizer initialized" && echo kasan'
 	kept=$(sed -n 's/^vm-run: serial console log: //p' "$err")
 	[ $rc -eq 0 ] && grep -q -- '-copybench-debug$' "$out" && grep -qxF "$tree" "$out" &&
+		grep -qxF "source $tree" "$out" &&
 		grep -qx kmemleak "$out" && grep -qx kasan "$out" &&
 		grep -q 'vm-run-init: kmemleak: scan done' "$kept"
-	check $? "--kernel-tree boots the debug kernel (KASAN, kmemleak scanned after the command)"
+	check $? "--kernel-tree boots the debug kernel (KASAN, kmemleak scanned after the command; in-tree: build and source the tree)"
 else
 	ktap_fail_why "--kernel-tree boots the debug kernel" "tools/debug-kernel failed:" \
 		"$(tail -n 5 "$work/debug-kernel.err")"
+fi
+
+# 26-27: a tree built out of its source (make O=), as users lay it out:
+# the bisect kernel of "tools/kernel-cache bisect" (built when not cached),
+# whose build directory, beside the tree, links its source absolutely.
+# 26: given through a symbolic link (the path only the host resolves), its
+# /lib/modules/<release>/source is the source tree, and bpftrace runs a
+# script that needs the kernel's headers (a struct from linux/fs.h, and
+# kconfig.h, which bpftrace includes first; issue 27: "kconfig.h file not
+# found"). 27: the same build directory as a subdirectory of its source
+# with a relative link ("source -> .."): a layout made of symbolic links
+# to the cached tree's files, nothing rebuilt.
+if bobj=$("$top/tools/kernel-cache" bisect 2>"$work/bisect-kernel.err"); then
+	bsrc=$(readlink -f "$bobj/source")
+	ln -s "$bobj" "$work/bisect-obj"
+	printf '%s\n' '#include <linux/fs.h>' \
+		'kprobe:vfs_read { $f = (struct file *)arg0; printf("headers: f_mode read %d\n", $f->f_mode & 1); exit(); }' \
+		>"$work/fs.bt"
+	vm --kernel-tree "$work/bisect-obj" -- sh -c '
+		m=/lib/modules/$(uname -r)
+		echo "build $(readlink -f "$m/build")"; echo "source $(readlink -f "$m/source")"
+		bpftrace "$1" -c "/bin/cat /proc/version" 2>&1' sh "$work/fs.bt"
+	case "$(readlink "$bobj/source")" in /*) abs=1 ;; *) abs=0 ;; esac
+	[ $rc -eq 0 ] && [ $abs = 1 ] && grep -qxF "build $bobj" "$out" && grep -qxF "source $bsrc" "$out" &&
+		grep -qx 'headers: f_mode read 1' "$out"
+	check $? "--kernel-tree DIR (make O= beside the source, an absolute source link, DIR a symbolic link): the source linked, bpftrace reads the headers" \
+		"$bobj/source -> $(readlink "$bobj/source")" "$(tail -n 5 "$out")"
+	mkdir -p "$work/rel/obj"
+	for f in "$bsrc"/* "$bsrc"/.[!.]*; do [ -e "$f" ] && ln -s "$f" "$work/rel/"; done
+	for f in "$bobj"/* "$bobj"/.[!.]*; do
+		[ -e "$f" ] && [ "${f##*/}" != source ] && ln -s "$f" "$work/rel/obj/"
+	done
+	ln -s .. "$work/rel/obj/source"
+	vm --kernel-tree "$work/rel/obj" -- sh -c '
+		m=/lib/modules/$(uname -r)
+		echo "source $(readlink -f "$m/source")"
+		test -r "$m/source/include/linux/kconfig.h" && echo kconfig.h'
+	[ $rc -eq 0 ] && grep -qxF "source $work/rel" "$out" && grep -qx kconfig.h "$out"
+	check $? "--kernel-tree DIR (make O= in a subdirectory of the source, a relative source link): the source linked"
+else
+	for n in 26 27; do
+		ktap_fail_why "--kernel-tree boots a tree built with make O= (case $n)" \
+			"tools/kernel-cache bisect failed:" "$(tail -n 5 "$work/bisect-kernel.err")"
+	done
 fi
 
 # Every planned case ran (else a failure); 4 when none could pass.
