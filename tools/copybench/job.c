@@ -221,30 +221,28 @@ static int cb_opt_perturb(void *field, const char *v, struct cb_error *e)
 	return 0;
 }
 
-static int cb_opt_slow_native(void *field, const char *v, struct cb_error *e)
+/* --slow-native and --slow-spell: a percentage, 0 < PCT <= CB_SLOW_NATIVE_MAX. */
+static int cb_opt_slow_pct(const char *opt, void *field, const char *v, struct cb_error *e)
 {
 	char *end;
 	double d = strtod(v, &end);
 
 	if (end == v || *end || !(d > 0 && d <= CB_SLOW_NATIVE_MAX))
 		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --slow-native '%s' (accepted: a percentage, 0 < PCT <= %g)",
-			       v, CB_SLOW_NATIVE_MAX);
+			       "invalid --%s '%s' (accepted: a percentage, 0 < PCT <= %g)", opt, v,
+			       CB_SLOW_NATIVE_MAX);
 	*(double *)field = d;
 	return 0;
 }
 
+static int cb_opt_slow_native(void *field, const char *v, struct cb_error *e)
+{
+	return cb_opt_slow_pct("slow-native", field, v, e);
+}
+
 static int cb_opt_slow_spell(void *field, const char *v, struct cb_error *e)
 {
-	char *end;
-	double d = strtod(v, &end);
-
-	if (end == v || *end || !(d > 0 && d <= CB_SLOW_NATIVE_MAX))
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --slow-spell '%s' (accepted: a percentage, 0 < PCT <= %g)",
-			       v, CB_SLOW_NATIVE_MAX);
-	*(double *)field = d;
-	return 0;
+	return cb_opt_slow_pct("slow-spell", field, v, e);
 }
 
 /*
