@@ -122,10 +122,10 @@ selftests: $(KSFT_STAMP) $(CB_LIB)
 		CB_TOP=$(PWD_TOP) CB_LIB_DIR=$(BUILD)
 
 # The copybench command (tools/copybench/, Documentation/measure.rst) and
-# its unit tests. *_test.c files are test programs, copybench.c is main().
+# its unit tests. *_test.c files are test programs, main.c is main().
 CB_CMD_DIR	:= $(PWD_TOP)/tools/copybench
 CB_CMD_SRCS	:= $(filter-out %_test.c,$(wildcard $(CB_CMD_DIR)/*.c))
-CB_CMD_PARTS	:= $(filter-out $(CB_CMD_DIR)/copybench.c,$(CB_CMD_SRCS))
+CB_CMD_PARTS	:= $(filter-out $(CB_CMD_DIR)/main.c,$(CB_CMD_SRCS))
 CB_CMD_HDRS	:= $(wildcard $(CB_CMD_DIR)/*.h) $(CB_LIB_HDRS)
 CB_CMD_VERSION	:= $(BUILD)/copybench.version
 CB_CMD_CFLAGS	:= -O2 -g -Wall -Wextra -I$(PWD_TOP) -I$(CB_CMD_DIR)

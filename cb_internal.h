@@ -3,7 +3,7 @@
  * cb_internal.h - what the parts of copybench.ko share with each other: the
  * enums and the knobs made from the lists of copybench.h, the variant
  * table's entry, and the functions each part offers the others. State
- * stays file-static in the part that owns it. Who calls whom: cb_main.c
+ * stays file-static in the part that owns it. Who calls whom: copybench.c
  * (entry, file table) calls every part; cb_run.c and cb_data.c call
  * cb_knobs.c, cb_variants.c and cb_buf.c; cb_knobs.c calls cb_variants.c
  * only.

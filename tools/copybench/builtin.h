@@ -3,7 +3,7 @@
  * builtin.h - the subcommands of the copybench command, the way perf and
  * git declare theirs: each is "int cmd_NAME(int argc, char **argv)" with
  * argv[0] the subcommand's name, returning the exit status, and one line
- * in copybench.c's table. A new subcommand is a file and that line.
+ * in main.c's table. A new subcommand is a file and that line.
  */
 #ifndef CB_BUILTIN_H
 #define CB_BUILTIN_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cb_main.c - copybench.ko's entry: module init and exit, and the file
+ * copybench.c - copybench.ko's entry: module init and exit, and the file
  * table, the debugfs directory made from the CB_FILE and CB_KNOB lists of
  * copybench.h. The parts it registers do not call back into it.
  * Documentation/copybench.rst describes every file.

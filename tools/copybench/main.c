@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * copybench.c - the copybench command: "copybench SUBCOMMAND [OPTIONS]".
+ * main.c - the copybench command: "copybench SUBCOMMAND [OPTIONS]".
  * The subcommands are a table here and a cmd_*() each (builtin.h).
  * Documentation/measure.rst is the manual; tools/mkman makes a man page of
  * each entry of the table from its --help.
