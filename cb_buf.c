@@ -6,15 +6,18 @@
  * at mmap() and the run fills and checks through their kernel address.
  * The module never maps nor unmaps anything in a process; before every
  * copy the run checks, under the mmap lock it holds during the copy, that
- * the mapping at the buffer's address is still that buffer.
+ * the mapping at the buffer's address is still that buffer, with the
+ * access the copy needs.
  */
 #include <linux/fs.h>
 #include <linux/gfp.h>
 #include <linux/kref.h>
 #include <linux/mm.h>
 #include <linux/mm_types.h>
+#include <linux/mmu_context.h>
 #include <linux/mmap_lock.h>
 #include <linux/pagemap.h>
+#include <linux/pkeys.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -241,49 +244,88 @@ int cb_buf_find_user(struct cb_krun *c, struct cb_buf *b, u64 bytes, bool writab
 	return 0;
 }
 
-/* Is the VMA at b->ubase still b's buffer, whole and with the access the copy needs? */
-static bool cb_buf_intact(struct mm_struct *mm, const struct cb_buf *b)
+/* What the run finds at its buffer's address, under the writer's mmap lock. */
+enum cb_buf_state {
+	CB_BUF_INTACT,		/* the buffer, whole, with the access the copy needs */
+	CB_BUF_GONE,		/* unmapped, or another mapping there */
+	CB_BUF_PROT,		/* the buffer, without PROT_WRITE (PROT_READ): mprotect() */
+	CB_BUF_PKEY,		/* the buffer, its protection key denying the access */
+};
+
+/* Under the mmap lock; *pkey: the buffer's protection key, for the sentence. */
+static enum cb_buf_state cb_buf_state(struct mm_struct *mm, const struct cb_buf *b, int *pkey)
 {
 	unsigned long addr = (unsigned long)b->ubase;
 	struct vm_area_struct *vma = find_vma(mm, addr);
 
-	return vma && vma->vm_start == addr && vma->vm_ops == &cb_ubuf_vm_ops &&
-	       vma->vm_private_data == b->ub && vma->vm_end - addr >= b->len &&
-	       (vma->vm_flags & (b->writable ? VM_WRITE : VM_READ));
+	if (!vma || vma->vm_start != addr || vma->vm_ops != &cb_ubuf_vm_ops ||
+	    vma->vm_private_data != b->ub || vma->vm_end - addr < b->len)
+		return CB_BUF_GONE;
+	if (!(vma->vm_flags & (b->writable ? VM_WRITE : VM_READ)))
+		return CB_BUF_PROT;
+	*pkey = vma_pkey(vma);
+	if (!arch_vma_access_permitted(vma, b->writable, false, false))
+		return CB_BUF_PKEY;
+	return CB_BUF_INTACT;
 }
 
-static int cb_buf_gone(struct cb_krun *c, const struct cb_buf *b)
+/* The refusal for a buffer that is no longer usable (state not CB_BUF_INTACT). */
+static int cb_buf_unusable(struct cb_krun *c, const struct cb_buf *b, enum cb_buf_state state,
+			   int pkey)
 {
+	unsigned long addr = (unsigned long)b->ubase;
+	const char *prot = b->writable ? "PROT_WRITE" : "PROT_READ";
+
+	switch (state) {
+	case CB_BUF_PROT:
+		return cb_krun_fail(c, -EFAULT,
+				    "the run's buffer at 0x%lx lost %s during the run (mprotect()): a copy %s it faults; the run stopped and did not touch that address again",
+				    addr, prot, b->writable ? "to" : "from");
+	case CB_BUF_PKEY:
+		return cb_krun_fail(c, -EACCES,
+				    "the run's buffer at 0x%lx has protection key %d, which denies the writer %s (its PKRU, pkey_mprotect()): give the buffer key 0 or allow the access in the writing thread",
+				    addr, pkey,
+				    b->writable ? "writes (PKEY_DISABLE_WRITE or _ACCESS)" :
+						  "reads (PKEY_DISABLE_ACCESS)");
+	case CB_BUF_GONE:
+	case CB_BUF_INTACT:
+		break;
+	}
 	return cb_krun_fail(c, -EFAULT,
-			    "the run's buffer at 0x%lx (%lu bytes used) was unmapped, replaced or lost its %s during the run; the run stopped and did not touch that address again",
-			    (unsigned long)b->ubase, b->len, b->writable ? "PROT_WRITE" : "PROT_READ");
+			    "the run's buffer at 0x%lx (%lu bytes used) was unmapped or replaced during the run; the run stopped and did not touch that address again",
+			    addr, b->len);
 }
 
 /**
  * cb_buf_fault_in - map every page of the user side in the writer's page
  * tables (its first use, or after MADV_DONTNEED), without writing to it;
- * the copies run with page faults disabled
+ * the copies run with page faults disabled. It may sleep (the mmap lock,
+ * page tables): never called with migration disabled.
  * @c: the run
  * @b: the user side
  *
- * Return: 0; -EFAULT when the buffer is no longer there; -ENOMEM when it
- * is and its pages could not be mapped (the page tables' allocation
- * failed: the buffer's own fault handler cannot fail); -ERESTARTSYS.
+ * Return: 0; -EFAULT when the buffer is no longer there or lost the
+ * access the copy needs (mprotect()); -EACCES when its protection key
+ * denies that access; -ENOMEM when it is there and usable and its pages
+ * could not be mapped (the page tables' allocation failed: the buffer's own
+ * fault handler cannot fail); -ERESTARTSYS (a fatal signal).
  */
 int cb_buf_fault_in(struct cb_krun *c, const struct cb_buf *b)
 {
 	size_t left = b->writable ? fault_in_safe_writeable(b->ubase, b->len) :
 				    fault_in_readable(b->ubase, b->len);
-	bool intact;
+	enum cb_buf_state state;
+	int pkey = 0;
 
+	might_sleep();
 	if (!left)
 		return 0;
 	if (mmap_read_lock_killable(current->mm))
 		return -ERESTARTSYS;
-	intact = cb_buf_intact(current->mm, b);
+	state = cb_buf_state(current->mm, b, &pkey);
 	mmap_read_unlock(current->mm);
-	if (!intact)
-		return cb_buf_gone(c, b);
+	if (state != CB_BUF_INTACT)
+		return cb_buf_unusable(c, b, state, pkey);
 	return cb_krun_fail(c, -ENOMEM,
 			    "the buffer's pages cannot be mapped in the writer's page tables: no memory for them (its memory cgroup limit, or low memory)");
 }
@@ -307,24 +349,30 @@ void cb_buf_free(struct cb_buf *b)
 /**
  * cb_buf_lock - before a copy through the user side: take the writer's
  * mmap lock for reading, so that no thread can unmap, replace or protect
- * the mapping during the copy, and check that it is still the run's buffer
+ * the mapping during the copy, and check that it is still the run's
+ * buffer. Never sleeps (the caller holds its CPU): when the lock is not
+ * free at once, -EAGAIN, and the caller checks why the run should end
+ * before it tries again.
  * @c: the run; a no-op without a user side
  *
- * Return: 0 with the lock held; -EFAULT (reason in @c->why) or
- * -ERESTARTSYS (a fatal signal while waiting for the lock) without.
+ * Return: 0 with the lock held; -EAGAIN (the lock is taken or a writer
+ * waits for it), -EFAULT or -EACCES (reason in @c->why) without.
  */
 int cb_buf_lock(struct cb_krun *c)
 {
 	const struct cb_buf *b = c->user;
+	enum cb_buf_state state;
+	int pkey = 0;
 
 	if (!b)
 		return 0;
-	if (mmap_read_lock_killable(current->mm))
-		return -ERESTARTSYS;
-	if (cb_buf_intact(current->mm, b))
+	if (!mmap_read_trylock(current->mm))
+		return -EAGAIN;
+	state = cb_buf_state(current->mm, b, &pkey);
+	if (state == CB_BUF_INTACT)
 		return 0;
 	mmap_read_unlock(current->mm);
-	return cb_buf_gone(c, b);
+	return cb_buf_unusable(c, b, state, pkey);
 }
 
 /**

@@ -4,10 +4,12 @@
  * held on its CPU with migrate_disable() (kernel/rcu/refscale.c's way, in
  * the writer rather than a thread): the cost of one copy, the loops, a
  * warm-up, then the timed samples with the baseline samples between them,
- * and their statistics. A deadline timer and the writer's own signals stop
- * it within one copy; CPU hotplug and affinity changes, which wait for a
- * migrate-disabled task, end it at the next sample. Documentation/
- * copybench.rst, "How a run measures".
+ * and their statistics. A deadline timer, the writer's own signals and
+ * io_uring's cancel stop it within one copy; CPU hotplug and affinity
+ * changes, which wait for a migrate-disabled task, end it at the next
+ * sample. Nothing in it sleeps while it holds the CPU: the mmap lock is
+ * only tried (cb_window_begin()), the fault-in runs with migration
+ * enabled. Documentation/copybench.rst, "How a run measures".
  */
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
@@ -48,6 +50,19 @@ int cb_krun_fail(struct cb_krun *c, int err, const char *fmt, ...)
 	return err;
 }
 
+/**
+ * cb_krun_cancelled - the run ends for io_uring's cancel (cb_cancelled())
+ * @c: the run
+ *
+ * Return: -ECANCELED, what the canceller and the request's completion get.
+ */
+int cb_krun_cancelled(struct cb_krun *c)
+{
+	return cb_krun_fail(c, -ECANCELED,
+			    "io_uring cancelled the run after %llu ms (IORING_OP_ASYNC_CANCEL, or the ring's teardown at close or exit); the previous results stay",
+			    div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC));
+}
+
 static u64 cb_cycles_to_ms(u64 cycles)
 {
 	return tsc_khz ? div_u64(cycles, tsc_khz) : 0;
@@ -67,21 +82,23 @@ static enum hrtimer_restart cb_deadline(struct hrtimer *timer)
 }
 
 /*
- * Checked before every copy, inside the timed window too: two loads of hot
- * lines and two well-predicted branches, which the baseline loop pays as
+ * Checked before every copy, inside the timed window too: loads of hot
+ * lines and well-predicted branches, which the baseline loop pays as
  * well. A signal, not TIF_NOTIFY_SIGNAL: task_work (io_uring's completions)
- * waits for the write to return and neither ends nor blocks the run.
+ * waits for the write to return and neither ends nor blocks the run; in an
+ * io-wq worker the flag is io_uring's cancel (cb_cancelled()).
  */
 static __always_inline bool cb_stopping(const struct cb_krun *c)
 {
-	return READ_ONCE(c->stop) || task_sigpending(current);
+	return READ_ONCE(c->stop) || task_sigpending(current) || cb_cancelled();
 }
 
 /*
  * Between copies and samples (preemptible, outside any timed window): why
  * the run cannot go on, or 0. A signal first: -ERESTARTSYS, so that the
  * write restarts after a stop, a freeze or an SA_RESTART handler, and
- * fails with EINTR after another handler. Then the deadline; then the CPU:
+ * fails with EINTR after another handler; io_uring's cancel: -ECANCELED,
+ * what the canceller is told. Then the deadline; then the CPU:
  * going offline (hotplug waits for this task), or outside the writer's
  * allowed CPUs (a cpuset or affinity change, whose setter waits for this
  * task), both ended here so that the waiter is released.
@@ -92,6 +109,8 @@ static int cb_check(struct cb_krun *c)
 
 	if (task_sigpending(current))
 		return -ERESTARTSYS;
+	if (cb_cancelled())
+		return cb_krun_cancelled(c);
 	if (READ_ONCE(c->stop))
 		return -ETIME;
 	if (!cpu_active(cpu))
@@ -101,6 +120,22 @@ static int cb_check(struct cb_krun *c)
 				    "cpu %d left the writer's allowed CPUs (now %*pbl) during the run: a cpuset or affinity change",
 				    cpu, cpumask_pr_args(&current->cpus_mask));
 	return 0;
+}
+
+/*
+ * After a step taken with migration enabled: is the writer still on the
+ * run's CPU? Samples from two CPUs are not one measurement; the run ends
+ * rather than move the writer back (it never changes its affinity).
+ */
+static int cb_back_on_cpu(struct cb_krun *c)
+{
+	int here = smp_processor_id();
+
+	if (here == c->cpu)
+		return 0;
+	return cb_krun_fail(c, -EAGAIN,
+			    "the writer moved from cpu %d to cpu %d while the buffer's pages were mapped in again during the run (they were zapped: MADV_DONTNEED, reclaim); pin the writer to one CPU (taskset -c N) and write cpu, or do not zap the buffer during a run",
+			    c->cpu, here);
 }
 
 static int cb_between(struct cb_krun *c)
@@ -210,12 +245,29 @@ static cb_once_fn cb_once_for(enum cb_direction dir)
 
 /*
  * A timed window: the user mapping locked and checked (cb_buf_lock()),
- * preemption and page faults off.
+ * preemption and page faults off. The run holds its CPU and never sleeps
+ * for the lock: while another thread of the writer holds it, or queues for
+ * it as a writer (mmap(), mprotect(), munmap()), the run tries again after
+ * every check of cb_check(), rescheduling between tries, so that CPU
+ * hotplug, an affinity change, a signal, io_uring's cancel and the
+ * deadline end the wait as they end a sample.
  */
 static int cb_window_begin(struct cb_krun *c)
 {
-	int ret = cb_buf_lock(c);
+	u64 t0 = 0;
+	int ret;
 
+	while ((ret = cb_buf_lock(c)) == -EAGAIN) {
+		if (!t0)
+			t0 = ktime_get_ns();
+		ret = cb_check(c);
+		if (ret)
+			break;
+		cond_resched();
+		cpu_relax();
+	}
+	if (t0)
+		c->lock_wait_ns += ktime_get_ns() - t0;
 	if (ret)
 		return ret;
 	preempt_disable();
@@ -321,9 +373,12 @@ static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_
  * cold (windows set, one window per copy; flush says whether the buffers
  * are flushed before each). Stops within one copy when cb_stopping(). A
  * short copy means the user side's pages were zapped (MADV_DONTNEED, which
- * runs beside a copy under the same read lock): the pages are faulted in
- * again, outside any window, and the sample taken again, until the
- * deadline or a signal.
+ * runs beside a copy under the same read lock), or a protection changed
+ * that the next check names: the pages are faulted in again, outside any
+ * window and with migration enabled (the fault-in sleeps on the mmap lock
+ * and allocates page tables), and the sample taken again, until the
+ * deadline or a signal. A writer that moved meanwhile ends the run
+ * (cb_back_on_cpu()).
  * Returns 0 with the cycles in *cycles, or a negative errno.
  */
 static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *v, u32 loops,
@@ -342,7 +397,10 @@ static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *
 			return ret;
 		if (WARN_ON_ONCE(!c->user))	/* only user memory can be short */
 			return -EFAULT;
-		ret = cb_buf_fault_in(c, c->user) ?: cb_between(c);
+		migrate_enable();
+		ret = cb_buf_fault_in(c, c->user);
+		migrate_disable();
+		ret = ret ?: cb_back_on_cpu(c) ?: cb_between(c);
 		if (ret)
 			return ret;
 	}
@@ -541,10 +599,11 @@ static int cb_measure_samples(struct cb_krun *c)
 		ret = 0;
 	else if (ret == -ETIME)
 		return cb_krun_fail(c, -ETIME,
-				    "max_run_ms %u was reached after %llu ms, before the first timed sample (one copy takes about %llu us, loops %u); raise max_run_ms",
+				    "max_run_ms %u was reached after %llu ms, before the first timed sample (one copy takes about %llu us, loops %u; %llu ms waiting for the writer's mmap lock, which another of its threads held or queued for); raise max_run_ms",
 				    c->k.max_run_ms,
 				    div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC),
-				    cb_cycles_to_us(c->one_cycles), loops);
+				    cb_cycles_to_us(c->one_cycles), loops,
+				    div_u64(c->lock_wait_ns, NSEC_PER_MSEC));
 	if (ret)
 		return ret;
 	cb_stats(c, loops, n, nb);

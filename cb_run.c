@@ -75,14 +75,17 @@ static int cb_run_check(struct cb_krun *c)
 }
 
 /*
- * Between steps of the preparation: a signal or the deadline ends it. A
- * signal, not TIF_NOTIFY_SIGNAL (task_work waits for the write's return).
+ * Between steps of the preparation: a signal, io_uring's cancel or the
+ * deadline ends it. A signal, not TIF_NOTIFY_SIGNAL, which is task_work's
+ * (it waits for the write's return) in any writer but an io-wq worker.
  */
 static int cb_prep_check(struct cb_krun *c, const char *doing)
 {
 	cond_resched();
 	if (task_sigpending(current))
 		return -ERESTARTSYS;
+	if (cb_cancelled())
+		return cb_krun_cancelled(c);
 	if (ktime_get_ns() > c->deadline_ns)
 		return cb_krun_fail(c, -ETIME,
 				    "max_run_ms %u was reached after %llu ms, while %s; raise max_run_ms",

@@ -9,6 +9,8 @@
 #define CB_RUN_H
 
 #include <linux/hrtimer.h>
+#include <linux/sched.h>
+#include <linux/thread_info.h>
 
 #include "cb_internal.h"
 
@@ -82,10 +84,24 @@ struct cb_krun {
 
 	char why[320];			/* a failure, in words, for last_error */
 	u64 one_cycles;			/* one copy, from calibration */
+	u64 lock_wait_ns;		/* spent waiting for the writer's mmap lock */
 	u64 *c100;			/* per-sample cycles per copy, x100 */
 	u64 b100[CB_BASELINE_SAMPLES];	/* the same for the baseline */
 	struct cb_results r;
 };
+
+/*
+ * cb_cancelled - io_uring asks the run to end: the writer is an io-wq
+ * worker (a write issued with IORING_OP_WRITE, which the file cannot take
+ * without blocking) and io_wq_worker_cancel() set TIF_NOTIFY_SIGNAL on it,
+ * for IORING_OP_ASYNC_CANCEL or the ring's teardown. In any other writer
+ * the flag is task_work's (io_uring completions), which waits for the
+ * write's return and must neither end nor block the run.
+ */
+static __always_inline bool cb_cancelled(void)
+{
+	return unlikely(current->flags & PF_IO_WORKER) && test_thread_flag(TIF_NOTIFY_SIGNAL);
+}
 
 /* cb_buf.c */
 int cb_buf_alloc(struct cb_buf *b, u64 bytes);
@@ -98,6 +114,7 @@ void cb_buf_flush(const struct cb_buf *b, unsigned long off, unsigned long len);
 
 /* cb_measure.c */
 __printf(3, 4) int cb_krun_fail(struct cb_krun *c, int err, const char *fmt, ...);
+int cb_krun_cancelled(struct cb_krun *c);
 int cb_measure(struct cb_krun *c);
 
 #endif /* CB_RUN_H */
