@@ -622,31 +622,65 @@ int cb_uring_register(struct cb_uring *u, void *buf, size_t len)
 	       -errno : 0;
 }
 
-int cb_uring_rw(struct cb_uring *u, int opcode, int fd, void *buf, unsigned int len,
-		long long off)
+int cb_uring_submit(struct cb_uring *u, const struct io_uring_sqe *sqe, bool wait)
 {
-	unsigned int tail = *u->sq_tail, idx = tail & *u->sq_mask, head;
-	struct io_uring_sqe *sqe = (struct io_uring_sqe *)u->sqes + idx;
+	unsigned int tail = *u->sq_tail, idx = tail & *u->sq_mask;
+
+	memcpy((struct io_uring_sqe *)u->sqes + idx, sqe, sizeof(*sqe));
+	u->sq_array[idx] = idx;
+	__atomic_store_n(u->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, u->fd, 1, wait, wait ? IORING_ENTER_GETEVENTS : 0,
+		    NULL, 0) != 1)
+		return -errno;
+	return 0;
+}
+
+int cb_uring_posted(struct cb_uring *u, uint64_t *data)
+{
+	unsigned int head = __atomic_load_n(u->cq_head, __ATOMIC_ACQUIRE);
 	struct io_uring_cqe *cqe;
 	int res;
 
-	memset(sqe, 0, sizeof(*sqe));
-	sqe->opcode = opcode;
-	sqe->fd = fd;
-	sqe->addr = (unsigned long)buf;
-	sqe->len = len;
-	sqe->off = off;
-	u->sq_array[idx] = idx;
-	__atomic_store_n(u->sq_tail, tail + 1, __ATOMIC_RELEASE);
-	if (syscall(__NR_io_uring_enter, u->fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
-		return -errno;
-	head = __atomic_load_n(u->cq_head, __ATOMIC_ACQUIRE);
 	if (head == __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE))
 		return -EAGAIN;
 	cqe = (struct io_uring_cqe *)u->cqes + (head & *u->cq_mask);
 	res = cqe->res;
+	if (data)
+		*data = cqe->user_data;
 	__atomic_store_n(u->cq_head, head + 1, __ATOMIC_RELEASE);
 	return res;
+}
+
+int cb_uring_rw(struct cb_uring *u, int opcode, int fd, void *buf, unsigned int len,
+		long long off)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = opcode, .fd = fd, .addr = (unsigned long)buf, .len = len, .off = off,
+	};
+
+	return cb_uring_submit(u, &sqe, true) ?: cb_uring_posted(u, NULL);
+}
+
+char cb_task_state(pid_t pid, pid_t tid)
+{
+	char path[96], buf[512], *p;
+
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (cb_file_read(path, buf, sizeof(buf)) <= 0)
+		return '?';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
+int cb_cpu_online(int cpu, bool online)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return cb_file_write(path, online ? "1" : "0", 1);
 }
 
 void cb_uring_exit(struct cb_uring *u)

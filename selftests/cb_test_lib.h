@@ -241,6 +241,8 @@ int cb_cgroup_enter(const char *cg);
 void cb_cgroup_remove(const char *cg);
 
 /* A minimal io_uring: one request at a time. */
+struct io_uring_sqe;
+
 struct cb_uring {
 	int fd;
 	unsigned int *sq_head, *sq_tail, *sq_mask, *sq_array;
@@ -252,10 +254,19 @@ struct cb_uring {
 int cb_uring_init(struct cb_uring *u);
 /* Register one buffer for the *_FIXED opcodes (buf_index 0). */
 int cb_uring_register(struct cb_uring *u, void *buf, size_t len);
+/* Queue one request and enter the ring; with wait, until one completion is posted. */
+int cb_uring_submit(struct cb_uring *u, const struct io_uring_sqe *sqe, bool wait);
+/* The result of the next completion posted (its user_data in *data), or -EAGAIN. */
+int cb_uring_posted(struct cb_uring *u, uint64_t *data);
 /* One request (the *_FIXED opcodes use the registered buffer); its result, bytes or -errno. */
 int cb_uring_rw(struct cb_uring *u, int opcode, int fd, void *buf, unsigned int len,
 		long long off);
 void cb_uring_exit(struct cb_uring *u);
+
+/* The scheduler state letter of thread tid of process pid (tid 0: the process), or '?'. */
+char cb_task_state(pid_t pid, pid_t tid);
+/* Take a CPU offline or online again (its sysfs file): 0 or -errno. */
+int cb_cpu_online(int cpu, bool online);
 
 /* A seeded generator (splitmix64): the same seed gives the same stream. */
 struct cb_rng {

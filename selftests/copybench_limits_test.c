@@ -61,14 +61,6 @@ FIXTURE_SETUP(limits)
 	ASSERT_EQ(0, cb_write("max_run_ms", "600000"));
 }
 
-static int cb_cpu_online(int cpu, bool online)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return cb_file_write(path, online ? "1" : "0", 1);
-}
-
 /*
  * A child left by a failed test is killed and reaped, which on a module that
  * cannot stop its run waits for the run's end: the next test starts clean.

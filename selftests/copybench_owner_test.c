@@ -100,29 +100,6 @@ static void cb_set(struct __test_metadata *_metadata, const char * const *kv)
 	ASSERT_EQ(0, ret) TH_LOG("%s: %s", failed, strerror(-ret));
 }
 
-/* The scheduler state letter of task tid of this process ('R', 'S', 'D'...), or '?'. */
-static char cb_task_state(pid_t tid)
-{
-	char path[64], buf[512], *p;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
-	if (cb_file_read(path, buf, sizeof(buf)) <= 0)
-		return '?';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
-}
-
-/* The state letter of process pid, or '?'. */
-static char cb_proc_state(pid_t pid)
-{
-	char path[64], buf[512], *p;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (cb_file_read(path, buf, sizeof(buf)) <= 0)
-		return '?';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : '?';
-}
 
 /*
  * The start of a mapping of process pid (0: this one) whose /proc/PID/maps
@@ -318,33 +295,12 @@ TEST_F_TIMEOUT(owner, an_oom_group_kill_of_the_writer_leaves_suspend_working, 60
 /* One read of len bytes from fd into buf (offset -1: a pipe), submitted, not waited for. */
 static int cb_uring_submit_read(struct cb_uring *u, int fd, void *buf, unsigned int len)
 {
-	unsigned int tail = *u->sq_tail, idx = tail & *u->sq_mask;
-	struct io_uring_sqe *sqe = (struct io_uring_sqe *)u->sqes + idx;
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_READ, .fd = fd, .addr = (unsigned long)buf, .len = len,
+		.off = -1,
+	};
 
-	memset(sqe, 0, sizeof(*sqe));
-	sqe->opcode = IORING_OP_READ;
-	sqe->fd = fd;
-	sqe->addr = (unsigned long)buf;
-	sqe->len = len;
-	sqe->off = -1;
-	u->sq_array[idx] = idx;
-	__atomic_store_n(u->sq_tail, tail + 1, __ATOMIC_RELEASE);
-	return syscall(__NR_io_uring_enter, u->fd, 1, 0, 0, NULL, 0) == 1 ? 0 : -errno;
-}
-
-/* The result of the completion already posted, or -EAGAIN when there is none yet. */
-static int cb_uring_posted(struct cb_uring *u)
-{
-	unsigned int head = __atomic_load_n(u->cq_head, __ATOMIC_ACQUIRE);
-	struct io_uring_cqe *cqe;
-	int res;
-
-	if (head == __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE))
-		return -EAGAIN;
-	cqe = (struct io_uring_cqe *)u->cqes + (head & *u->cq_mask);
-	res = cqe->res;
-	__atomic_store_n(u->cq_head, head + 1, __ATOMIC_RELEASE);
-	return res;
+	return cb_uring_submit(u, &sqe, false);
 }
 
 struct cb_tw_writer {
@@ -373,7 +329,7 @@ static void *cb_tw_writer_fn(void *p)
 	 */
 	__atomic_store_n(&w->ret, ret, __ATOMIC_RELEASE);
 	w->posted = syscall(__NR_io_uring_enter, w->u.fd, 0, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0 ?
-		    -errno : cb_uring_posted(&w->u);
+		    -errno : cb_uring_posted(&w->u, NULL);
 	return NULL;
 }
 
@@ -401,7 +357,7 @@ static int cb_run_with_task_work(struct __test_metadata *_metadata, const char *
 	ASSERT_EQ(0, cb_wait_run_started(0, 60, NULL)) TH_LOG("the run was never seen in progress");
 	ASSERT_EQ(1, write(w.pipe[1], "x", 1));
 	while (__atomic_load_n(&w.ret, __ATOMIC_ACQUIRE) == 1) {
-		state = cb_task_state(__atomic_load_n(&w.tid, __ATOMIC_ACQUIRE));
+		state = cb_task_state(getpid(), __atomic_load_n(&w.tid, __ATOMIC_ACQUIRE));
 		in_d += state == 'D';
 		seen++;
 		sched_yield();
@@ -769,7 +725,7 @@ static int cb_until_state(pid_t pid, char want, double timeout)
 	double end = cb_now() + timeout;
 
 	while (cb_now() < end) {
-		if (cb_proc_state(pid) == want)
+		if (cb_task_state(pid, 0) == want)
 			return 0;
 		sched_yield();
 	}

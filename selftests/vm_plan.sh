@@ -20,7 +20,8 @@
 # data file's reads, load and unload); under KASAN and TCG they took 320 s
 # of make check's longest suite.
 # CB_DEBUG_NOT_LIMITS, CB_DEBUG_NOT_LIMITS_WHY: the copybench_limits_test
-# tests it does not run (it boots on one CPU; they need a second one).
+# tests it does not run (it boots on one CPU; they need a second one);
+# CB_DEBUG_NOT_CTX the same for copybench_ctx_test.
 
 cb_plan_localversion=$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"$/\1/p' \
 	"$CB_SELFTESTS/../tools/debug-kernel.config")
@@ -50,3 +51,6 @@ an_unpinned_writer_runs_on_the_cpu_asked_for_or_is_told_to_pin
 a_cpuset_narrowed_during_a_run_stays_narrowed
 a_cpu_offlined_during_a_run_ends_it_with_enodev"
 CB_DEBUG_NOT_LIMITS_WHY="one CPU"
+# The copybench_ctx_test tests it does not run, for the same reason.
+CB_DEBUG_NOT_CTX="cpu_offline_is_not_held_by_a_run_waiting_for_its_mmap_lock
+an_affinity_change_is_not_held_by_a_run_waiting_for_its_mmap_lock"

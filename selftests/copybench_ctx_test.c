@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * copybench_ctx_test.c - a run never sleeps holding its CPU, io_uring can
+ * cancel it, and a refused buffer says why (issue 28 of the project).
+ *
+ * 1. Another thread of the writer holds its mmap lock for reading through a
+ *    GUP that cannot finish (a read of /proc/self/mem at a page of a FUSE
+ *    file whose server, this test, does not answer) and a third queues an
+ *    mmap() behind it. The run's next window cannot take the lock. CPU 1
+ *    going offline, or the writer's affinity set to CPU 0, must complete
+ *    while the server still stalls, and the run end with ENODEV or EINVAL.
+ *    The module before slept for the lock with migration disabled: both
+ *    waited for as long as the server stalled (here, until the test gave
+ *    up and answered).
+ * 2. A write of 1 to run through IORING_OP_WRITE runs in an io-wq worker:
+ *    IORING_OP_ASYNC_CANCEL, and closing the ring, end it with ECANCELED.
+ *    The module before ran on to max_run_ms, and the ring's teardown
+ *    warned.
+ * 3. A protection key that denies the access is EACCES, with its reason;
+ *    a buffer that loses PROT_WRITE during a run is EFAULT, with its own.
+ *    The module before said ENOMEM, "no memory", for the key.
+ *
+ * Needs root, copybench.ko loaded, two CPUs (1), FUSE (/dev/fuse) (1),
+ * io_uring (2), protection keys (3). Relations are asserted, never a time:
+ * the bounds below only end a wait a working module never reaches.
+ *
+ *	./copybench_ctx_test
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fuse.h>
+#include <linux/io_uring.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#pragma GCC diagnostic ignored "-Wclobbered"
+#include "kselftest_harness.h"
+
+#include "cb_test_lib.h"
+
+#define MiB		(1024UL * 1024)
+/* A wait a working module ends at once; the module before, never. */
+#define CTX_BOUND_S	30.0
+
+FIXTURE(ctx) {
+	struct cb_saved saved;
+	int kmsg;
+	int offline_cpu;	/* a CPU the test took offline, put back at teardown */
+};
+
+FIXTURE_SETUP(ctx)
+{
+	const char *why = cb_unavailable();
+
+	self->offline_cpu = -1;
+	self->kmsg = -1;
+	if (why)
+		SKIP(return, "%s", why);
+	cb_save(&self->saved);
+	self->kmsg = cb_kmsg_open();
+}
+
+FIXTURE_TEARDOWN(ctx)
+{
+	if (self->offline_cpu >= 0)
+		cb_cpu_online(self->offline_cpu, true);
+	cb_restore(&self->saved);
+	if (self->kmsg >= 0)
+		close(self->kmsg);
+}
+
+static void ctx_set(struct __test_metadata *_metadata, const char * const *kv)
+{
+	const char *failed = NULL;
+	int ret = cb_write_knobs(kv, &failed);
+
+	ASSERT_EQ(0, ret) TH_LOG("%s: %s", failed, strerror(-ret));
+}
+
+static void ctx_pin(pid_t tid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(tid, sizeof(set), &set);
+}
+
+static pid_t ctx_gettid(void)
+{
+	return syscall(SYS_gettid);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 1. A FUSE server that answers everything but READ, which it holds. */
+
+#define CTX_FUSE_FILE	"f"
+#define CTX_FUSE_SIZE	65536
+
+struct ctx_fuse {
+	char dir[64];
+	int fd;			/* /dev/fuse */
+	pid_t server;
+	int held[2];		/* server -> test: a READ is held */
+	int answer[2];		/* test -> server: answer it now */
+};
+
+static void ctx_fuse_reply(int fd, uint64_t unique, int error, const void *arg, size_t len)
+{
+	char buf[sizeof(struct fuse_out_header) + 256];
+	struct fuse_out_header *out = (void *)buf;
+
+	out->len = sizeof(*out) + len;
+	out->error = error;
+	out->unique = unique;
+	memcpy(buf + sizeof(*out), arg, len);
+	if (write(fd, buf, out->len) < 0)
+		_exit(10);
+}
+
+static void ctx_fuse_attr(struct fuse_attr *a, uint64_t node)
+{
+	memset(a, 0, sizeof(*a));
+	a->ino = node;
+	a->mode = node == FUSE_ROOT_ID ? S_IFDIR | 0755 : S_IFREG | 0644;
+	a->nlink = 1;
+	a->size = node == FUSE_ROOT_ID ? 0 : CTX_FUSE_SIZE;
+	a->blocks = a->size / 512;
+	a->blksize = 4096;
+}
+
+/*
+ * The server: one request at a time. The first READ waits for a byte on
+ * answer[0]; every one after it (readahead) is answered at once.
+ */
+static int ctx_fuse_serve(struct ctx_fuse *f)
+{
+	static char in[FUSE_MIN_READ_BUFFER + 65536], zeros[65536];
+	struct fuse_in_header *h = (void *)in;
+	bool released = false;
+
+	for (;;) {
+		ssize_t n = read(f->fd, in, sizeof(in));
+		void *arg = in + sizeof(*h);
+		char c;
+
+		if (n < 0 && (errno == EINTR || errno == ENOENT))
+			continue;
+		if (n < (ssize_t)sizeof(*h))
+			return 0;	/* unmounted, aborted */
+		switch (h->opcode) {
+		case FUSE_INIT: {
+			struct fuse_init_in *i = arg;
+			struct fuse_init_out o = {
+				.major = FUSE_KERNEL_VERSION,
+				.minor = i->minor < FUSE_KERNEL_MINOR_VERSION ?
+					 i->minor : FUSE_KERNEL_MINOR_VERSION,
+				.max_readahead = i->max_readahead,
+				.max_write = 4096,
+				.max_background = 4,
+				.congestion_threshold = 4,
+				.time_gran = 1,
+			};
+
+			ctx_fuse_reply(f->fd, h->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_LOOKUP: {
+			struct fuse_entry_out o = { .nodeid = 2, .generation = 1,
+						    .entry_valid = 3600, .attr_valid = 3600 };
+
+			if (strcmp(arg, CTX_FUSE_FILE)) {
+				ctx_fuse_reply(f->fd, h->unique, -ENOENT, NULL, 0);
+				break;
+			}
+			ctx_fuse_attr(&o.attr, 2);
+			ctx_fuse_reply(f->fd, h->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_GETATTR: {
+			struct fuse_attr_out o = { .attr_valid = 3600 };
+
+			ctx_fuse_attr(&o.attr, h->nodeid);
+			ctx_fuse_reply(f->fd, h->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_OPEN:
+		case FUSE_OPENDIR: {
+			struct fuse_open_out o = { .fh = 1 };
+
+			ctx_fuse_reply(f->fd, h->unique, 0, &o, sizeof(o));
+			break;
+		}
+		case FUSE_READ: {
+			struct fuse_read_in *r = arg;
+			char buf[sizeof(struct fuse_out_header) + sizeof(zeros)];
+			struct fuse_out_header *out = (void *)buf;
+			size_t len = r->size < sizeof(zeros) ? r->size : sizeof(zeros);
+
+			if (!released && (write(f->held[1], "r", 1) != 1 ||
+					  read(f->answer[0], &c, 1) != 1))
+				return 11;
+			released = true;
+			out->len = sizeof(*out) + len;
+			out->error = 0;
+			out->unique = h->unique;
+			memset(buf + sizeof(*out), 0, len);
+			if (write(f->fd, buf, out->len) < 0)
+				return 12;
+			break;
+		}
+		case FUSE_FORGET:
+		case FUSE_BATCH_FORGET:
+		case FUSE_INTERRUPT:
+			break;
+		case FUSE_FLUSH:
+		case FUSE_RELEASE:
+		case FUSE_RELEASEDIR:
+			ctx_fuse_reply(f->fd, h->unique, 0, NULL, 0);
+			break;
+		default:
+			ctx_fuse_reply(f->fd, h->unique, -EOPNOTSUPP, NULL, 0);
+			break;
+		}
+	}
+}
+
+/* Mount it at a new directory, its server a child; 0 or -errno. */
+static int ctx_fuse_start(struct ctx_fuse *f)
+{
+	char opts[128];
+
+	memset(f, 0, sizeof(*f));
+	snprintf(f->dir, sizeof(f->dir), "/tmp/cbctx.XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -errno;
+	f->fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0", f->fd);
+	if (mount("copybench-ctx", f->dir, "fuse", MS_NOSUID | MS_NODEV, opts))
+		return -errno;
+	if (pipe(f->held) || pipe(f->answer))
+		return -errno;
+	f->server = fork();
+	if (f->server < 0)
+		return -errno;
+	if (!f->server)
+		_exit(ctx_fuse_serve(f));
+	return 0;
+}
+
+/* The held READ answered, and every READ after it. */
+static void ctx_fuse_release(struct ctx_fuse *f)
+{
+	if (f->answer[1] > 0 && write(f->answer[1], "g", 1) != 1)
+		perror("copybench_ctx_test: the FUSE server's pipe");
+	f->answer[1] = -1;
+}
+
+/* Release the server, unmount, reap it. */
+static void ctx_fuse_stop(struct ctx_fuse *f)
+{
+	ctx_fuse_release(f);
+	if (f->dir[0]) {
+		umount2(f->dir, MNT_DETACH);
+		rmdir(f->dir);
+		f->dir[0] = '\0';
+	}
+	if (f->server > 0) {
+		kill(f->server, SIGKILL);
+		waitpid(f->server, NULL, 0);
+		f->server = 0;
+	}
+	if (f->fd > 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+/*
+ * The writer, a child process: its main thread runs (pinned to CPU 1, a
+ * long cold to_user run); on the parent's word, a thread of it (CPU 0)
+ * maps the FUSE file and reads it through /proc/self/mem (a GUP that holds
+ * the mmap lock until the server answers), and once the server holds that
+ * READ another thread calls mmap(), a writer of the lock queued behind it.
+ * It exits with the run's errno.
+ */
+struct ctx_writer {
+	char path[96];		/* the FUSE file */
+	int fuse_fd;		/* /dev/fuse, closed in the writer */
+	int go[2];		/* parent -> writer: start the GUP */
+	int held;		/* the server's held[0] */
+	pid_t mmap_tid;		/* __atomic */
+};
+
+static struct ctx_writer *ctx_w;	/* shared with the writer (MAP_SHARED) */
+
+static void *ctx_gup_thread(void *p)
+{
+	int fd = open(ctx_w->path, O_RDONLY | O_CLOEXEC), mem;
+	char *map, byte;
+
+	ctx_pin(0, 0);
+	if (fd < 0)
+		return NULL;
+	map = mmap(NULL, CTX_FUSE_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+	mem = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+	if (map == MAP_FAILED || mem < 0)
+		return NULL;
+	/* GUP with the mmap lock held, until the server answers the READ. */
+	if (pread(mem, &byte, 1, (off_t)(unsigned long)map) != 1)
+		return NULL;
+	return NULL;
+}
+
+static void *ctx_queue_thread(void *p)
+{
+	pthread_t gup;
+	char c;
+
+	ctx_pin(0, 0);
+	if (read(ctx_w->go[0], &c, 1) != 1 || pthread_create(&gup, NULL, ctx_gup_thread, NULL))
+		return NULL;
+	if (read(ctx_w->held, &c, 1) != 1)
+		return NULL;
+	__atomic_store_n(&ctx_w->mmap_tid, ctx_gettid(), __ATOMIC_RELEASE);
+	/* A writer of the mmap lock, queued behind the GUP's read hold. */
+	mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return NULL;
+}
+
+static int ctx_writer_main(void *p)
+{
+	pthread_t th;
+	int ret;
+
+	/* Only the server holds the connection: it can always end it. */
+	close(ctx_w->fuse_fd);
+	ctx_pin(0, 1);
+	ret = cb_buffer_ready();
+	if (ret)
+		return -ret;
+	if (pthread_create(&th, NULL, ctx_queue_thread, NULL))
+		return 100;
+	return -cb_write("run", "1");
+}
+
+/* The action the attack waits for, in a thread of the test. */
+struct ctx_action {
+	int (*fn)(struct ctx_action *a);
+	pid_t writer;
+	int ret;
+	int done;	/* __atomic */
+};
+
+static void *ctx_action_thread(void *p)
+{
+	struct ctx_action *a = p;
+
+	a->ret = a->fn(a);
+	__atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int ctx_offline_cpu1(struct ctx_action *a)
+{
+	return cb_cpu_online(1, false);
+}
+
+static int ctx_move_to_cpu0(struct ctx_action *a)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	return sched_setaffinity(a->writer, sizeof(set), &set) ? -errno : 0;
+}
+
+/*
+ * The whole attack: the writer's run measuring, the GUP held by the
+ * server, the mmap() queued behind it; then the action, which must end
+ * while the server still holds the READ (*while_held). The action's
+ * result in *action_ret, the run's errno in *run_err.
+ */
+static void ctx_lock_attack(struct __test_metadata *_metadata, int (*fn)(struct ctx_action *a),
+			    bool *while_held, int *action_ret, int *run_err)
+{
+	static const char * const knobs[] = {
+		"direction=to_user", "variant=movsb", "size=65536", "cache=cold", "loops=1",
+		"samples=100000", "max_run_ms=120000", "cpu=1", NULL,
+	};
+	struct ctx_action a = { .fn = fn };
+	struct ctx_fuse f;
+	pthread_t act;
+	double end;
+	pid_t pid, tid = 0;
+	int status, ret;
+
+	ret = ctx_fuse_start(&f);
+	if (ret) {
+		ctx_fuse_stop(&f);
+		ASSERT_EQ(0, ret) TH_LOG("a FUSE mount: %s", strerror(-ret));
+	}
+	ctx_w = mmap(NULL, sizeof(*ctx_w), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		     -1, 0);
+	ASSERT_NE(MAP_FAILED, ctx_w);
+	memset(ctx_w, 0, sizeof(*ctx_w));
+	snprintf(ctx_w->path, sizeof(ctx_w->path), "%s/" CTX_FUSE_FILE, f.dir);
+	ctx_w->held = f.held[0];
+	ctx_w->fuse_fd = f.fd;
+	ASSERT_EQ(0, pipe(ctx_w->go));
+	ctx_set(_metadata, knobs);
+
+	ksft_print_msg("the writer starts its run on cpu 1\n");
+	a.writer = pid = cb_child(ctx_writer_main, NULL);
+	ASSERT_LT(0, pid);
+	ret = cb_wait_run_started(pid, 60, &status) ?: cb_wait_measuring(pid, 65536, 60);
+	EXPECT_EQ(0, ret) TH_LOG("the run was not seen measuring");
+	ksft_print_msg("the run measures: a thread of the writer reads the FUSE page\n");
+	ASSERT_EQ(1, write(ctx_w->go[1], "g", 1));
+	/* The mmap() queued: its thread asleep, the lock held for the GUP. */
+	end = cb_now() + CTX_BOUND_S;
+	while (cb_now() < end) {
+		tid = __atomic_load_n(&ctx_w->mmap_tid, __ATOMIC_ACQUIRE);
+		if (tid && cb_task_state(pid, tid) == 'D')
+			break;
+		usleep(10000);
+	}
+	EXPECT_NE(0, tid) TH_LOG("the server never got the GUP's READ");
+	EXPECT_EQ('D', tid ? cb_task_state(pid, tid) : '?')
+		TH_LOG("the mmap() never queued for the lock");
+	usleep(200000);		/* the run at its next window, on any module */
+	ksft_print_msg("the lock is held and a writer queued: the action starts\n");
+
+	ASSERT_EQ(0, pthread_create(&act, NULL, ctx_action_thread, &a));
+	end = cb_now() + CTX_BOUND_S;
+	while (!__atomic_load_n(&a.done, __ATOMIC_ACQUIRE) && cb_now() < end)
+		usleep(10000);
+	*while_held = __atomic_load_n(&a.done, __ATOMIC_ACQUIRE);
+	if (!*while_held)
+		TH_LOG("the action still waits after %.0f s with the lock held: answering the READ",
+		       CTX_BOUND_S);
+	ksft_print_msg("the action %s: the server answers\n", *while_held ? "ended" : "waits");
+	ctx_fuse_release(&f);
+	pthread_join(act, NULL);
+	ksft_print_msg("the action ended (%d): the writer is reaped\n", a.ret);
+	*action_ret = a.ret;
+	status = cb_wait_child(pid, 300);
+	if (status == -1) {
+		kill(pid, SIGKILL);
+		ctx_fuse_stop(&f);	/* ends every FUSE request the writer waits for */
+		waitpid(pid, &status, 0);
+	}
+	ctx_fuse_stop(&f);
+	*run_err = cb_exit_code(status);
+	close(ctx_w->go[0]);
+	close(ctx_w->go[1]);
+	munmap(ctx_w, sizeof(*ctx_w));
+}
+
+/*
+ * 1a. CPU 1 goes offline while the run on it waits for a lock another
+ * thread of its writer cannot release: the offline completes, the run ends
+ * with ENODEV.
+ */
+TEST_F_TIMEOUT(ctx, cpu_offline_is_not_held_by_a_run_waiting_for_its_mmap_lock, 600)
+{
+	int action_ret, run_err;
+	bool while_held;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two online CPUs");
+	ctx_lock_attack(_metadata, ctx_offline_cpu1, &while_held, &action_ret, &run_err);
+	if (!action_ret)
+		self->offline_cpu = 1;
+	EXPECT_TRUE(while_held) TH_LOG("the offline waited for the lock holder");
+	EXPECT_EQ(0, action_ret) TH_LOG("cpu1 offline: %s", strerror(-action_ret));
+	EXPECT_EQ(ENODEV, run_err) TH_LOG("%s", cb_last_error());
+	EXPECT_NE(NULL, strstr(cb_last_error(), "cpu 1 went offline")) TH_LOG("%s", cb_last_error());
+	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+}
+
+/* 1b. The same with the writer's affinity set to CPU 0: EINVAL, the new set kept. */
+TEST_F_TIMEOUT(ctx, an_affinity_change_is_not_held_by_a_run_waiting_for_its_mmap_lock, 600)
+{
+	int action_ret, run_err;
+	bool while_held;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two online CPUs");
+	ctx_lock_attack(_metadata, ctx_move_to_cpu0, &while_held, &action_ret, &run_err);
+	EXPECT_TRUE(while_held) TH_LOG("sched_setaffinity() waited for the lock holder");
+	EXPECT_EQ(0, action_ret) TH_LOG("sched_setaffinity: %s", strerror(-action_ret));
+	EXPECT_EQ(EINVAL, run_err) TH_LOG("%s", cb_last_error());
+	EXPECT_NE(NULL, strstr(cb_last_error(), "left the writer's allowed CPUs"))
+		TH_LOG("%s", cb_last_error());
+	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+}
+
+/* ---------------------------------------------------------------------- */
+/* 2. io_uring: a run started with IORING_OP_WRITE, cancelled. */
+
+#define CTX_WRITE_DATA	1
+#define CTX_CANCEL_DATA	2
+
+/* The next completion within timeout seconds: 0 and *data, *res; or -ETIME. */
+static int ctx_uring_reap(struct cb_uring *u, double timeout, uint64_t *data, int *res)
+{
+	double end = cb_now() + timeout;
+
+	do {
+		*res = cb_uring_posted(u, data);
+		if (*res != -EAGAIN)
+			return 0;
+		usleep(1000);
+	} while (cb_now() < end);
+	return -ETIME;
+}
+
+/* The knobs of a run that would last max_run_ms (120 s) if nothing ended it. */
+static const char * const ctx_long_run[] = {
+	"direction=memcpy", "variant=native", "size=1048576", "cache=hot", "loops=1",
+	"samples=100000", "max_run_ms=120000", "cpu=-1", NULL,
+};
+
+/* Submit the write of "1" to run; the run seen in progress. */
+static void ctx_uring_start_run(struct __test_metadata *_metadata, struct cb_uring *u, int *fd)
+{
+	static const char one[] = "1";
+	struct io_uring_sqe sqe = { .opcode = IORING_OP_WRITE };
+	int ret;
+
+	ctx_set(_metadata, ctx_long_run);
+	ret = cb_uring_init(u);
+	ASSERT_EQ(0, ret) TH_LOG("io_uring_setup: %s", strerror(-ret));
+	*fd = open(CB_PATH("run"), O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, *fd);
+	sqe.fd = *fd;
+	sqe.addr = (unsigned long)one;
+	sqe.len = 1;
+	sqe.user_data = CTX_WRITE_DATA;
+	ASSERT_EQ(0, cb_uring_submit(u, &sqe, false));
+	ASSERT_EQ(0, cb_wait_run_started(0, 60, NULL)) TH_LOG("the run was never seen in progress");
+}
+
+/* The knobs free again: the run over, within timeout seconds. */
+static bool ctx_run_over(double timeout)
+{
+	double end = cb_now() + timeout;
+
+	do {
+		if (cb_write("samples", "2") != -EBUSY)
+			return true;
+		usleep(10000);
+	} while (cb_now() < end);
+	return false;
+}
+
+/*
+ * 2a. IORING_OP_ASYNC_CANCEL of the running write: the write completes with
+ * ECANCELED and last_error says io_uring cancelled it; the results stay.
+ */
+TEST_F_TIMEOUT(ctx, io_uring_cancel_ends_a_run_started_through_it, 600)
+{
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_ASYNC_CANCEL, .addr = CTX_WRITE_DATA,
+		.user_data = CTX_CANCEL_DATA,
+	};
+	char before[8192], after[8192];
+	int fd, res, write_res = 1, cancel_res = 1, i;
+	struct cb_uring u;
+	uint64_t data;
+
+	ASSERT_EQ(0, cb_write("samples", "1"));
+	ASSERT_EQ(0, cb_write("cpu", "-1"));
+	ASSERT_EQ(0, cb_write("direction", "memcpy"));
+	ASSERT_EQ(0, cb_write("run", "1"));
+	cb_read("results", before, sizeof(before));
+	ctx_uring_start_run(_metadata, &u, &fd);
+	ASSERT_EQ(0, cb_uring_submit(&u, &sqe, false));
+	for (i = 0; i < 2 && !ctx_uring_reap(&u, CTX_BOUND_S, &data, &res); i++) {
+		if (data == CTX_WRITE_DATA)
+			write_res = res;
+		else
+			cancel_res = res;
+	}
+	TH_LOG("the cancel: %d (%s), the write: %d (%s)", cancel_res,
+	       cancel_res < 0 ? strerror(-cancel_res) : "-", write_res,
+	       write_res < 0 ? strerror(-write_res) : "-");
+	EXPECT_TRUE(cancel_res == 0 || cancel_res == -EALREADY);
+	EXPECT_EQ(-ECANCELED, write_res) TH_LOG("the run went on after io_uring cancelled it");
+	EXPECT_TRUE(ctx_run_over(CTX_BOUND_S));
+	EXPECT_NE(NULL, strstr(cb_last_error(), "io_uring cancelled the run"))
+		TH_LOG("%s", cb_last_error());
+	cb_read("results", after, sizeof(after));
+	EXPECT_STREQ(before, after);
+	cb_uring_exit(&u);
+	close(fd);
+	ctx_run_over(300);
+	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+}
+
+/*
+ * 2b. Closing the ring while the write runs: the teardown cancels it, the
+ * run ends, and the kernel warns of nothing (the module before ran on to
+ * max_run_ms and io_ring_exit_work() warned).
+ */
+TEST_F_TIMEOUT(ctx, closing_the_ring_ends_a_run_started_through_it, 600)
+{
+	struct cb_uring u;
+	bool over;
+	int fd;
+
+	ctx_uring_start_run(_metadata, &u, &fd);
+	cb_uring_exit(&u);
+	close(fd);
+	over = ctx_run_over(CTX_BOUND_S);
+	EXPECT_TRUE(over) TH_LOG("the run went on after its ring was closed");
+	EXPECT_NE(NULL, strstr(cb_last_error(), "io_uring cancelled the run"))
+		TH_LOG("%s", cb_last_error());
+	if (!over)
+		ctx_run_over(300);
+	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+}
+
+/* ---------------------------------------------------------------------- */
+/* 3. Refusals that say what happened. */
+
+static void ctx_user_run_knobs(struct __test_metadata *_metadata, const char *direction)
+{
+	const char * const knobs[] = {
+		"variant=movsb", "size=65536", "cache=hot", "loops=1", "samples=2",
+		"max_run_ms=60000", "cpu=-1", NULL,
+	};
+
+	ctx_set(_metadata, knobs);
+	ASSERT_EQ(0, cb_write("direction", direction));
+}
+
+/*
+ * 3a. A protection key on the buffer that denies the copy's access (writes
+ * for to_user, all access for from_user): EACCES, and a reason that names
+ * the key, not memory.
+ */
+TEST_F_TIMEOUT(ctx, a_protection_key_denial_is_eacces_with_its_reason, 300)
+{
+	static const struct { const char *dir; unsigned int rights; } cases[] = {
+		{ "to_user", PKEY_DISABLE_WRITE },
+		{ "from_user", PKEY_DISABLE_ACCESS },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned char *buf = cb_buffer_map(65536);
+		int pkey, ret;
+
+		ASSERT_NE(MAP_FAILED, buf) TH_LOG("%s", strerror(errno));
+		ctx_user_run_knobs(_metadata, cases[i].dir);
+		pkey = pkey_alloc(0, cases[i].rights);
+		ASSERT_LE(0, pkey) TH_LOG("pkey_alloc: %s (no protection keys here?)",
+					  strerror(errno));
+		ASSERT_EQ(0, pkey_mprotect(buf, 65536, PROT_READ | PROT_WRITE, pkey));
+		ret = cb_write("run", "1");
+		EXPECT_EQ(-EACCES, ret) TH_LOG("%s: %s; %s", cases[i].dir, strerror(-ret),
+					       cb_last_error());
+		EXPECT_NE(NULL, strstr(cb_last_error(), "protection key")) TH_LOG("%s", cb_last_error());
+		EXPECT_EQ(NULL, strstr(cb_last_error(), "memory")) TH_LOG("%s", cb_last_error());
+		/* The key allows again: the same buffer runs. */
+		ASSERT_EQ(0, pkey_set(pkey, 0));
+		ret = cb_write("run", "1");
+		EXPECT_EQ(0, ret) TH_LOG("%s with the key allowing: %s", cases[i].dir,
+					 cb_last_error());
+		munmap(buf, 65536);
+		pkey_free(pkey);
+	}
+	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+}
+
+struct ctx_mprotect_arg {
+	unsigned char *buf;
+	int ret;
+};
+
+static void *ctx_run_thread(void *p)
+{
+	struct ctx_mprotect_arg *a = p;
+
+	a->ret = cb_write("run", "1");
+	return NULL;
+}
+
+/*
+ * 3b. The buffer loses PROT_WRITE during a to_user run (another thread's
+ * mprotect()): EFAULT and a reason that says so; a PROT_NONE buffer before
+ * the run: EINVAL, "mapped without PROT_WRITE". Neither is a key's EACCES
+ * nor memory's ENOMEM.
+ */
+TEST_F_TIMEOUT(ctx, a_buffer_made_read_only_or_prot_none_says_so, 300)
+{
+	static const char * const knobs[] = {
+		"direction=to_user", "variant=movsb", "size=65536", "cache=cold", "loops=1",
+		"samples=100000", "max_run_ms=120000", "cpu=-1", NULL,
+	};
+	struct ctx_mprotect_arg a = { 0 };
+	pthread_t th;
+
+	ctx_set(_metadata, knobs);
+	a.buf = cb_buffer_map(65536);
+	ASSERT_NE(MAP_FAILED, a.buf) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, pthread_create(&th, NULL, ctx_run_thread, &a));
+	ASSERT_EQ(0, cb_wait_run_started(0, 60, NULL));
+	EXPECT_EQ(0, cb_wait_measuring(getpid(), 65536, 60));
+	ASSERT_EQ(0, mprotect(a.buf, 65536, PROT_READ));
+	pthread_join(th, NULL);
+	EXPECT_EQ(-EFAULT, a.ret) TH_LOG("%s", cb_last_error());
+	EXPECT_NE(NULL, strstr(cb_last_error(), "lost PROT_WRITE")) TH_LOG("%s", cb_last_error());
+
+	ASSERT_EQ(0, mprotect(a.buf, 65536, PROT_NONE));
+	ASSERT_EQ(0, cb_write("samples", "2"));
+	EXPECT_EQ(-EINVAL, cb_write("run", "1"));
+	EXPECT_NE(NULL, strstr(cb_last_error(), "without PROT_WRITE")) TH_LOG("%s", cb_last_error());
+	munmap(a.buf, 65536);
+	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+}
+
+TEST_HARNESS_MAIN
