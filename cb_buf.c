@@ -350,15 +350,18 @@ void cb_buf_free(struct cb_buf *b)
  * cb_buf_lock - before a copy through the user side: take the writer's
  * mmap lock for reading, so that no thread can unmap, replace or protect
  * the mapping during the copy, and check that it is still the run's
- * buffer. Never sleeps (the caller holds its CPU): when the lock is not
- * free at once, -EAGAIN, and the caller checks why the run should end
- * before it tries again.
+ * buffer. Without @wait it never sleeps (the caller holds its CPU): when
+ * the lock is not free at once, -EAGAIN, and the caller checks why the run
+ * should end before it tries again. With @wait it queues for the lock
+ * (the caller has migration enabled).
  * @c: the run; a no-op without a user side
+ * @wait: sleep for the lock
  *
  * Return: 0 with the lock held; -EAGAIN (the lock is taken or a writer
- * waits for it), -EFAULT or -EACCES (reason in @c->why) without.
+ * waits for it), -ERESTARTSYS (a fatal signal while queued), -EFAULT or
+ * -EACCES (reason in @c->why) without.
  */
-int cb_buf_lock(struct cb_krun *c)
+int cb_buf_lock(struct cb_krun *c, bool wait)
 {
 	const struct cb_buf *b = c->user;
 	enum cb_buf_state state;
@@ -366,7 +369,9 @@ int cb_buf_lock(struct cb_krun *c)
 
 	if (!b)
 		return 0;
-	if (!mmap_read_trylock(current->mm))
+	if (wait && mmap_read_lock_killable(current->mm))
+		return -ERESTARTSYS;
+	if (!wait && !mmap_read_trylock(current->mm))
 		return -EAGAIN;
 	state = cb_buf_state(current->mm, b, &pkey);
 	if (state == CB_BUF_INTACT)

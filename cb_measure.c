@@ -127,15 +127,15 @@ static int cb_check(struct cb_krun *c)
  * run's CPU? Samples from two CPUs are not one measurement; the run ends
  * rather than move the writer back (it never changes its affinity).
  */
-static int cb_back_on_cpu(struct cb_krun *c)
+static int cb_back_on_cpu(struct cb_krun *c, const char *during)
 {
 	int here = smp_processor_id();
 
 	if (here == c->cpu)
 		return 0;
 	return cb_krun_fail(c, -EAGAIN,
-			    "the writer moved from cpu %d to cpu %d while the buffer's pages were mapped in again during the run (they were zapped: MADV_DONTNEED, reclaim); pin the writer to one CPU (taskset -c N) and write cpu, or do not zap the buffer during a run",
-			    c->cpu, here);
+			    "the writer moved from cpu %d to cpu %d while %s during the run; pin the writer to one CPU (taskset -c N) and write cpu",
+			    c->cpu, here, during);
 }
 
 static int cb_between(struct cb_krun *c)
@@ -244,25 +244,64 @@ static cb_once_fn cb_once_for(enum cb_direction dir)
 }
 
 /*
+ * A writer pinned to the run's CPU alone, which only an affinity change
+ * or CPU hotplug can move: those cb_check() sees after the wait, so it may
+ * wait for the lock in the lock's queue, with migration enabled. An io-wq
+ * worker never is (its cancel must reach a run that waits).
+ */
+static bool cb_may_queue(const struct cb_krun *c)
+{
+	return !(current->flags & PF_IO_WORKER) && cpumask_weight(&current->cpus_mask) == 1 &&
+	       cpumask_test_cpu(c->cpu, &current->cpus_mask);
+}
+
+/*
+ * Queue for the lock with migration enabled (a sleep that holds up no
+ * hotplug or affinity change), then hold the CPU again and check what
+ * happened meanwhile: 0 with the lock held, or why the run ends.
+ */
+static int cb_window_queue(struct cb_krun *c)
+{
+	int ret;
+
+	migrate_enable();
+	ret = cb_buf_lock(c, true);
+	migrate_disable();
+	if (ret)
+		return ret;
+	ret = cb_check(c) ?: cb_back_on_cpu(c, "it waited for its mmap lock");
+	if (ret)
+		cb_buf_unlock(c);
+	return ret;
+}
+
+/*
  * A timed window: the user mapping locked and checked (cb_buf_lock()),
- * preemption and page faults off. The run holds its CPU and never sleeps
- * for the lock: while another thread of the writer holds it, or queues for
- * it as a writer (mmap(), mprotect(), munmap()), the run tries again after
- * every check of cb_check(), rescheduling between tries, so that CPU
+ * preemption and page faults off. The run never sleeps for the lock while
+ * it holds its CPU: while another thread of the writer holds it, or queues
+ * for it as a writer (mmap(), mprotect(), munmap()), the run tries again
+ * after every check of cb_check(), rescheduling between tries, so that CPU
  * hotplug, an affinity change, a signal, io_uring's cancel and the
- * deadline end the wait as they end a sample.
+ * deadline end the wait as they end a sample. A read trylock fails while a
+ * writer is queued, so under a storm of mmap() calls tries alone starve:
+ * a writer pinned to the run's CPU queues for the lock instead, with
+ * migration enabled (cb_window_queue()).
  */
 static int cb_window_begin(struct cb_krun *c)
 {
 	u64 t0 = 0;
 	int ret;
 
-	while ((ret = cb_buf_lock(c)) == -EAGAIN) {
+	while ((ret = cb_buf_lock(c, false)) == -EAGAIN) {
 		if (!t0)
 			t0 = ktime_get_ns();
 		ret = cb_check(c);
 		if (ret)
 			break;
+		if (cb_may_queue(c)) {
+			ret = cb_window_queue(c);
+			break;
+		}
 		cond_resched();
 		cpu_relax();
 	}
@@ -400,7 +439,8 @@ static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *
 		migrate_enable();
 		ret = cb_buf_fault_in(c, c->user);
 		migrate_disable();
-		ret = ret ?: cb_back_on_cpu(c) ?: cb_between(c);
+		ret = ret ?: cb_back_on_cpu(c, "the buffer's zapped pages (MADV_DONTNEED, reclaim) were mapped in again") ?:
+		      cb_between(c);
 		if (ret)
 			return ret;
 	}

@@ -108,7 +108,7 @@ int cb_buf_alloc(struct cb_buf *b, u64 bytes);
 int cb_buf_find_user(struct cb_krun *c, struct cb_buf *b, u64 bytes, bool writable);
 int cb_buf_fault_in(struct cb_krun *c, const struct cb_buf *b);
 void cb_buf_free(struct cb_buf *b);
-int cb_buf_lock(struct cb_krun *c);
+int cb_buf_lock(struct cb_krun *c, bool wait);
 void cb_buf_unlock(struct cb_krun *c);
 void cb_buf_flush(const struct cb_buf *b, unsigned long off, unsigned long len);
 

@@ -395,7 +395,7 @@ static int ctx_move_to_cpu0(struct ctx_action *a)
  * result in *action_ret, the run's errno in *run_err.
  */
 static void ctx_lock_attack(struct __test_metadata *_metadata, int (*fn)(struct ctx_action *a),
-			    bool *while_held, int *action_ret, int *run_err)
+			    bool widen, bool *while_held, int *action_ret, int *run_err)
 {
 	static const char * const knobs[] = {
 		"direction=to_user", "variant=movsb", "size=65536", "cache=cold", "loops=1",
@@ -428,6 +428,15 @@ static void ctx_lock_attack(struct __test_metadata *_metadata, int (*fn)(struct 
 	ASSERT_LT(0, pid);
 	ret = cb_wait_run_started(pid, 60, &status) ?: cb_wait_measuring(pid, 65536, 60);
 	EXPECT_EQ(0, ret) TH_LOG("the run was not seen measuring");
+	if (widen) {
+		/* Allowed both CPUs, the run's own still among them: it only tries the lock. */
+		cpu_set_t both;
+
+		CPU_ZERO(&both);
+		CPU_SET(0, &both);
+		CPU_SET(1, &both);
+		EXPECT_EQ(0, sched_setaffinity(pid, sizeof(both), &both));
+	}
 	ksft_print_msg("the run measures: a thread of the writer reads the FUSE page\n");
 	ASSERT_EQ(1, write(ctx_w->go[1], "g", 1));
 	/* The mmap() queued: its thread asleep, the lock held for the GUP. */
@@ -473,7 +482,8 @@ static void ctx_lock_attack(struct __test_metadata *_metadata, int (*fn)(struct 
 /*
  * 1a. CPU 1 goes offline while the run on it waits for a lock another
  * thread of its writer cannot release: the offline completes, the run ends
- * with ENODEV.
+ * with ENODEV. The writer may run on both CPUs, so the run only tries the
+ * lock, with migration disabled.
  */
 TEST_F_TIMEOUT(ctx, cpu_offline_is_not_held_by_a_run_waiting_for_its_mmap_lock, 600)
 {
@@ -482,7 +492,7 @@ TEST_F_TIMEOUT(ctx, cpu_offline_is_not_held_by_a_run_waiting_for_its_mmap_lock, 
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two online CPUs");
-	ctx_lock_attack(_metadata, ctx_offline_cpu1, &while_held, &action_ret, &run_err);
+	ctx_lock_attack(_metadata, ctx_offline_cpu1, true, &while_held, &action_ret, &run_err);
 	if (!action_ret)
 		self->offline_cpu = 1;
 	EXPECT_TRUE(while_held) TH_LOG("the offline waited for the lock holder");
@@ -500,12 +510,33 @@ TEST_F_TIMEOUT(ctx, an_affinity_change_is_not_held_by_a_run_waiting_for_its_mmap
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two online CPUs");
-	ctx_lock_attack(_metadata, ctx_move_to_cpu0, &while_held, &action_ret, &run_err);
+	ctx_lock_attack(_metadata, ctx_move_to_cpu0, true, &while_held, &action_ret, &run_err);
 	EXPECT_TRUE(while_held) TH_LOG("sched_setaffinity() waited for the lock holder");
 	EXPECT_EQ(0, action_ret) TH_LOG("sched_setaffinity: %s", strerror(-action_ret));
 	EXPECT_EQ(EINVAL, run_err) TH_LOG("%s", cb_last_error());
 	EXPECT_NE(NULL, strstr(cb_last_error(), "left the writer's allowed CPUs"))
 		TH_LOG("%s", cb_last_error());
+	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+}
+
+/*
+ * 1c. The same offline with the writer pinned to CPU 1 alone: the run
+ * queues for the lock with migration enabled, the offline completes, and
+ * when the lock comes the run sees its CPU gone (ENODEV).
+ */
+TEST_F_TIMEOUT(ctx, cpu_offline_is_not_held_by_a_pinned_run_queued_for_its_mmap_lock, 600)
+{
+	int action_ret, run_err;
+	bool while_held;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two online CPUs");
+	ctx_lock_attack(_metadata, ctx_offline_cpu1, false, &while_held, &action_ret, &run_err);
+	if (!action_ret)
+		self->offline_cpu = 1;
+	EXPECT_TRUE(while_held) TH_LOG("the offline waited for the lock holder");
+	EXPECT_EQ(0, action_ret) TH_LOG("cpu1 offline: %s", strerror(-action_ret));
+	EXPECT_EQ(ENODEV, run_err) TH_LOG("%s", cb_last_error());
 	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
 }
 
@@ -620,16 +651,24 @@ TEST_F_TIMEOUT(ctx, io_uring_cancel_ends_a_run_started_through_it, 600)
 TEST_F_TIMEOUT(ctx, closing_the_ring_ends_a_run_started_through_it, 600)
 {
 	struct cb_uring u;
+	double end;
 	bool over;
 	int fd;
 
 	ctx_uring_start_run(_metadata, &u, &fd);
 	cb_uring_exit(&u);
 	close(fd);
-	over = ctx_run_over(CTX_BOUND_S);
-	EXPECT_TRUE(over) TH_LOG("the run went on after its ring was closed");
+	/*
+	 * last_error first: a knob write refused while the run ends (its
+	 * knobs are free a moment after its sentence) would replace it.
+	 */
+	end = cb_now() + CTX_BOUND_S;
+	while (!strstr(cb_last_error(), "io_uring cancelled the run") && cb_now() < end)
+		usleep(10000);
 	EXPECT_NE(NULL, strstr(cb_last_error(), "io_uring cancelled the run"))
 		TH_LOG("%s", cb_last_error());
+	over = ctx_run_over(CTX_BOUND_S);
+	EXPECT_TRUE(over) TH_LOG("the run went on after its ring was closed");
 	if (!over)
 		ctx_run_over(300);
 	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));

@@ -53,4 +53,5 @@ a_cpu_offlined_during_a_run_ends_it_with_enodev"
 CB_DEBUG_NOT_LIMITS_WHY="one CPU"
 # The copybench_ctx_test tests it does not run, for the same reason.
 CB_DEBUG_NOT_CTX="cpu_offline_is_not_held_by_a_run_waiting_for_its_mmap_lock
+cpu_offline_is_not_held_by_a_pinned_run_queued_for_its_mmap_lock
 an_affinity_change_is_not_held_by_a_run_waiting_for_its_mmap_lock"
