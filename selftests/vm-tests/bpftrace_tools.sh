@@ -301,7 +301,7 @@ test_readlint()
 	fd = os.open("$mnt/r", os.O_RDONLY)
 	buf = bytearray(8)
 	def work():
-	    for _ in range(300):
+	    for _ in range(1000):
 	        os.preadv(fd, [buf], 0)
 	threads = [threading.Thread(target=work) for _ in range(2)]
 	for t in threads:
