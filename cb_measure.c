@@ -8,8 +8,9 @@
  * io_uring's cancel stop it within one copy; CPU hotplug and affinity
  * changes, which wait for a migrate-disabled task, end it at the next
  * sample. Nothing in it sleeps while it holds the CPU: the mmap lock is
- * only tried (cb_window_begin()), the fault-in runs with migration
- * enabled. Documentation/copybench.rst, "How a run measures".
+ * tried, or waited for with migration enabled by a writer pinned to the
+ * run's CPU (cb_window_begin()); the fault-in runs with migration enabled.
+ * Documentation/copybench.rst, "How a run measures".
  */
 #include <linux/cpumask.h>
 #include <linux/kernel.h>

@@ -480,26 +480,33 @@ static void ctx_lock_attack(struct __test_metadata *_metadata, int (*fn)(struct 
 }
 
 /*
- * 1a. CPU 1 goes offline while the run on it waits for a lock another
- * thread of its writer cannot release: the offline completes, the run ends
- * with ENODEV. The writer may run on both CPUs, so the run only tries the
- * lock, with migration disabled.
+ * CPU 1 goes offline while the run on it waits for a lock another thread
+ * of its writer cannot release: the offline completes, the run ends with
+ * ENODEV. widen: the writer may run on both CPUs (tries, migration
+ * disabled), else it is pinned to CPU 1 (queued, migration enabled).
  */
-TEST_F_TIMEOUT(ctx, cpu_offline_is_not_held_by_a_run_waiting_for_its_mmap_lock, 600)
+static void ctx_offline_attack(struct __test_metadata *_metadata, int *offline_cpu, int kmsg,
+			       bool widen)
 {
 	int action_ret, run_err;
 	bool while_held;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		SKIP(return, "needs two online CPUs");
-	ctx_lock_attack(_metadata, ctx_offline_cpu1, true, &while_held, &action_ret, &run_err);
+	ctx_lock_attack(_metadata, ctx_offline_cpu1, widen, &while_held, &action_ret, &run_err);
 	if (!action_ret)
-		self->offline_cpu = 1;
+		*offline_cpu = 1;
 	EXPECT_TRUE(while_held) TH_LOG("the offline waited for the lock holder");
 	EXPECT_EQ(0, action_ret) TH_LOG("cpu1 offline: %s", strerror(-action_ret));
 	EXPECT_EQ(ENODEV, run_err) TH_LOG("%s", cb_last_error());
 	EXPECT_NE(NULL, strstr(cb_last_error(), "cpu 1 went offline")) TH_LOG("%s", cb_last_error());
-	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+	EXPECT_STREQ("", cb_kmsg_report(kmsg));
+}
+
+/* 1a. The writer may run on both CPUs: the run only tries the lock. */
+TEST_F_TIMEOUT(ctx, cpu_offline_is_not_held_by_a_run_waiting_for_its_mmap_lock, 600)
+{
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two online CPUs");
+	ctx_offline_attack(_metadata, &self->offline_cpu, self->kmsg, true);
 }
 
 /* 1b. The same with the writer's affinity set to CPU 0: EINVAL, the new set kept. */
@@ -520,24 +527,14 @@ TEST_F_TIMEOUT(ctx, an_affinity_change_is_not_held_by_a_run_waiting_for_its_mmap
 }
 
 /*
- * 1c. The same offline with the writer pinned to CPU 1 alone: the run
- * queues for the lock with migration enabled, the offline completes, and
- * when the lock comes the run sees its CPU gone (ENODEV).
+ * 1c. The writer pinned to CPU 1 alone: the run queues for the lock with
+ * migration enabled, and when the lock comes it sees its CPU gone.
  */
 TEST_F_TIMEOUT(ctx, cpu_offline_is_not_held_by_a_pinned_run_queued_for_its_mmap_lock, 600)
 {
-	int action_ret, run_err;
-	bool while_held;
-
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two online CPUs");
-	ctx_lock_attack(_metadata, ctx_offline_cpu1, false, &while_held, &action_ret, &run_err);
-	if (!action_ret)
-		self->offline_cpu = 1;
-	EXPECT_TRUE(while_held) TH_LOG("the offline waited for the lock holder");
-	EXPECT_EQ(0, action_ret) TH_LOG("cpu1 offline: %s", strerror(-action_ret));
-	EXPECT_EQ(ENODEV, run_err) TH_LOG("%s", cb_last_error());
-	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+	ctx_offline_attack(_metadata, &self->offline_cpu, self->kmsg, false);
 }
 
 /* ---------------------------------------------------------------------- */
