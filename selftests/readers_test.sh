@@ -169,6 +169,18 @@ if [ "$rc" -eq 0 ] && grep -q "^# WARNING: [0-9]* short reads" "$tmp/out.txt" &&
 else
 	ktap_fail_why short_reads_flagged_in_table_and_allowed "exit $rc" "$(cat "$tmp/out.txt" "$tmp/err.txt")"
 fi
+# A thread that sits in one read through the whole window (its writer
+# late: here by 0.3 s, on a loaded host by the scheduler) still measures:
+# the window stays open until every thread is in it. It failed with "no
+# thread reached the measured phase" (a make check run, at 30 ms).
+(sleep 0.3; yes) | "$READERS" --source /dev/stdin --chunk 1M --threads 1 --touch none \
+	--allow-short --duration 30ms --warmup 10ms > "$tmp/out.txt" 2> "$tmp/err.txt"
+rc=${PIPESTATUS[1]}
+if [ "$rc" -eq 0 ] && grep -Eq "^ +1 +private .*[0-9]+! no$" "$tmp/out.txt"; then
+	ktap_test_pass late_writer_is_waited_for_not_failed
+else
+	ktap_fail_why late_writer_is_waited_for_not_failed "exit $rc" "$(cat "$tmp/out.txt" "$tmp/err.txt")"
+fi
 # A sysfs attribute claims a page (st_size 4096) and returns a few bytes.
 sysf=/sys/devices/system/cpu/online
 if [ -r $sysf ] && [ "$(stat -c %s $sysf)" -gt "$(wc -c < $sysf)" ]; then

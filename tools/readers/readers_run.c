@@ -48,7 +48,8 @@ enum rd_phase {
 static struct {
 	alignas(RD_PAD) atomic_int phase;
 	atomic_int failed;
-	char pad[RD_PAD - 2 * sizeof(atomic_int)];
+	atomic_uint settled;	/* threads measuring, or done */
+	char pad[RD_PAD - 2 * sizeof(atomic_int) - sizeof(atomic_uint)];
 } rd_gate;
 
 /* Wakes the main thread early: a thread failed, or a signal came. */
@@ -75,6 +76,7 @@ struct rd_thread {
 	uint64_t sink;			/* what touching the data computed */
 	struct timespec t0, t1;
 	bool measured;
+	bool settled;			/* counted in rd_gate.settled */
 	bool verified;
 	bool failed;
 	char error[384];
@@ -355,6 +357,15 @@ static int64_t rd_read_once(struct rd_thread *t, uint64_t off, uint64_t expect)
 	return read(t->fd, t->buf, t->cfg->chunk);
 }
 
+/* The thread is in the measured phase, or will never be: counted once. */
+static void rd_settle(struct rd_thread *t)
+{
+	if (!t->settled) {
+		t->settled = true;
+		atomic_fetch_add(&rd_gate.settled, 1);
+	}
+}
+
 static void rd_read_loop(struct rd_thread *t)
 {
 	const struct rd_config *cfg = t->cfg;
@@ -378,6 +389,7 @@ static void rd_read_loop(struct rd_thread *t)
 			clock_gettime(CLOCK_MONOTONIC, &t->t0);
 			bytes = reads = c.short_reads = c.eof_reads = 0;
 			t->measured = true;
+			rd_settle(t);
 			phase = now;
 		}
 		got = rd_read_once(t, c.off, expect);
@@ -426,6 +438,7 @@ static void *rd_thread_main(void *arg)
 
 	if (!t->failed && !atomic_load(&rd_gate.failed))
 		rd_read_loop(t);
+	rd_settle(t);
 	return NULL;
 }
 
@@ -528,6 +541,7 @@ static void rd_gate_reset(const struct rd_config *cfg)
 	while (!sem_trywait(&rd_wake))
 		;		/* drain posts left by an earlier run */
 	atomic_store(&rd_gate.failed, 0);
+	atomic_store(&rd_gate.settled, 0);
 	atomic_store(&rd_gate.phase,
 		     cfg->warmup_s > 0 ? RD_PHASE_WARMUP : RD_PHASE_MEASURE);
 	if (atomic_load(&rd_interrupted))
@@ -600,7 +614,19 @@ static void rd_drive(const struct rd_config *cfg, unsigned int created)
 	}
 	if (atomic_load(&rd_gate.phase) == RD_PHASE_MEASURE) {
 		rd_deadline(&deadline, cfg->duration_s);
-		rd_wait_until(&deadline);
+		/*
+		 * A thread that was not scheduled in the window, or sat in
+		 * one read through it (a pipe's writer not scheduled), has
+		 * measured nothing: the window stays open, 1 ms at a time,
+		 * until every thread is in it or done (each thread's own
+		 * interval is what its rate divides by).
+		 */
+		if (rd_wait_until(&deadline))
+			while (atomic_load(&rd_gate.settled) < created) {
+				rd_deadline(&deadline, 0.001);
+				if (!rd_wait_until(&deadline))
+					break;
+			}
 	}
 	atomic_store(&rd_gate.phase, RD_PHASE_STOP);
 }
