@@ -331,12 +331,10 @@ static pthread_mutex_t cb_buffer_lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t cb_buffer_pid;
 static void *cb_buffer_addr;
 
-int cb_buffer_ready(void)
+int cb_buffer_hold(void)
 {
 	int err = 0;
 
-	if (!strcmp(cb_value("direction"), "memcpy"))
-		return 0;
 	pthread_mutex_lock(&cb_buffer_lock);
 	if (cb_buffer_pid != getpid()) {
 		cb_buffer_addr = cb_buffer_map(CB_BUFFER_MAX);
@@ -347,6 +345,11 @@ int cb_buffer_ready(void)
 	}
 	pthread_mutex_unlock(&cb_buffer_lock);
 	return err;
+}
+
+int cb_buffer_ready(void)
+{
+	return strcmp(cb_value("direction"), "memcpy") ? cb_buffer_hold() : 0;
 }
 
 void cb_buffer_release(void)

@@ -176,7 +176,9 @@ unsigned long long cb_res_c100(const struct cb_res *r, const char *key);
  * returns the mapping, or MAP_FAILED with errno set. cb_buffer_ready()
  * makes sure the process maps a buffer when the direction knob is not
  * memcpy (CB_BUFFER_MAX bytes, mapped once per process and kept: a fork
- * child maps its own); 0 or -errno. cb_do_run() writes "1" to run as the
+ * child maps its own); 0 or -errno. It reads the knob, so a thread racing
+ * with direction writes calls cb_buffer_hold() first, which maps it
+ * whatever the direction. cb_do_run() writes "1" to run as the
  * module asks of a writer: the calling thread first pinned to the cpu
  * knob's CPU when it is not -1 (and left there), the buffer ready; 0 or
  * -errno. cb_buffer_release() unmaps that buffer (a mapped buffer keeps the
@@ -184,6 +186,7 @@ unsigned long long cb_res_c100(const struct cb_res *r, const char *key);
  */
 void *cb_buffer_map(size_t len);
 int cb_buffer_ready(void);
+int cb_buffer_hold(void);
 void cb_buffer_release(void);
 int cb_do_run(void);
 /*

@@ -57,7 +57,7 @@ struct race {
 	atomic_long refused;		/* runs refused up front (E2BIG, EOPNOTSUPP) */
 	atomic_long busy;		/* EBUSY answers (a run was going) */
 	atomic_int bad_errno;		/* an answer the interface does not give */
-	char bad_what[256];
+	char bad_what[512];
 	int passes;
 	double deadline;		/* cb_now() after which the passes suffice */
 	uint64_t seed;
@@ -69,8 +69,10 @@ static void race_bad(struct race *r, const char *what, int err)
 {
 	int zero = 0;
 
+	/* last_error is the module's, maybe already another writer's refusal. */
 	if (atomic_compare_exchange_strong(&r->bad_errno, &zero, err ? err : -1))
-		snprintf(r->bad_what, sizeof(r->bad_what), "%s: %s", what, strerror(err));
+		snprintf(r->bad_what, sizeof(r->bad_what), "%s: %s (last_error then: %s)",
+			 what, strerror(err), cb_last_error());
 }
 
 /* Whether the readers should go on for the runs' sake. */
@@ -277,11 +279,19 @@ FIXTURE_SETUP(race)
 	ASSERT_EQ(0, cb_write("loops", "2"));
 	ASSERT_EQ(0, cb_write("max_run_ms", "50"));
 	ASSERT_EQ(0, cb_writeu("data_size", race_sizes[RACE_NSIZES - 1]));
+	/*
+	 * Mapped now, not when a run first finds a user direction: the knob
+	 * thread may write one between cb_buffer_ready()'s look at the
+	 * direction and the run, which then rightly refuses (EINVAL, no
+	 * buffer). CI met that once.
+	 */
+	ASSERT_EQ(0, cb_buffer_hold());
 	self->kmsg = cb_kmsg_open();
 }
 
 FIXTURE_TEARDOWN(race)
 {
+	cb_buffer_release();
 	cb_restore(&self->saved);
 }
 
