@@ -52,6 +52,8 @@ CB_SELFTESTS=$(cd "$(dirname "$(readlink -f "$0")")" && pwd)
 . "$CB_SELFTESTS/ktap.sh"
 top=$(cd "$CB_SELFTESTS/.." && pwd)
 bk=$top/tools/bisect-kernel
+# shellcheck source=tools/lib/kernel.sh
+. "$top/tools/lib/kernel.sh"
 ktap_print_header
 
 tmp=$(mktemp -d "$top/build/bisect-test.XXXXXX") || exit 1
@@ -84,11 +86,7 @@ check() {
 
 # The cached tree back at base, with no bisect, branch or stray file.
 restore_tree() {
-	git -C "$tree" bisect reset base >/dev/null 2>&1
-	git -C "$tree" checkout -q -f --detach base &&
-		git -C "$tree" clean -fdq &&
-		git -C "$tree" for-each-ref --format='%(refname:short)' refs/heads/ |
-			xargs -r git -C "$tree" branch -q -D
+	kernel_tree_reset "$tree" base
 }
 
 # --- the cached bisect kernel ---------------------------------------------------
@@ -114,7 +112,12 @@ if [ "${link#/}" = "$link" ] || [ ! -d "$tree/.git" ]; then
 	ktap_end
 fi
 ln -s "$tree" "$outside/linux"
-restore_tree
+# kernel-cache put it back at base (after a test killed while it held the
+# tree); between its exit and the flock above nobody may have moved it.
+if ! restore_tree; then
+	ktap_fail_why "the cached bisect tree back at base" "$(git -C "$tree" status 2>&1 | tail -n 5)"
+	ktap_end
+fi
 
 
 # --- the throwaway history --------------------------------------------------------
@@ -246,9 +249,12 @@ first_run() {
 	"$bk" "${run[@]}" >"$tmp/run1.out" 2>"$tmp/run1.err" &
 	pid=$!
 	set +m
-	(tail --pid=$pid -f /dev/null; echo "# test: the command ended" >>"$tmp/ended") &
+	# The watchers close the tree's lock (fd 9): killed with the test,
+	# a "tail -f" left behind held it, and every later run waited.
+	(tail --pid=$pid -f /dev/null; echo "# test: the command ended" >>"$tmp/ended") 9>&- &
 	ended=$!
-	grep -q -m1 -E "$step_re|^# test: the command ended" < <(tail -q -n +1 -f "$dir/steps.log" "$tmp/ended" 2>/dev/null)
+	grep -q -m1 -E "$step_re|^# test: the command ended" 9>&- \
+		< <(tail -q -n +1 -f "$dir/steps.log" "$tmp/ended" 2>/dev/null 9>&-)
 	follow=$!
 	kill -INT -- -$pid 2>/dev/null
 	wait $pid

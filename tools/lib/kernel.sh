@@ -24,6 +24,11 @@
 #   kernel_first_error LOG
 #       the first line of a failed build's log that says why (a compiler
 #       or linker error, make's own "***"), else its last line
+#   kernel_tree_reset TREE REV
+#       the git tree TREE put back at REV, detached, as a bisect or a
+#       killed test may have left it: git's stale locks removed, a bisect
+#       ended, changes and untracked files dropped, every branch deleted;
+#       status 0 when all of that worked
 
 kernel_configure() {
 	local src=$1 obj=$2 fragment=$3 log=$4
@@ -68,4 +73,16 @@ kernel_first_error() {
 	line=$(grep -m1 -E ': (fatal )?error: |: undefined reference to |\*\*\* ' "$log")
 	[ -n "$line" ] || line=$(tail -n 1 "$log")
 	echo "$line"
+}
+
+kernel_tree_reset() {
+	local tree=$1 rev=$2
+	rm -f "$tree/.git/index.lock" "$tree/.git/HEAD.lock"
+	# Clean first: git bisect reset refuses to leave changed files, and
+	# a bisect's branch cannot be deleted while the bisect lasts.
+	git -C "$tree" checkout -q -f --detach "$rev" && git -C "$tree" clean -fdq || return
+	git -C "$tree" bisect reset "$rev" >/dev/null 2>&1 || :
+	git -C "$tree" checkout -q -f --detach "$rev" &&
+		git -C "$tree" for-each-ref --format='%(refname:short)' refs/heads/ |
+			xargs -r git -C "$tree" branch -q -D
 }

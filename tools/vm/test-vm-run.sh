@@ -289,6 +289,10 @@ fi
 # with a relative link ("source -> .."): a layout made of symbolic links
 # to the cached tree's files, nothing rebuilt.
 if bobj=$("$top/tools/kernel-cache" bisect 2>"$work/bisect-kernel.err"); then
+	# Shared with other readers; bisect_kernel_test (beside it in make
+	# check's pool) rebuilds the tree under the same lock, exclusive.
+	exec 8>"$("$top/tools/kernel-cache" bisect --lock-file)"
+	flock -s 8
 	bsrc=$(readlink -f "$bobj/source")
 	ln -s "$bobj" "$work/bisect-obj"
 	printf '%s\n' '#include <linux/fs.h>' \
@@ -315,6 +319,7 @@ if bobj=$("$top/tools/kernel-cache" bisect 2>"$work/bisect-kernel.err"); then
 		test -r "$m/source/include/linux/kconfig.h" && echo kconfig.h'
 	[ $rc -eq 0 ] && grep -qxF "source $work/rel" "$out" && grep -qx kconfig.h "$out"
 	check $? "--kernel-tree DIR (make O= in a subdirectory of the source, a relative source link): the source linked"
+	exec 8>&-
 else
 	for n in 26 27; do
 		ktap_fail_why "--kernel-tree boots a tree built with make O= (case $n)" \
