@@ -82,6 +82,19 @@ struct cb_result {
 	 * the noisiest figure of a short copy) cancels out of the ratio.
 	 */
 	double control_ratio;
+	/*
+	 * The median over the rounds of the ratio of the two bursts of a
+	 * round, each its fastest sample as timed (baseline included): each
+	 * ratio of two bursts next to each other in time. 0: not paired.
+	 */
+	double pair_ratio;
+	/*
+	 * Test-only --slow-native, native points of the user backend: the
+	 * change made, percent of the plain copy's cost (both net of the
+	 * baseline), from plain samples alternated with the slowed ones;
+	 * NAN or 0 otherwise.
+	 */
+	double slow_delivered;
 };
 
 /* What --load loads when given no file. */
@@ -130,13 +143,16 @@ struct cb_backend_ops {
 	 * The interleaved design, where the backend has it (else job.c runs
 	 * a burst as a measure() of set->burst samples): begin() calibrates
 	 * point p and returns its state in *st; burst() times one burst of
-	 * it (slow: the test-only spell applies); end() summarizes every
+	 * it (slow: the test-only spell applies) and sets *fastest to its
+	 * fastest sample, TSC cycles per copy with the baseline (NAN: none
+	 * timed); end() summarizes every
 	 * burst into r, verifies the copy and frees st (also after a failure:
 	 * r may then be NULL).
 	 */
 	int (*begin)(struct cb_backend *b, const struct cb_point *p, void **st,
 		     struct cb_error *e);
-	int (*burst)(struct cb_backend *b, void *st, int slow, struct cb_error *e);
+	int (*burst)(struct cb_backend *b, void *st, int slow, double *fastest,
+		     struct cb_error *e);
 	int (*end)(struct cb_backend *b, void *st, struct cb_result *r, struct cb_error *e);
 	/* Undoes open (restores module knobs, unloads what it loaded), frees priv. */
 	void (*close)(struct cb_backend *b);

@@ -95,13 +95,15 @@ static int cb_runs_begin(struct cb_backend *b, const struct cb_point *p, void **
 	return 0;
 }
 
-static int cb_runs_burst(struct cb_backend *b, struct cb_runs *q, struct cb_error *e)
+static int cb_runs_burst(struct cb_backend *b, struct cb_runs *q, double *fastest,
+			 struct cb_error *e)
 {
 	const struct cb_settings *set = b->set;
 	struct cb_settings one = *set;
 	struct cb_result r;
 	int ret;
 
+	*fastest = NAN;
 	if (q->n >= q->cap)
 		return 0;
 	one.samples = set->burst;
@@ -127,6 +129,7 @@ static int cb_runs_burst(struct cb_backend *b, struct cb_runs *q, struct cb_erro
 	q->base[q->n] = r.baseline;
 	q->ratio[q->n] = r.clock_ratio;
 	q->mean[q->n] = r.mean;
+	*fastest = r.min + r.baseline;
 	q->n++;
 	q->acc.bursts = q->n;
 	return 0;
@@ -164,9 +167,11 @@ static int cb_il_begin(struct cb_backend *b, const struct cb_point *p, void **st
 	return b->ops->begin ? b->ops->begin(b, p, st, e) : cb_runs_begin(b, p, st);
 }
 
-static int cb_il_burst(struct cb_backend *b, void *st, int slow, struct cb_error *e)
+static int cb_il_burst(struct cb_backend *b, void *st, int slow, double *fastest,
+		       struct cb_error *e)
 {
-	return b->ops->burst ? b->ops->burst(b, st, slow, e) : cb_runs_burst(b, st, e);
+	return b->ops->burst ? b->ops->burst(b, st, slow, fastest, e) :
+			       cb_runs_burst(b, st, fastest, e);
 }
 
 static int cb_il_end(struct cb_backend *b, void *st, struct cb_result *r, struct cb_error *e)
@@ -232,11 +237,18 @@ static struct cb_point *cb_il_points(const struct cb_backend *b, const struct cb
 	return all;
 }
 
+/* Each native point's ratios to its control, a pair's fastest samples. */
+struct cb_il_pairs {
+	double *v;		/* point i's at v[i * rounds ...] */
+	unsigned long *n, rounds;
+};
+
 /* Round k: each unit's burst, or its pair's two in the order drawn. */
 static int cb_il_round(struct cb_backend *b, void **st, const long *ctl, const size_t *unit,
 		       size_t nunits, const size_t *perm, const unsigned char *flip, int slow,
-		       struct cb_error *e)
+		       struct cb_il_pairs *pr, struct cb_error *e)
 {
+	double fa, fc = NAN;
 	size_t i, a;
 	long c;
 
@@ -245,12 +257,14 @@ static int cb_il_round(struct cb_backend *b, void **st, const long *ctl, const s
 			return cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
 		a = unit[perm[i]];
 		c = ctl[a];
-		if (c >= 0 && flip[i] && cb_il_burst(b, st[c], 0, e))
+		if (c >= 0 && flip[i] && cb_il_burst(b, st[c], 0, &fc, e))
 			return -1;
-		if (cb_il_burst(b, st[a], slow, e))
+		if (cb_il_burst(b, st[a], slow, &fa, e))
 			return -1;
-		if (c >= 0 && !flip[i] && cb_il_burst(b, st[c], 0, e))
+		if (c >= 0 && !flip[i] && cb_il_burst(b, st[c], 0, &fc, e))
 			return -1;
+		if (c >= 0 && fa > 0 && fc > 0 && pr->n[a] < pr->rounds)
+			pr->v[a * pr->rounds + pr->n[a]++] = fa / fc;
 	}
 	return 0;
 }
@@ -264,6 +278,7 @@ int cb_interleave(struct cb_backend *b, const struct cb_point *pts, size_t n,
 	size_t *unit = cb_calloc(n ? n : 1, sizeof(*unit));
 	size_t *perm = cb_calloc(n ? n : 1, sizeof(*perm));
 	unsigned char *flip = cb_calloc(n ? n : 1, 1);
+	struct cb_il_pairs pr = { .rounds = rounds };
 	struct cb_measured *m = NULL;
 	size_t i, nunits, nall, begun;
 	struct cb_point *all;
@@ -273,6 +288,8 @@ int cb_interleave(struct cb_backend *b, const struct cb_point *pts, size_t n,
 	int ret = -1;
 
 	all = cb_il_points(b, pts, n, ctl, unit, &nunits, &nall);
+	pr.v = cb_calloc((n ? n : 1) * (rounds ? rounds : 1), sizeof(*pr.v));
+	pr.n = cb_calloc(n ? n : 1, sizeof(*pr.n));
 	st = cb_calloc(nall ? nall : 1, sizeof(*st));
 	for (begun = 0; begun < nall; begun++)
 		if (cb_stop() ? cb_fail(e, CB_EXIT_RUNTIME, "interrupted") :
@@ -281,7 +298,8 @@ int cb_interleave(struct cb_backend *b, const struct cb_point *pts, size_t n,
 	for (k = 0; k < rounds; k++) {
 		cb_round_order(seed, n ? pts[0].repeat : 0, k, nunits, perm, flip);
 		/* --slow-spell: the first third of the rounds. */
-		if (cb_il_round(b, st, ctl, unit, nunits, perm, flip, k < (rounds + 2) / 3, e))
+		if (cb_il_round(b, st, ctl, unit, nunits, perm, flip, k < (rounds + 2) / 3, &pr,
+				e))
 			goto out;
 	}
 	m = cb_calloc(nall ? nall : 1, sizeof(*m));
@@ -301,6 +319,10 @@ int cb_interleave(struct cb_backend *b, const struct cb_point *pts, size_t n,
 			if (m[c].r.min + m[c].r.baseline > 0)
 				m[i].r.control_ratio = (m[i].r.min + m[i].r.baseline) /
 						       (m[c].r.min + m[c].r.baseline);
+			if (pr.n[i]) {
+				cb_stats_sort(&pr.v[i * rounds], pr.n[i]);
+				m[i].r.pair_ratio = cb_stats_median(&pr.v[i * rounds], pr.n[i]);
+			}
 		}
 		ret = emit(arg, &m[i]);
 	}
@@ -312,6 +334,8 @@ out:
 	free(m);
 	free(st);
 	free(all);
+	free(pr.v);
+	free(pr.n);
 	free(ctl);
 	free(unit);
 	free(perm);

@@ -32,11 +32,12 @@
 #define CB_CMD_SAMPLES_DEFAULT	1001UL
 /*
  * The interleaved design's defaults (measure.rst says how they were
- * chosen): bursts of 5 samples, 40 rounds, so 200 samples a point spread
- * over the whole process; the module backend's bursts are runs of its own
+ * chosen): bursts of 5 samples, 80 rounds, so 400 samples a point spread
+ * over the whole process (a longer life, not more processes, is what lets
+ * a process time its copies at their quiet cost); the module backend's bursts are runs of its own
  * (knobs written, buffers allocated, a baseline each), so fewer and longer.
  */
-#define CB_ROUNDS_DEFAULT	40UL
+#define CB_ROUNDS_DEFAULT	80UL
 #define CB_BURST_DEFAULT	5UL
 #define CB_MB_ROUNDS_DEFAULT	8UL
 #define CB_MB_BURST_DEFAULT	13UL
@@ -138,7 +139,7 @@ static const struct cb_option cb_job_options[] = {
 		    "again later (default: one per process, 1..1000)"),
 	CB_OPT_UINT("samples", struct cb_job, set.samples, CB_SAMPLES_MIN, CB_SAMPLES_MAX, NULL,
 		    "N", "timed samples per point (default: rounds x\n"
-		    "burst, 200; block design 1001; 1..100000)"),
+		    "burst, 400; block design 1001; 1..100000)"),
 	CB_OPT_CHOICE("design", struct cb_job, design, cb_designs, "D",
 		      "interleaved (default): every point in bursts,\n"
 		      "one a round, each round in a fresh random order,\n"
@@ -146,7 +147,7 @@ static const struct cb_option cb_job_options[] = {
 		      "block: each point's samples in one run (before)"),
 	CB_OPT_UINT("rounds", struct cb_job, set.rounds, 1, CB_ROUNDS_MAX, NULL, "N",
 		    "interleaved: rounds over the points (default\n"
-		    "40, module backend 8; 1..10000); with --burst it\n"
+		    "80, module backend 8; 1..10000); with --burst it\n"
 		    "sets --samples: give one of --rounds, --samples"),
 	CB_OPT_UINT("burst", struct cb_job, set.burst, 1, CB_BURST_MAX, NULL, "N",
 		    "interleaved: samples a point takes in a round\n"
@@ -268,9 +269,10 @@ static const struct cb_option cb_job_test_options[] = {
 			"machine made to order (interleaved, user backend)"),
 	CB_OPT_CALLBACK("slow-native", struct cb_job, slow_native, required_argument,
 			cb_opt_slow_native, "PCT",
-			"test-only: after every native copy, dependent\n"
-			"adds that cost PCT% of it (0..1000, user\n"
-			"backend): a real change of code of known size"),
+			"test-only: each sample of the native copy\n"
+			"copies PCT% more, more of the same copy\n"
+			"(0..1000, user backend, hot fixed sizes): a\n"
+			"real change of code of known size"),
 	CB_OPT_END(),
 };
 

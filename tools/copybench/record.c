@@ -493,6 +493,14 @@ void cb_record_point_build(struct cb_record_point *rp, const struct cb_backend *
 		CB_POINT_SET(rp, control_min);
 		CB_POINT_SET(rp, control_median);
 		CB_POINT_SET(rp, control_ratio);
+		if (r->pair_ratio > 0) {
+			rp->pair_ratio = r->pair_ratio;
+			CB_POINT_SET(rp, pair_ratio);
+		}
+	}
+	if (b->set && b->set->slow_native > 0 && isfinite(r->slow_delivered)) {
+		rp->slow_delivered = r->slow_delivered;
+		CB_POINT_SET(rp, slow_delivered);
 	}
 }
 

@@ -85,4 +85,6 @@ CB_POINT_FIELD(control,			STR,	CB_OPT)
 CB_POINT_FIELD(control_min,	DBL,	CB_OPT)
 CB_POINT_FIELD(control_median,	DBL,	CB_OPT)
 CB_POINT_FIELD(control_ratio,		DBL,	CB_OPT)
+CB_POINT_FIELD(pair_ratio,		DBL,	CB_OPT)
+CB_POINT_FIELD(slow_delivered,		DBL,	CB_OPT)
 #endif
