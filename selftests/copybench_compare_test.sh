@@ -38,7 +38,9 @@ set -u
 # NOISE=F scales the pattern to -5F .. +5F (default 0.001); ONE=1 writes a
 # record of one process, as copybench wrote before processes (no pid);
 # PAIRS=1 gives every native line a paired movsb (control, control_min,
-# control_ratio), as the interleaved design records them.
+# control_ratio), as the interleaved design records them. LEVELS="F0 F1
+# ..." multiplies the costs of repeat r's controls but movsb by Fr: a
+# level each process gives all its fixed copies but the paired one.
 mkrec()
 {
 	local f=$1 nf=$2 cf=$3 reps=$4 seed=${5:-0} sizes=${6:-64 4096 65536}
@@ -46,7 +48,9 @@ mkrec()
 
 	jq -c --argjson r "$reps" '.repeat = $r' "$tmp/header.json" > "$f"
 	awk -v nf="$nf" -v cf="$cf" -v reps="$reps" -v seed="$seed" -v sizes="$sizes" \
-	    -v vars="$vars" -v step="${NOISE:-0.001}" -v one="${ONE:-0}" -v pairs="${PAIRS:-0}" 'BEGIN {
+	    -v vars="$vars" -v step="${NOISE:-0.001}" -v one="${ONE:-0}" -v pairs="${PAIRS:-0}" \
+	    -v levels="${LEVELS:-}" 'BEGIN {
+		nl = split(levels, lv, " ")
 		split("native 1.0 movsb 1.1 movsq 1.3 unrolled 2.0 orig 2.2 laight 2.4", t, " ")
 		for (i = 1; i < 12; i += 2)
 			fac[t[i]] = t[i + 1]
@@ -58,6 +62,8 @@ mkrec()
 					noise = ((r * 7 + v * 3 + s * 5 + seed) % 11 - 5) * step
 					c = (10 + sz[s] / 20) * fac[vr[v]] * (vr[v] == "native" ? nf : cf)
 					c *= 1 + noise
+					if (nl && vr[v] != "native" && vr[v] != "movsb")
+						c *= lv[r % nl + 1]
 					printf "{\"direction\":\"to_user\",\"variant\":\"%s\",\"size\":%d,", vr[v], sz[s]
 					printf "\"src_offset\":0,\"dst_offset\":0,\"cache\":\"hot\",\"repeat\":%d,", r
 					printf "\"run_cpu\":0,\"loops\":64,\"samples\":101,\"samples_discarded\":0,"
@@ -185,6 +191,29 @@ paired_moved()
 			> /dev/null
 }
 check "paired records: the machine moved with the pairs, decided on them (exit 0); native alone +10%, regressed" paired_moved
+
+# The controls' points share their record's processes: 10 processes a
+# side whose levels (all their controls but the paired one) scatter by
+# -20% .. +25% and -10% .. +35%, overlapping, move every control point's
+# ratio by the same +10%, tightly, though no process moved: taken over the
+# points that was "the machine moved" (28 of 100 A/A pairs of real records
+# here); over the processes (Mann-Whitney of their levels), it is not.
+lv_base="0.80 0.85 0.90 0.95 1.00 1.05 1.10 1.15 1.20 1.25"
+lv_new="0.90 0.95 1.00 1.05 1.10 1.15 1.20 1.25 1.30 1.35"
+PAIRS=1 LEVELS=$lv_base mkrec "$tmp/plv_a.json" 1 1 10 0
+PAIRS=1 LEVELS=$lv_new mkrec "$tmp/plv_b.json" 1 1 10 3
+PAIRS=1 mkrec "$tmp/plv_0.json" 1 1 10 0
+PAIRS=1 LEVELS=1.10 mkrec "$tmp/plv_c.json" 1 1 10 3
+levels_not_drift()
+{
+	cmp_rc 0 "$tmp/plv_a.json" "$tmp/plv_b.json" &&
+		out_has '^#   to_user +hot +4K-255K +[0-9]+ paired control points at 4K-64K: \+[0-9.]+% .*p [0-9.]+ over 10\+10 processes\) (steady|scattered)$' &&
+		! grep -q MOVED "$tmp/out" || return 1
+	# Every process's controls 10% up against the pair: that moved.
+	cmp_rc 3 "$tmp/plv_0.json" "$tmp/plv_c.json" &&
+		out_has '^#   to_user +hot +4K-255K +[0-9]+ paired control points at 4K-64K: \+(9\.[5-9]|10\.[0-4])% .*over 10\+10 processes\) MOVED$'
+}
+check "paired: processes' levels that overlap are not a drift; all of them up 10% is (exit 0, 3)" levels_not_drift
 
 mkrec "$tmp/moved_more.json" 1.25 1.10 5 3
 net_of_drift()

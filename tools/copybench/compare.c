@@ -236,9 +236,13 @@ static void cb_text_class(FILE *f, const struct cb_cmp_class *k, const struct in
 		k->key.cache, cb_size_class_name(k->band), k->n, k->paired ? "paired " : "", lo,
 		k->size_lo == k->size_hi ? "" : "-", k->size_lo == k->size_hi ? "" : hi,
 		cb_pct(k->d.ratio, r, sizeof(r)));
-	if (k->d.enough)
-		fprintf(f, " (%.0f%% CI %s to %s, p %.4f)", 100 * (1 - par->alpha),
+	if (k->d.enough || k->d.by_process) {
+		fprintf(f, " (%.0f%% CI %s to %s, p %.4f", 100 * (1 - par->alpha),
 			cb_pct(k->d.lo, a, sizeof(a)), cb_pct(k->d.hi, b, sizeof(b)), k->d.p);
+		if (k->d.by_process)
+			fprintf(f, " over %zu+%zu processes", k->d.procs_base, k->d.procs_new);
+		fputc(')', f);
+	}
 	fprintf(f, " %s\n", k->d.moved ? "MOVED" : k->scattered ? "scattered" :
 		k->d.enough ? "steady" : "(one control point: no spread to judge by)");
 }
@@ -540,6 +544,9 @@ static void cb_json_class(struct cb_str *b, const struct cb_cmp_class *k)
 	cb_jbool(b, "moved", k->d.moved);
 	cb_jbool(b, "scattered", k->scattered);
 	cb_jbool(b, "paired", k->paired);
+	cb_jbool(b, "by_process", k->d.by_process);
+	cb_str_printf(b, ",\"procs_base\":%zu,\"procs_new\":%zu", k->d.procs_base,
+		      k->d.procs_new);
 	cb_str_add(b, "}\n");
 }
 
@@ -572,6 +579,10 @@ static void cb_json_tests(struct cb_str *b, const struct cb_cmp_point *p)
 	cb_jbool(b, "exact", p->v.mwu.exact);
 	cb_jnum(b, "min_p", p->v.mwu.min_p);
 	cb_jbool(b, "paired", p->paired);
+	if (p->against) {
+		cb_str_add(b, ",\"against\":");
+		cb_str_json(b, p->against);
+	}
 	cb_jnum(b, "within", p->within);
 	cb_str_printf(b, ",\"repeats_needed\":%zu}", p->v.repeats_needed);
 	if (p->has_net) {

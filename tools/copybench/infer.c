@@ -848,6 +848,9 @@ int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 	d->n = n;
 	d->ratio = exp(med);
 	d->enough = n >= 2;
+	d->procs_base = 0;
+	d->procs_new = 0;
+	d->by_process = false;
 	if (!d->enough) {
 		d->log_sd = 0;
 		d->lo = 0;
@@ -864,6 +867,56 @@ int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 	d->p = infer_t_p_value(med, se, (double)(n - 1));
 	d->moved = d->p <= par->alpha && fabs(d->ratio - 1) > par->threshold;
 	return 0;
+}
+
+int infer_drift_processes(const double *base, size_t nb, const double *new, size_t nn,
+			  const struct infer_params *par, struct infer_drift *d)
+{
+	struct infer_drift r;
+	struct infer_mwu m;
+	double *eb, *en, lo, hi;
+	size_t i;
+	int err;
+
+	if (!d || infer_params_check(par) || !d->n || !(d->ratio > 0))
+		return -EINVAL;
+	err = infer_check_samples(base, nb, new, nn);
+	if (err)
+		return err;
+	if (infer_mwu_min_p(nb, nn) > par->alpha)
+		return 0;
+	eb = malloc(nb * sizeof(*eb));
+	en = malloc(nn * sizeof(*en));
+	err = -ENOMEM;
+	if (!eb || !en)
+		goto out;
+	for (i = 0; i < nb; i++)
+		eb[i] = exp(base[i]);
+	for (i = 0; i < nn; i++)
+		en[i] = exp(new[i]);
+	err = -EINVAL;
+	if (infer_check_finite(eb, nb) || infer_check_finite(en, nn) ||
+	    !infer_all_positive(eb, nb) || !infer_all_positive(en, nn))
+		goto out;
+	err = infer_mwu(eb, nb, en, nn, INFER_AUTO, &m);
+	if (!err)
+		err = infer_hl_interval(eb, nb, en, nn, par->alpha, &lo, &hi);
+	if (err)
+		goto out;
+	r = *d;
+	r.ratio = m.hl_ratio;
+	r.lo = lo;
+	r.hi = hi;
+	r.p = m.p;
+	r.moved = r.p <= par->alpha && fabs(r.ratio - 1) > par->threshold;
+	r.procs_base = nb;
+	r.procs_new = nn;
+	r.by_process = true;
+	*d = r;
+out:
+	free(eb);
+	free(en);
+	return err;
 }
 
 double infer_log_se(const double *x, size_t nx, const double *y, size_t ny)

@@ -366,6 +366,10 @@ int infer_lkp(const double *base, size_t nb, const double *new, size_t nn,
  * @enough: n >= 2: the drift has an uncertainty
  * @moved: p <= alpha and the drift beyond 1 +- threshold: the machine
  *	moved; compare says so first and is inconclusive
+ * @procs_base: with @by_process, the base processes it was taken over
+ * @procs_new: and the new ones
+ * @by_process: @ratio, @lo, @hi, @p and @moved are of the processes'
+ *	levels (infer_drift_processes()), not of the control points
  *
  * The controls are the fixed copies, the same code on both kernels.
  * Robust on purpose: a control whose own repeats scatter (a byte loop on a
@@ -381,6 +385,8 @@ struct infer_drift {
 	double p;
 	bool enough;
 	bool moved;
+	size_t procs_base, procs_new;
+	bool by_process;
 };
 
 /**
@@ -394,6 +400,32 @@ struct infer_drift {
  */
 int infer_drift(const double *ratios, size_t n, const struct infer_params *par,
 		struct infer_drift *d);
+
+/**
+ * infer_drift_processes() - the drift again, with the process as the unit.
+ * @base: one level per base process, finite: the mean, over the class's
+ *	control points that process measured, of its log figure less that
+ *	point's median over both records' processes
+ * @nb: 1..INFER_MAX_N
+ * @new: the new processes' levels
+ * @nn: 1..INFER_MAX_N
+ * @par: alpha and threshold
+ * @d: a drift from infer_drift() of the same control points
+ *
+ * The control points of one record share its processes, and a process's
+ * level (where its code and data landed, what else ran) moves all its
+ * points together: taken as independent, 20 points of 10 processes a side
+ * call the level's scatter a drift (28 of 100 A/A pairs here; over the
+ * processes, 2). When the processes are enough for the Mann-Whitney test
+ * of the levels to reach alpha (5 a side at 0.01), @d's ratio becomes the
+ * Hodges-Lehmann ratio of exp(level), its interval that test's, p its
+ * p-value, moved recomputed by infer_drift()'s rule, by_process set;
+ * with fewer, @d is left as it was (the points' test stands).
+ *
+ * Return: 0; -EINVAL, -E2BIG or -ENOMEM (then @d is unchanged).
+ */
+int infer_drift_processes(const double *base, size_t nb, const double *new, size_t nn,
+			  const struct infer_params *par, struct infer_drift *d);
 
 /**
  * infer_log_se() - the standard error of a log ratio new/base from repeats.

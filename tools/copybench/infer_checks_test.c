@@ -380,6 +380,59 @@ TEST(drift_known_values)
 	EXPECT_TRUE(d.moved);
 }
 
+/*
+ * The drift again over the processes (infer_drift_processes()): the
+ * controls' points say moved (+6.1%, p 1.5e-5), but when the processes'
+ * levels overlap they did not; levels 5 a side all 0.06 higher did (every
+ * new above every base: exact p 2 / C(10, 5)), the ratio their
+ * Hodges-Lehmann one, the interval the extreme log ratios at 5 and 5.
+ * With 4 a side the test cannot reach alpha 0.01 and the points' test
+ * stands; a level not finite is refused and changes nothing.
+ */
+TEST(drift_over_processes)
+{
+	static const double base[] = { -0.02, -0.01, 0, 0.01, 0.03 };
+	static const double mixed[] = { 0.02, -0.03, 0.01, 0, -0.01 };
+	struct infer_params par = INFER_PARAMS_DEFAULT;
+	double up[5], bad[5];
+	struct infer_drift d, kept;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		up[i] = base[i] + 0.06;
+		bad[i] = base[i];
+	}
+	bad[2] = NAN;
+	ASSERT_EQ(0, infer_drift(moved_controls, 5, &par, &d));
+	ASSERT_TRUE(d.moved);
+	EXPECT_FALSE(d.by_process);
+	ASSERT_EQ(0, infer_drift_processes(base, 5, mixed, 5, &par, &d));
+	EXPECT_TRUE(d.by_process);
+	EXPECT_EQ(5UL, d.procs_base);
+	EXPECT_EQ(5UL, d.procs_new);
+	EXPECT_EQ(5UL, d.n);
+	EXPECT_FALSE(d.moved);
+	EXPECT_LT(0.5, d.p);
+
+	ASSERT_EQ(0, infer_drift(moved_controls, 5, &par, &d));
+	ASSERT_EQ(0, infer_drift_processes(base, 5, up, 5, &par, &d));
+	EXPECT_TRUE(d.by_process);
+	expect_near(_metadata, "p", d.p, 2.0 / 252, 1e-12);
+	expect_near(_metadata, "ratio", d.ratio, exp(0.06), 1e-12);
+	expect_near(_metadata, "lo", d.lo, exp(0.01), 1e-12);
+	expect_near(_metadata, "hi", d.hi, exp(0.11), 1e-12);
+	EXPECT_TRUE(d.moved);
+
+	ASSERT_EQ(0, infer_drift(moved_controls, 5, &par, &d));
+	memcpy(&kept, &d, sizeof(d));
+	ASSERT_EQ(0, infer_drift_processes(base, 4, up, 4, &par, &d));
+	EXPECT_EQ(0, memcmp(&kept, &d, sizeof(d)));
+	EXPECT_EQ(-EINVAL, infer_drift_processes(base, 5, bad, 5, &par, &d));
+	EXPECT_EQ(-EINVAL, infer_drift_processes(base, 0, up, 5, &par, &d));
+	EXPECT_EQ(-EINVAL, infer_drift_processes(base, 5, up, 5, &par, NULL));
+	EXPECT_EQ(0, memcmp(&kept, &d, sizeof(d)));
+}
+
 /* The standard error of a log ratio from the repeats of both sides. */
 TEST(log_se_known_value)
 {

@@ -214,7 +214,7 @@ int cb_record_one_process(const struct cb_record *r)
  */
 struct cb_cost {
 	unsigned long long pid;
-	double v, pr, gn;
+	double v, pr, gn, g;
 };
 
 static int cb_cost_cmp(const void *a, const void *b)
@@ -250,9 +250,16 @@ static void cb_points_processes(struct cb_pointset *s, size_t i, size_t j,
 		paired &= isfinite(c[k].pr) && c[k].pr > 0;
 	if (paired)
 		m->pv = cb_calloc(j - i, sizeof(double));
+	m->pid = cb_calloc(j - i, sizeof(*m->pid));
+	m->g = cb_calloc(j - i, sizeof(*m->g));
 	for (a = 0; a < j - i; a = b) {
 		for (b = a; b < j - i && c[b].pid == c[a].pid; b++)
-			tmp[b - a] = c[b].v;
+			tmp[b - a] = c[b].g;
+		cb_stats_sort(tmp, b - a);
+		m->g[m->n] = cb_stats_median(tmp, b - a);
+		m->pid[m->n] = c[a].pid;
+		for (k = a; k < b; k++)
+			tmp[k - a] = c[k].v;
 		cb_stats_sort(tmp, b - a);
 		m->v[m->n] = cb_stats_median(tmp, b - a);
 		for (k = a; paired && k < b; k++)
@@ -334,6 +341,7 @@ int cb_points_group(const struct cb_record *r, int median, int core, struct cb_p
 			     cb_control_paired(r, p);
 		cost[i].gn = p->cycles_min > 0 ? (p->cycles_min + p->baseline_cycles) /
 						 p->cycles_min : NAN;
+		cost[i].g = p->cycles_min + p->baseline_cycles;
 		cb_key_of(&r->points[i], &s[i].key);
 		s[i].first = &r->points[i];
 	}
@@ -360,6 +368,8 @@ void cb_points_free(struct cb_pointset *s, size_t n)
 	for (i = 0; s && i < n; i++) {
 		free(s[i].v);
 		free(s[i].pv);
+		free(s[i].pid);
+		free(s[i].g);
 	}
 	free(s);
 }

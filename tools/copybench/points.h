@@ -99,6 +99,13 @@ struct cb_pointset {
 	 */
 	double *pv;
 	double gross_net;
+	/*
+	 * Per process (in v's order): its pid, and its fastest sample as
+	 * timed, cycles_min + baseline_cycles (TSC): what a native point's
+	 * ratio to another point of its process is taken on (verdict.c).
+	 */
+	unsigned long long *pid;
+	double *g;
 };
 
 /*

@@ -90,6 +90,10 @@ struct cb_side {
  *	INFINITY when the repeats cannot bound it
  * @out: the outcome compare reports
  * @why: why @out is inconclusive ("" otherwise)
+ * @lf: a paired control: per side (0 base, 1 new), each process's log
+ *	figure against its paired control, @nlf of them, for its class's
+ *	drift over the processes (cb_controls())
+ * @lpid: their processes' pids
  */
 struct cb_cmp_point {
 	struct cb_key key;
@@ -108,9 +112,13 @@ struct cb_cmp_point {
 	int has_net;
 	struct infer_net net;
 	int paired;
+	const char *against;	/* paired: the variant its ratio is to */
 	double within;
 	enum cb_outcome out;
 	const char *why;
+	double *lf[2];
+	unsigned long long *lpid[2];
+	size_t nlf[2];
 };
 
 /**
