@@ -49,6 +49,7 @@
 #include "copy_variants.h"
 #include "backend.h"
 #include "process.h"
+#include "slowdown.h"
 #include "stats.h"
 
 #define UB_HUGE			(2UL << 20)
@@ -67,10 +68,13 @@
  */
 #define UB_BUDGET_NS		100000000ULL
 #define UB_BUDGET_SAMPLES	101UL
-/* --slow-native: the copy's cost, the fastest of this many samples. */
-#define UB_SLOW_CALIBRATE	11
-/* --slow-native: whole copies more from this many a sample (ub_slow_set()). */
-#define UB_SLOW_WHOLE		8.0
+/*
+ * --slow-native: each measurement of the search is the fastest of this
+ * many plain and as many slowed samples, alternated; at most this many
+ * measurements (ub_slow_native()).
+ */
+#define UB_SLOW_PAIRS		15
+#define UB_SLOW_STEPS		16
 /* The clock probe after every this many samples. */
 #define UB_PROBE_EVERY		8UL
 #define UB_SAMPLE_MAX_MS	1000ULL	/* bound of one sample, as the module's */
@@ -100,11 +104,12 @@ struct ub {
 
 /*
  * Test-only --slow-native and --slow-spell: a sample of loops copies makes
- * extra more copies of the same kind and, where the change is less than a
- * few copies a sample, one more copy of part bytes.
+ * bytes more copying, as extra more copies of the same kind and one more
+ * copy of part bytes (ub_slow_of()).
  */
 struct ub_slow {
 	unsigned long extra, part;
+	unsigned long long bytes;
 };
 
 static const struct ub_slow ub_no_slow;
@@ -251,16 +256,17 @@ static double ub_timed(struct ub_run *r, unsigned long loops)
 	return t;
 }
 
-/* The change --slow-native made, percent of the plain copy's net cost. */
-static double ub_slow_delivered(struct ub_run *r, double slowed_min, double baseline)
+/*
+ * The change --slow-native made, percent of the plain copy's time per
+ * call as measured: the fastest slowed sample (slowed, TSC cycles per
+ * copy) against the fastest plain one of the same run.
+ */
+static double ub_slow_delivered(struct ub_run *r, double slowed)
 {
-	double plain;
-
 	if (!r->plain || !r->nplain)
 		return NAN;
 	cb_stats_sort(r->plain, r->nplain);
-	plain = ub_net(r->plain[0], baseline);
-	return plain > 0 ? 100 * (slowed_min / plain - 1) : NAN;
+	return r->plain[0] > 0 ? 100 * (slowed / r->plain[0] - 1) : NAN;
 }
 
 /* The median of up to UB_BASELINE_SAMPLES samples of the empty copy. */
@@ -629,62 +635,62 @@ static void ub_slow_pair(struct ub_run *r, unsigned long loops, const struct ub_
 	*slowed = (double)b / (double)loops;
 }
 
-/* x copies' worth a sample: whole copies, or the fraction as bytes. */
-static void ub_slow_set(struct ub_slow *sl, double x, unsigned long len)
+/* d bytes more copying a sample, as whole copies of len and one part. */
+static struct ub_slow ub_slow_of(unsigned long long d, unsigned long len)
 {
-	if (x >= UB_SLOW_WHOLE) {
-		sl->extra = (unsigned long)(x + 0.5);
-		sl->part = 0;
-		return;
-	}
-	sl->extra = (unsigned long)x;
-	sl->part = (unsigned long)((x - (double)sl->extra) * (double)len + 0.5);
-	if (sl->part >= len) {
-		sl->extra++;
-		sl->part = 0;
-	}
-	if (!sl->extra && !sl->part)
-		sl->part = 1;
+	unsigned long unit = len ? len : 1;	/* size 0: a call more a byte */
+
+	return (struct ub_slow){ .extra = d / unit, .part = len ? d % unit : 0, .bytes = d };
+}
+
+/* One measurement of the search: what d bytes more made, a fraction. */
+struct ub_slow_try {
+	struct ub_run *r;
+	unsigned long loops;
+};
+
+static double ub_slow_try(void *arg, unsigned long long d)
+{
+	struct ub_slow_try *t = arg;
+	struct ub_slow sl = ub_slow_of(d, t->r->len);
+	double plain, slowed;
+
+	ub_slow_pair(t->r, t->loops, &sl, UB_SLOW_PAIRS, &plain, &slowed);
+	return plain > 0 ? slowed / plain - 1 : 0;
 }
 
 /*
- * --slow-native PCT (and --slow-spell's): the copying that makes the
- * copy's cost, net of the baseline, PCT% dearer. A sample's net cost is
- * loops x (gross - baseline), gross the fastest sample's cost per copy;
- * a copy more costs gross, so x = PCT/100 x loops x net / gross copies.
- * Whole copies where x is at least UB_SLOW_WHOLE (rounding then moves the
- * change by at most a sixteenth of it); else the long copies, a few loops
- * a sample: x's fraction as part of a copy's bytes, whose cost is near
- * linear in bytes there but not exactly, so the change is measured once
- * (plain and slowed samples alternated) and x corrected by it, by at most
- * a factor of 1.5. Hot
- * fixed-size points only. What the change came to in the run, the record
- * says (slow_delivered).
+ * --slow-native PCT (and --slow-spell's): the extra copying that makes
+ * the copy's time per call, as measured (the fastest sample, baseline
+ * included: the figure compare decides on), PCT% dearer, found by
+ * measuring (cb_slowdown_search()): plain and slowed samples alternated
+ * at the point's own placement, in this process. The first guess counts
+ * a copy more as one time per call more (PCT/100 x loops copies); the
+ * search corrects it where a partial copy costs more or less than its
+ * share of bytes, or the extra copies overlap. Whole extra copies are
+ * the coarse step, the partial copy's bytes the fine one: together any
+ * change from a byte's worth up. Hot fixed-size points only. What the
+ * change came to over the run, the record says (slow_delivered).
  */
-static int ub_slow_native(struct ub_run *r, unsigned long loops, double baseline, double pct,
+static int ub_slow_native(struct ub_run *r, unsigned long loops, double pct,
 			  struct ub_slow *sl, struct cb_error *e)
 {
-	double gross, slowed, net, x, got;
+	struct ub_slow_try t = { .r = r, .loops = loops };
+	unsigned long long unit = r->len ? r->len : 1;
+	struct cb_slowdown s = {
+		.target = pct / 100,
+		.tol = fmax(0.0005, pct / 100 / 50),
+		.steps = UB_SLOW_STEPS,
+	};
 
 	if (r->cold || r->lens)
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "--slow-native: hot, fixed-size native points only (accepted: --cache hot, sizes without random:)");
-	*sl = (struct ub_slow){ 0 };
-	ub_slow_pair(r, loops, sl, UB_SLOW_CALIBRATE, &gross, &slowed);
-	net = gross - baseline;
-	net = net > gross / 20 ? net : gross / 20;
-	x = pct / 100 * (double)loops * net / gross;
-	ub_slow_set(sl, x, r->len);
-	if (x >= UB_SLOW_WHOLE)
-		return 0;
-	ub_slow_pair(r, loops, sl, 3 * UB_SLOW_CALIBRATE, &gross, &slowed);
-	got = (slowed - gross) / (gross - baseline > 0 ? gross - baseline : gross);
-	/*
-	 * Bounded: a disturbed calibration sample must not make the change
-	 * many times what was asked (unbounded, it made 64 KiB 1.5-37x).
-	 */
-	if (got > 0)
-		ub_slow_set(sl, x * fmin(fmax(pct / 100 / got, 0.67), 1.5), r->len);
+	s.d0 = (unsigned long long)(s.target * (double)loops * (double)unit + 0.5);
+	s.d0 = s.d0 ? s.d0 : 1;
+	s.dmax = (unsigned long long)(8 * (s.target + 1) * (double)loops * (double)unit);
+	cb_slowdown_search(&s, ub_slow_try, &t);
+	*sl = ub_slow_of(s.d, r->len);
 	return 0;
 }
 
@@ -794,7 +800,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	ub_sample(&r, r.fn, loops);
 	res->baseline = ub_baseline(u, &r, loops, b->set->samples);
 	if (b->set->slow_native > 0 && !strcmp(b->variants[p->label].name, CB_NATIVE_NAME)) {
-		if (ub_slow_native(&r, loops, res->baseline, b->set->slow_native, &r.slow, e))
+		if (ub_slow_native(&r, loops, b->set->slow_native, &r.slow, e))
 			return -1;
 		r.plain = cb_calloc(b->set->samples, sizeof(*r.plain));
 	}
@@ -812,7 +818,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	}
 	res->loops = loops;
 	ub_summarize(u->s, res, n, dist);
-	res->slow_delivered = ub_slow_delivered(&r, res->min, res->baseline);
+	res->slow_delivered = ub_slow_delivered(&r, u->s[0]);
 	res->clock_ratio = cb_clock_ratio(u->probe, np);
 	/* Random sizes: the copies reached as far as the largest draw made. */
 	for (i = 0, max = r.lens ? 0 : max; r.lens && i < r.pos && i < UB_RANDOM_DRAWS; i++)
@@ -893,10 +899,10 @@ static int ub_begin(struct cb_backend *b, const struct cb_point *p, void **st,
 	warm = ub_sample(&q->r, q->r.fn, q->loops);
 	q->res.baseline = ub_baseline(u, &q->r, q->loops, b->set->samples);
 	if (native && b->set->slow_native > 0 &&
-	    ub_slow_native(&q->r, q->loops, q->res.baseline, b->set->slow_native, &q->r.slow, e))
+	    ub_slow_native(&q->r, q->loops, b->set->slow_native, &q->r.slow, e))
 		goto fail;
 	if (native && b->set->spell > 0 &&
-	    ub_slow_native(&q->r, q->loops, q->res.baseline, b->set->spell, &q->spell, e))
+	    ub_slow_native(&q->r, q->loops, b->set->spell, &q->spell, e))
 		goto fail;
 	q->burst = ub_burst_len(b, warm);
 	q->cap = b->set->rounds * q->burst;
@@ -928,14 +934,8 @@ static int ub_burst(struct cb_backend *b, void *st, int slow, double *fastest,
 	t0 = ub_now_ns();
 	if (!q->first_ns)
 		q->first_ns = t0;
-	if (slow && (q->spell.extra || q->spell.part)) {
-		q->r.slow.extra += q->spell.extra;
-		q->r.slow.part += q->spell.part;
-		if (q->r.slow.part >= q->r.len) {
-			q->r.slow.extra++;
-			q->r.slow.part -= q->r.len;
-		}
-	}
+	if (slow && q->spell.bytes)
+		q->r.slow = ub_slow_of(q->r.slow.bytes + q->spell.bytes, q->r.len);
 	ub_sample(&q->r, q->r.fn, q->loops);	/* untimed: the point's state back */
 	for (k = 0; k < q->burst; k++) {
 		q->s[q->n] = ub_timed(&q->r, q->loops);
@@ -977,7 +977,7 @@ static int ub_end(struct cb_backend *b, void *st, struct cb_result *res, struct 
 	res->loops = q->loops;
 	/* Every sample a burst's; interference only slows, and min is of all. */
 	ub_summarize(q->s, res, q->n, 0);
-	res->slow_delivered = ub_slow_delivered(&q->r, res->min, res->baseline);
+	res->slow_delivered = ub_slow_delivered(&q->r, q->s[0]);
 	res->clock_ratio = cb_clock_ratio(q->probe, q->np);
 	res->span_ms = (double)(q->last_ns - q->first_ns) / 1e6;
 	/* The copy checked on buffers filled for it again, once more timed alike. */

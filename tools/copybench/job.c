@@ -269,8 +269,9 @@ static const struct cb_option cb_job_test_options[] = {
 			"machine made to order (interleaved, user backend)"),
 	CB_OPT_CALLBACK("slow-native", struct cb_job, slow_native, required_argument,
 			cb_opt_slow_native, "PCT",
-			"test-only: each sample of the native copy\n"
-			"copies PCT% more, more of the same copy\n"
+			"test-only: the native copy's time per call\n"
+			"PCT% dearer, by more of the same copying, as\n"
+			"much as measured in the process makes it\n"
 			"(0..1000, user backend, hot fixed sizes): a\n"
 			"real change of code of known size"),
 	CB_OPT_END(),

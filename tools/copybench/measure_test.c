@@ -5,7 +5,8 @@
  * against values worked out by hand, the --sizes language, the JSON parser
  * and the record reader and writer (good records, and every kind of bad
  * one a reader must refuse with the file and line), point names, size
- * classes and --points patterns (compare).
+ * classes and --points patterns (compare), and the search of the
+ * test-only slowdown on synthetic costs.
  *
  * Built by "make copybench" as build/copybench_unit_test, on the kernel's
  * kselftest_harness.h; run by selftests/copybench_cmd_test.sh.
@@ -24,6 +25,7 @@
 #include "points.h"
 #include "record.h"
 #include "sizes.h"
+#include "slowdown.h"
 #include "stats.h"
 
 #define NEAR(a, b)	(fabs((a) - (b)) < 1e-9)
@@ -186,6 +188,132 @@ TEST(stats_select_matches_sorting)
 	EXPECT_EQ(3, cb_stats_median_unsorted(work, 6));
 	work[0] = 1, work[1] = 4, work[2] = 2, work[3] = 3;
 	EXPECT_EQ(2.5, cb_stats_median_unsorted(work, 4));
+}
+
+/*
+ * A synthetic copy for the slowdown's search: loops copies of len bytes a
+ * sample at gross clocks each, d bytes more as d / len whole copies and
+ * one partial copy, whose cost is the curve's; noise of amp (a fraction)
+ * on each measurement.
+ */
+struct syn_copy {
+	double gross, amp;
+	unsigned long loops, len;
+	double (*part)(const struct syn_copy *c, unsigned long bytes);
+	unsigned long long seed;
+	unsigned int calls;
+};
+
+/* A partial copy in proportion to its bytes, plus a call. */
+static double part_linear(const struct syn_copy *c, unsigned long bytes)
+{
+	return 0.002 * c->gross + 0.998 * c->gross * (double)bytes / (double)c->len;
+}
+
+/*
+ * A partial copy that costs more than its share of the bytes, the more so
+ * the longer it is (a long copy's head past the caches it fits in).
+ */
+static double part_convex(const struct syn_copy *c, unsigned long bytes)
+{
+	double f = (double)bytes / (double)c->len;
+
+	return c->gross * (0.002 + 2.5 * f * f + 0.2 * f);
+}
+
+/* A strategy switch: under 40% of the bytes a cheap copy, then a dear one. */
+static double part_step(const struct syn_copy *c, unsigned long bytes)
+{
+	return c->gross * ((double)bytes < 0.4 * (double)c->len ? 0.2 : 0.7);
+}
+
+static double syn_measure(void *arg, unsigned long long d)
+{
+	struct syn_copy *c = arg;
+	double plain = c->gross * (double)c->loops, extra;
+	unsigned long part = (unsigned long)(d % c->len);
+
+	c->calls++;
+	extra = (double)(d / c->len) * c->gross + (part ? c->part(c, part) : 0);
+	return extra / plain + noise(&c->seed, c->amp);
+}
+
+/* Near the target in a few measurements, whatever the partial copy costs. */
+TEST(slowdown_search_reaches_target)
+{
+	static const struct {
+		unsigned long loops, len;
+		double (*part)(const struct syn_copy *c, unsigned long bytes);
+		double target, amp;
+	} cases[] = {
+		{ 4096, 1, part_linear, 0.05, 0 },	/* 1 B: many copies a sample */
+		{ 4096, 64, part_linear, 0.05, 0.0003 },
+		{ 512, 4096, part_convex, 0.05, 0.0003 },
+		{ 8, 65536, part_convex, 0.05, 0.0003 },	/* a part of one copy */
+		{ 1, 1 << 20, part_convex, 0.02, 0.0003 },
+		{ 1, 1 << 20, part_linear, 0.10, 0.0003 },
+		{ 2, 1 << 20, part_convex, 5.0, 0.0003 },	/* 500%: whole copies */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct syn_copy c = {
+			.gross = 100, .amp = cases[i].amp, .loops = cases[i].loops,
+			.len = cases[i].len, .part = cases[i].part, .seed = 11 + i,
+		};
+		struct cb_slowdown s = {
+			.target = cases[i].target, .tol = fmax(0.0005, cases[i].target / 50),
+			.d0 = (unsigned long long)(cases[i].target * (double)(c.loops * c.len)),
+			.dmax = (unsigned long long)(8 * (cases[i].target + 1) *
+						     (double)(c.loops * c.len)),
+			.steps = 16,
+		};
+		double clean;
+
+		s.d0 = s.d0 ? s.d0 : 1;
+		EXPECT_EQ(0, cb_slowdown_search(&s, syn_measure, &c))
+			TH_LOG("case %u: got %.4f for %.4f after %u", i, s.got, s.target, s.tried);
+		EXPECT_EQ(c.calls, s.tried);
+		EXPECT_GE(16U, s.tried);
+		c.amp = 0;
+		clean = syn_measure(&c, s.d);
+		EXPECT_GE(s.tol + 2 * cases[i].amp, fabs(clean - s.target))
+			TH_LOG("case %u: %llu bytes give %.4f, want %.4f", i, s.d, clean, s.target);
+	}
+}
+
+/*
+ * A cost that steps across the target between two amounts a byte apart
+ * cannot be met: the search says so (1), and keeps the nearer amount.
+ */
+TEST(slowdown_search_reports_a_step_it_cannot_meet)
+{
+	struct syn_copy c = { .gross = 100, .loops = 8, .len = 65536, .part = part_step };
+	struct cb_slowdown s = {
+		.target = 0.05, .tol = 0.001, .d0 = 26214, .dmax = 8 * 2 * 8 * 65536, .steps = 40,
+	};
+	/* The first amount that is dear: 0.4 x 65536 = 26214.4 bytes. */
+	unsigned long long edge = 26215;
+
+	/* 0.2 / 8 = 2.5% below the edge, 0.7 / 8 = 8.75% from it. */
+	EXPECT_EQ(1, cb_slowdown_search(&s, syn_measure, &c));
+	EXPECT_EQ(0.025, s.got);
+	EXPECT_GT(edge, s.d) TH_LOG("kept %llu bytes", s.d);
+	EXPECT_GE(40U, s.tried);
+}
+
+/* A change beyond what the bound allows: the search stops at the bound. */
+TEST(slowdown_search_stops_at_its_bound)
+{
+	struct syn_copy c = { .gross = 100, .loops = 16, .len = 64, .part = part_linear };
+	struct cb_slowdown s = {
+		.target = 0.5, .tol = 0.01, .d0 = 8, .dmax = 64, .steps = 16,
+	};
+
+	EXPECT_EQ(1, cb_slowdown_search(&s, syn_measure, &c));
+	EXPECT_EQ(64ULL, s.d);
+	EXPECT_GE(16U, s.tried);
+	EXPECT_TRUE(NEAR(1.0 / 16, s.got)) TH_LOG("got %.6f", s.got);
 }
 
 static struct cb_key test_key(const char *dir, const char *var, unsigned long long size,
