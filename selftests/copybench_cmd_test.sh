@@ -306,6 +306,29 @@ interleaved()
 }
 check "interleaved: rounds and bursts recorded, spread over the process, natives paired" interleaved
 
+# By duration: with --process-ms the rounds go on until the process has
+# timed its points that long (the least rounds first); --rounds alone is
+# exact; --like measures as the record did.
+by_duration()
+{
+	"$CB" sweep --backend user --sizes 64,4K --variants native,movsb --repeat 2 \
+		--process-ms 300 -o "$tmp/pm.json" > /dev/null 2>&1 || return 1
+	jq -s -e '(.[0] | .process_ms == 300 and .rounds == 20) and
+		(.[1:] | all(.bursts > 20 and .span_ms >= 250 and .samples == .bursts * 5))' \
+		"$tmp/pm.json" > /dev/null || { jq -s -c '[.[0].process_ms, .[1:][] | [.bursts, .span_ms]]' "$tmp/pm.json"; return 1; }
+	"$CB" sweep --like "$tmp/pm.json" --repeat 1 -o "$tmp/pm2.json" > /dev/null 2>&1 &&
+		jq -s -e '(.[0] | .process_ms == 300 and .rounds == 20) and
+			(.[1:] | all(.span_ms >= 250))' "$tmp/pm2.json" > /dev/null || return 1
+	"$CB" sweep --backend user --sizes 64 --variants native --repeat 1 --rounds 7 \
+		-o "$tmp/pm3.json" > /dev/null 2>&1 &&
+		jq -s -e '(.[0] | has("process_ms") | not) and (.[1:] | all(.bursts == 7))' \
+			"$tmp/pm3.json" > /dev/null &&
+		"$CB" sweep --like "$tmp/pm3.json" -o "$tmp/pm4.json" > /dev/null 2>&1 &&
+		jq -s -e '(.[0] | has("process_ms") | not) and (.[1:] | all(.bursts == 7))' \
+			"$tmp/pm4.json" > /dev/null
+}
+check "--process-ms: rounds until the process ran that long; --rounds alone exact; --like alike" by_duration
+
 # A slow spell of the machine made to order (--slow-spell: native twice as
 # dear in the first third of each process's rounds) must not move the
 # point's figure the way the same slowing for the whole process does.
@@ -336,11 +359,14 @@ design_refusals()
 		 "--burst 1001:invalid --burst '1001'" "--rounds x:invalid --rounds 'x'" \
 		 "--design nosuch:invalid --design 'nosuch' (accepted: interleaved, block)" \
 		 "--rounds 4 --samples 20:--rounds 4 and --samples 20" \
-		 "--design block --rounds 4:--rounds, --burst and --slow-spell are the interleaved design's" \
+		 "--design block --rounds 4:--rounds, --burst, --process-ms and --slow-spell are the interleaved design's" \
 		 "--rounds 10000 --burst 1000:invalid --rounds 10000 with --burst 1000" \
 		 "--slow-spell 0:invalid --slow-spell '0' (accepted: a percentage" \
 		 "--slow-spell x:invalid --slow-spell 'x'" \
-		 "--sizes 0-65535 --variants native,orig,movsb --repeat 1:more than the interleaved design holds at once"; do
+		 "--process-ms 600001:invalid --process-ms '600001' (accepted: a decimal integer, 0..600000)" \
+		 "--process-ms 1s:invalid --process-ms '1s'" \
+		 "--design block --process-ms 100:--rounds, --burst, --process-ms and --slow-spell are the interleaved design's" \
+		 "--sizes 0-65535 --variants native,orig,movsb --repeat 1 --rounds 80:more than the interleaved design holds at once"; do
 		# shellcheck disable=SC2086 # options and values are words
 		"$CB" sweep --backend user --sizes 64 --variants native ${a%%:*} -o "$tmp/dr.json" \
 			> /dev/null 2> "$tmp/err"
@@ -352,7 +378,7 @@ design_refusals()
 	done
 	return $bad
 }
-check "--design, --rounds, --burst, --slow-spell: bad values refused, exit 2, nothing written" design_refusals
+check "--design, --rounds, --burst, --process-ms, --slow-spell: bad values refused, exit 2, nothing written" design_refusals
 
 # A worker killed under the command: the command says so and exits 128 + 9,
 # with nothing written; the command killed: its worker goes with it. Each

@@ -123,13 +123,19 @@ struct cb_settings {
 	 * The interleaved design: each point timed in bursts of burst
 	 * samples, one burst a round, that many rounds in a fresh order each
 	 * (interleave.c); rounds 0: the block design, every sample of a point in one
-	 * run. spell: test-only, native this % dearer in the first third of
-	 * the rounds (a slow spell of the machine, made to order).
+	 * run. process_ms: then more rounds until the process has timed its
+	 * points that long (0: exactly the rounds asked), at most
+	 * CB_ROUNDS_MAX in all. spell: test-only, native this % dearer in
+	 * the first third of the rounds, or of process_ms (a slow spell of
+	 * the machine, made to order).
 	 */
-	unsigned long rounds, burst;
+	unsigned long rounds, burst, process_ms;
 	double spell;
 	int cold, random;		/* the plan has cold points, random sizes */
 };
+
+/* The interleaved design's rounds a process times at most. */
+#define CB_ROUNDS_MAX		10000UL
 
 struct cb_backend;
 

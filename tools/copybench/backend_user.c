@@ -135,14 +135,6 @@ static unsigned long ub_empty_copy(void *dst, const void *src, unsigned long len
 	return 0;
 }
 
-static unsigned long long ub_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
-}
-
 /*
  * Hot, fixed size: one window around loops copies, as cb_sample() does,
  * then (the test-only --slow-native and --slow-spell) sl->extra more of
@@ -472,8 +464,8 @@ static int ub_open(struct cb_backend *b, struct cb_error *e)
 
 	ub_baseline_table(u);
 	/* Warm-up: let the core reach the clock it will run the copies at. */
-	t0 = ub_now_ns();
-	while (ub_now_ns() - t0 < UB_WARMUP_NS) {
+	t0 = cb_now_ns();
+	while (cb_now_ns() - t0 < UB_WARMUP_NS) {
 		memcpy(u->dst_at, u->src_at, 4096);
 		asm volatile("" : : "r" (u->dst_at) : "memory");
 	}
@@ -576,7 +568,7 @@ static unsigned long ub_draw(const struct cb_point *p, struct ub *u, double *mea
 
 static int ub_between(const struct ub *u)
 {
-	return cb_stop() || ub_now_ns() > u->deadline_ns;
+	return cb_stop() || cb_now_ns() > u->deadline_ns;
 }
 
 static unsigned long long ub_sample3(struct ub_run *r, unsigned long n)
@@ -740,7 +732,7 @@ static int ub_prepare(struct cb_backend *b, const struct cb_point *p, struct ub_
 static unsigned long ub_samples(struct cb_backend *b, struct ub_run *r, unsigned long loops,
 				struct cb_result *res, unsigned long *np)
 {
-	unsigned long long budget = ub_now_ns() + UB_BUDGET_NS;
+	unsigned long long budget = cb_now_ns() + UB_BUDGET_NS;
 	struct ub *u = b->priv;
 	unsigned long n;
 
@@ -749,7 +741,7 @@ static unsigned long ub_samples(struct cb_backend *b, struct ub_run *r, unsigned
 			res->truncated = 1;
 			break;
 		}
-		if (n >= UB_BUDGET_SAMPLES && ub_now_ns() > budget)
+		if (n >= UB_BUDGET_SAMPLES && cb_now_ns() > budget)
 			break;
 		u->s[n] = ub_timed(r, loops);
 		if (!(n % UB_PROBE_EVERY))
@@ -796,7 +788,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	res->run_cpu = b->cpu;
 	if (ub_prepare(b, p, &r, res, &max, e))
 		return -1;
-	u->deadline_ns = ub_now_ns() + b->set->max_run_ms * 1000000ULL;
+	u->deadline_ns = cb_now_ns() + b->set->max_run_ms * 1000000ULL;
 	if (ub_pick_loops(b, &r, &loops, e))
 		return -1;
 	/* Warm-up: one untimed sample at the final loops. */
@@ -849,9 +841,24 @@ struct ub_point {
 	unsigned long loops, max, burst;
 	struct ub_slow spell;		/* test-only --slow-spell's copying */
 	double *s, *probe;
-	unsigned long n, cap, np;
+	unsigned long n, cap, np, rounds;
+	int slowed;			/* --slow-native: plain samples kept too */
 	unsigned long long first_ns, last_ns, used_ns, limit_ns;
 };
+
+/*
+ * Room for the samples of rounds bursts (more than the set's rounds with
+ * process_ms: the rounds go on until the process has run that long).
+ */
+static void ub_point_room(struct ub_point *q, unsigned long rounds)
+{
+	q->rounds = rounds;
+	q->cap = rounds * q->burst;
+	q->s = cb_realloc(q->s, q->cap, sizeof(*q->s));
+	if (q->slowed)
+		q->r.plain = cb_realloc(q->r.plain, q->cap, sizeof(*q->r.plain));
+	q->probe = cb_realloc(q->probe, rounds, sizeof(*q->probe));
+}
 
 static void ub_point_free(struct ub_point *q)
 {
@@ -896,7 +903,7 @@ static int ub_begin(struct cb_backend *b, const struct cb_point *p, void **st,
 		memcpy(q->lens, u->lens, UB_RANDOM_DRAWS * sizeof(*q->lens));
 		q->r.lens = q->lens;
 	}
-	u->deadline_ns = ub_now_ns() + b->set->max_run_ms * 1000000ULL;
+	u->deadline_ns = cb_now_ns() + b->set->max_run_ms * 1000000ULL;
 	if (ub_pick_loops(b, &q->r, &q->loops, e))
 		goto fail;
 	warm = ub_sample(&q->r, q->r.fn, q->loops);
@@ -908,11 +915,8 @@ static int ub_begin(struct cb_backend *b, const struct cb_point *p, void **st,
 	    ub_slow_native(&q->r, q->loops, b->set->spell, &q->spell, e))
 		goto fail;
 	q->burst = ub_burst_len(b, warm);
-	q->cap = b->set->rounds * q->burst;
-	q->s = cb_calloc(q->cap, sizeof(*q->s));
-	if (native && b->set->slow_native > 0)
-		q->r.plain = cb_calloc(q->cap, sizeof(*q->r.plain));
-	q->probe = cb_calloc(b->set->rounds, sizeof(*q->probe));
+	q->slowed = native && b->set->slow_native > 0;
+	ub_point_room(q, b->set->rounds);
 	q->limit_ns = b->set->max_run_ms * 1000000ULL;
 	*st = q;
 	return 0;
@@ -932,9 +936,11 @@ static int ub_burst(struct cb_backend *b, void *st, int slow, double *fastest,
 	(void)b;
 	(void)e;
 	*fastest = NAN;
-	if (q->res.truncated || q->n + q->burst > q->cap)
+	if (q->res.truncated)
 		return 0;
-	t0 = ub_now_ns();
+	if (q->np == q->rounds)
+		ub_point_room(q, 2 * q->rounds);
+	t0 = cb_now_ns();
 	if (!q->first_ns)
 		q->first_ns = t0;
 	if (slow && q->spell.bytes)
@@ -948,7 +954,7 @@ static int ub_burst(struct cb_backend *b, void *st, int slow, double *fastest,
 	}
 	q->r.slow = keep;
 	q->probe[q->np++] = cb_probe();
-	q->last_ns = ub_now_ns();
+	q->last_ns = cb_now_ns();
 	q->used_ns += q->last_ns - t0;
 	q->res.bursts++;
 	/* --max-run-ms bounds the point's bursts together. */

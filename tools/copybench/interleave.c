@@ -80,17 +80,23 @@ struct cb_runs {
 	unsigned long n, cap;
 };
 
+/* Room for cap runs' figures (more rounds than the set's: process_ms). */
+static void cb_runs_room(struct cb_runs *q, unsigned long cap)
+{
+	q->cap = cap;
+	q->med = cb_realloc(q->med, cap, sizeof(*q->med));
+	q->q02 = cb_realloc(q->q02, cap, sizeof(*q->q02));
+	q->base = cb_realloc(q->base, cap, sizeof(*q->base));
+	q->ratio = cb_realloc(q->ratio, cap, sizeof(*q->ratio));
+	q->mean = cb_realloc(q->mean, cap, sizeof(*q->mean));
+}
+
 static int cb_runs_begin(struct cb_backend *b, const struct cb_point *p, void **st)
 {
 	struct cb_runs *q = cb_calloc(1, sizeof(*q));
 
 	q->p = *p;
-	q->cap = b->set->rounds;
-	q->med = cb_calloc(q->cap, sizeof(*q->med));
-	q->q02 = cb_calloc(q->cap, sizeof(*q->q02));
-	q->base = cb_calloc(q->cap, sizeof(*q->base));
-	q->ratio = cb_calloc(q->cap, sizeof(*q->ratio));
-	q->mean = cb_calloc(q->cap, sizeof(*q->mean));
+	cb_runs_room(q, b->set->rounds ? b->set->rounds : 1);
 	*st = q;
 	return 0;
 }
@@ -105,7 +111,7 @@ static int cb_runs_burst(struct cb_backend *b, struct cb_runs *q, double *fastes
 
 	*fastest = NAN;
 	if (q->n >= q->cap)
-		return 0;
+		cb_runs_room(q, 2 * q->cap);
 	one.samples = set->burst;
 	one.loops = q->n ? q->acc.loops : set->loops;
 	b->set = &one;
@@ -239,9 +245,18 @@ static struct cb_point *cb_il_points(const struct cb_backend *b, const struct cb
 
 /* Each native point's ratios to its control, a pair's fastest samples. */
 struct cb_il_pairs {
-	double *v;		/* point i's at v[i * rounds ...] */
-	unsigned long *n, rounds;
+	double **v;		/* point i's at v[i][0 .. n[i]) */
+	unsigned long *n, *cap;
 };
+
+static void cb_il_pair_add(struct cb_il_pairs *pr, size_t i, double r)
+{
+	if (pr->n[i] == pr->cap[i]) {
+		pr->cap[i] = pr->cap[i] ? 2 * pr->cap[i] : 64;
+		pr->v[i] = cb_realloc(pr->v[i], pr->cap[i], sizeof(*pr->v[i]));
+	}
+	pr->v[i][pr->n[i]++] = r;
+}
 
 /* Round k: each unit's burst, or its pair's two in the order drawn. */
 static int cb_il_round(struct cb_backend *b, void **st, const long *ctl, const size_t *unit,
@@ -263,43 +278,61 @@ static int cb_il_round(struct cb_backend *b, void **st, const long *ctl, const s
 			return -1;
 		if (c >= 0 && !flip[i] && cb_il_burst(b, st[c], 0, &fc, e))
 			return -1;
-		if (c >= 0 && fa > 0 && fc > 0 && pr->n[a] < pr->rounds)
-			pr->v[a * pr->rounds + pr->n[a]++] = fa / fc;
+		if (c >= 0 && fa > 0 && fc > 0)
+			cb_il_pair_add(pr, a, fa / fc);
 	}
 	return 0;
+}
+
+/*
+ * Whether round k is to be timed, the rounds so far having taken ns: the
+ * set's rounds first; then, with process_ms, more until the process has
+ * timed its points that long (CB_ROUNDS_MAX at most). *spell: whether it
+ * falls in --slow-spell's first third (of the rounds, or of process_ms).
+ */
+static int cb_il_more(const struct cb_settings *set, unsigned long k, unsigned long long ns,
+		      int *spell)
+{
+	unsigned long long want = set->process_ms * 1000000ULL;
+
+	*spell = set->process_ms ? ns < want / 3 : k < (set->rounds + 2) / 3;
+	if (k < set->rounds)
+		return 1;
+	return set->process_ms && ns < want && k < CB_ROUNDS_MAX;
 }
 
 int cb_interleave(struct cb_backend *b, const struct cb_point *pts, size_t n,
 		  unsigned long long seed, struct cb_error *e,
 		  int (*emit)(void *arg, struct cb_measured *m), void *arg)
 {
-	const unsigned long rounds = b->set->rounds;
 	long *ctl = cb_calloc(n ? n : 1, sizeof(*ctl));
 	size_t *unit = cb_calloc(n ? n : 1, sizeof(*unit));
 	size_t *perm = cb_calloc(n ? n : 1, sizeof(*perm));
 	unsigned char *flip = cb_calloc(n ? n : 1, 1);
-	struct cb_il_pairs pr = { .rounds = rounds };
+	struct cb_il_pairs pr = { 0 };
 	struct cb_measured *m = NULL;
 	size_t i, nunits, nall, begun;
+	unsigned long long t0;
 	struct cb_point *all;
 	unsigned long k;
+	int spell;
 	void **st;
 	long c;
 	int ret = -1;
 
 	all = cb_il_points(b, pts, n, ctl, unit, &nunits, &nall);
-	pr.v = cb_calloc((n ? n : 1) * (rounds ? rounds : 1), sizeof(*pr.v));
+	pr.v = cb_calloc(n ? n : 1, sizeof(*pr.v));
 	pr.n = cb_calloc(n ? n : 1, sizeof(*pr.n));
+	pr.cap = cb_calloc(n ? n : 1, sizeof(*pr.cap));
 	st = cb_calloc(nall ? nall : 1, sizeof(*st));
 	for (begun = 0; begun < nall; begun++)
 		if (cb_stop() ? cb_fail(e, CB_EXIT_RUNTIME, "interrupted") :
 				cb_il_begin(b, &all[begun], &st[begun], e))
 			goto out;
-	for (k = 0; k < rounds; k++) {
+	t0 = cb_now_ns();
+	for (k = 0; cb_il_more(b->set, k, cb_now_ns() - t0, &spell); k++) {
 		cb_round_order(seed, n ? pts[0].repeat : 0, k, nunits, perm, flip);
-		/* --slow-spell: the first third of the rounds. */
-		if (cb_il_round(b, st, ctl, unit, nunits, perm, flip, k < (rounds + 2) / 3, &pr,
-				e))
+		if (cb_il_round(b, st, ctl, unit, nunits, perm, flip, spell, &pr, e))
 			goto out;
 	}
 	m = cb_calloc(nall ? nall : 1, sizeof(*m));
@@ -320,8 +353,8 @@ int cb_interleave(struct cb_backend *b, const struct cb_point *pts, size_t n,
 				m[i].r.control_ratio = (m[i].r.min + m[i].r.baseline) /
 						       (m[c].r.min + m[c].r.baseline);
 			if (pr.n[i]) {
-				cb_stats_sort(&pr.v[i * rounds], pr.n[i]);
-				m[i].r.pair_ratio = cb_stats_median(&pr.v[i * rounds], pr.n[i]);
+				cb_stats_sort(pr.v[i], pr.n[i]);
+				m[i].r.pair_ratio = cb_stats_median(pr.v[i], pr.n[i]);
 			}
 		}
 		ret = emit(arg, &m[i]);
@@ -334,8 +367,11 @@ out:
 	free(m);
 	free(st);
 	free(all);
+	for (i = 0; i < n; i++)
+		free(pr.v[i]);
 	free(pr.v);
 	free(pr.n);
+	free(pr.cap);
 	free(ctl);
 	free(unit);
 	free(perm);

@@ -38,10 +38,18 @@
  * (knobs written, buffers allocated, a baseline each), so fewer and longer.
  */
 #define CB_ROUNDS_DEFAULT	80UL
+/*
+ * The user backend's default: rounds until the process has timed its
+ * points for CB_PROCESS_MS_DEFAULT, at least CB_ROUNDS_LEAST of them, so
+ * that a small plan lives as long as a large one (measure.rst, "How long
+ * a process lives").
+ */
+#define CB_PROCESS_MS_DEFAULT	2000UL
+#define CB_PROCESS_MS_MAX	600000UL
+#define CB_ROUNDS_LEAST		20UL
 #define CB_BURST_DEFAULT	5UL
 #define CB_MB_ROUNDS_DEFAULT	8UL
 #define CB_MB_BURST_DEFAULT	13UL
-#define CB_ROUNDS_MAX		10000UL
 /* Samples a process keeps at once, interleaved: 8 bytes each, 256 MiB. */
 #define CB_INTERLEAVED_SAMPLES_MAX	(32ULL << 20)
 #define CB_BURST_MAX		1000UL
@@ -139,7 +147,7 @@ static const struct cb_option cb_job_options[] = {
 		    "again later (default: one per process, 1..1000)"),
 	CB_OPT_UINT("samples", struct cb_job, set.samples, CB_SAMPLES_MIN, CB_SAMPLES_MAX, NULL,
 		    "N", "timed samples per point (default: rounds x\n"
-		    "burst, 400; block design 1001; 1..100000)"),
+		    "burst, 100 and on; block design 1001; 1..100000)"),
 	CB_OPT_CHOICE("design", struct cb_job, design, cb_designs, "D",
 		      "interleaved (default): every point in bursts,\n"
 		      "one a round, each round in a fresh random order,\n"
@@ -147,8 +155,15 @@ static const struct cb_option cb_job_options[] = {
 		      "block: each point's samples in one run (before)"),
 	CB_OPT_UINT("rounds", struct cb_job, set.rounds, 1, CB_ROUNDS_MAX, NULL, "N",
 		    "interleaved: rounds over the points (default\n"
-		    "80, module backend 8; 1..10000); with --burst it\n"
-		    "sets --samples: give one of --rounds, --samples"),
+		    "20 and on for --process-ms, module backend 8;\n"
+		    "1..10000); with --burst it sets --samples: give\n"
+		    "one of --rounds, --samples"),
+	CB_OPT_UINT("process-ms", struct cb_job, set.process_ms, 0, CB_PROCESS_MS_MAX, NULL, "MS",
+		    "interleaved: after --rounds, more rounds until\n"
+		    "the process has timed its points for MS ms (user\n"
+		    "backend default 2000 with --rounds 20 the least;\n"
+		    "0, or --rounds or --samples alone: the rounds\n"
+		    "asked, exactly; 0..600000)"),
 	CB_OPT_UINT("burst", struct cb_job, set.burst, 1, CB_BURST_MAX, NULL, "N",
 		    "interleaved: samples a point takes in a round\n"
 		    "(default 5, module backend 13; 1..1000)"),
@@ -405,6 +420,12 @@ static int cb_like_settings(struct cb_job *r, const struct cb_record_header *h,
 		r->design = i;
 	if (!cb_job_given(r, "rounds") && !cb_job_given(r, "samples") && CB_HEADER_HAS(h, rounds))
 		r->set.rounds = (unsigned long)h->rounds;
+	/* A record without process_ms timed its rounds exactly. */
+	if (!cb_job_given(r, "process-ms") && !cb_job_given(r, "rounds") &&
+	    !cb_job_given(r, "samples")) {
+		r->set.process_ms = CB_HEADER_HAS(h, process_ms) ? (unsigned long)h->process_ms : 0;
+		r->like_process_ms = 1;
+	}
 	if (!cb_job_given(r, "burst") && CB_HEADER_HAS(h, burst))
 		r->set.burst = (unsigned long)h->burst;
 	if (!cb_job_given(r, "loops"))
@@ -433,9 +454,10 @@ static int cb_like_settings(struct cb_job *r, const struct cb_record_header *h,
 	if (r->set.samples < CB_SAMPLES_MIN || r->set.samples > CB_SAMPLES_MAX ||
 	    r->set.loops > CB_LOOPS_MAX || r->set.max_run_ms < CB_MAX_RUN_MS_MIN ||
 	    r->set.max_run_ms > CB_MAX_RUN_MS_MAX || r->repeat < 1 || r->repeat > CB_REPEAT_MAX ||
+	    r->set.process_ms > CB_PROCESS_MS_MAX ||
 	    cb_name_index(cb_backends, ARRAY_SIZE(cb_backends), r->backend) < 0)
 		return cb_fail(e, CB_EXIT_USAGE,
-			       "%s:1: samples, loops, max_run_ms, repeat or backend out of the range sweep takes (see sweep --help)",
+			       "%s:1: samples, loops, max_run_ms, process_ms, repeat or backend out of the range sweep takes (see sweep --help)",
 			       r->like);
 	return 0;
 }
@@ -884,19 +906,11 @@ static void cb_print_plan(FILE *f, const struct cb_job *r, const struct cb_plan 
 	cb_str_free(&d);
 }
 
-static unsigned long long cb_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
-}
-
 /* "points done, time left" on stderr, when it is a terminal. */
 static void cb_progress(size_t done, size_t total, unsigned long long start,
 			unsigned long long *last, int tty)
 {
-	unsigned long long now = cb_mono_ns();
+	unsigned long long now = cb_now_ns();
 	double left;
 
 	if (!tty || (done < total && now - *last < CB_PROGRESS_NS))
@@ -959,6 +973,10 @@ static void cb_header(struct cb_job *r, const struct cb_backend *b, int cpu,
 		h->burst = r->set.burst;
 		CB_HEADER_SET(h, rounds);
 		CB_HEADER_SET(h, burst);
+	}
+	if (r->set.process_ms) {
+		h->process_ms = r->set.process_ms;
+		CB_HEADER_SET(h, process_ms);
 	}
 	if (r->set.spell > 0) {
 		h->slow_spell = r->set.spell;
@@ -1285,7 +1303,7 @@ static void cb_parent_init(struct cb_parent *c, struct cb_backend *b, const stru
 	c->out = out;
 	c->cpu = c->r->set.cpu >= 0 ? (int)c->r->set.cpu : here;
 	c->tty = isatty(2) && !c->r->json;
-	c->start = cb_mono_ns();
+	c->start = cb_now_ns();
 }
 
 /* Every repeat, a process each at places[i], in order; the progress line ended. */
@@ -1310,10 +1328,11 @@ static int cb_plan_design(struct cb_job *r, const struct cb_backend *b, struct c
 	int module = !strcmp(b->ops->name, "module");
 
 	if (r->design == CB_DESIGN_BLOCK) {
-		if (cb_job_given(r, "rounds") || cb_job_given(r, "burst") || r->set.spell > 0)
+		if (cb_job_given(r, "rounds") || cb_job_given(r, "burst") ||
+		    cb_job_given(r, "process-ms") || r->set.spell > 0)
 			return cb_fail(e, CB_EXIT_USAGE,
-				       "--rounds, --burst and --slow-spell are the interleaved design's (accepted: --design interleaved, or none of them)");
-		r->set.rounds = r->set.burst = 0;
+				       "--rounds, --burst, --process-ms and --slow-spell are the interleaved design's (accepted: --design interleaved, or none of them)");
+		r->set.rounds = r->set.burst = r->set.process_ms = 0;
 		return 0;
 	}
 	if (cb_job_given(r, "rounds") && cb_job_given(r, "samples"))
@@ -1330,6 +1349,14 @@ static int cb_plan_design(struct cb_job *r, const struct cb_backend *b, struct c
 		r->set.burst = r->set.samples;
 	if (!r->set.rounds && cb_job_given(r, "samples"))
 		r->set.rounds = (r->set.samples + r->set.burst - 1) / r->set.burst;
+	/*
+	 * By duration when nothing says otherwise: the user backend's
+	 * default; --process-ms alone takes the least rounds.
+	 */
+	if (!r->set.rounds && !cb_job_given(r, "process-ms") && !r->like_process_ms && !module)
+		r->set.process_ms = CB_PROCESS_MS_DEFAULT;
+	if (!r->set.rounds && r->set.process_ms)
+		r->set.rounds = CB_ROUNDS_LEAST;
 	if (!r->set.rounds)
 		r->set.rounds = module ? CB_MB_ROUNDS_DEFAULT : CB_ROUNDS_DEFAULT;
 	if (r->set.rounds * r->set.burst > CB_SAMPLES_MAX)

@@ -57,6 +57,7 @@ struct cb_job {
 	const char *as_native;		/* test-only: time it in native's place */
 	double perturb;			/* test-only: controls' costs x this, 0 off */
 	double slow_native;		/* test-only: native + this % of its cost, 0 off */
+	int like_process_ms;		/* --like set process_ms (0: the record's exact rounds) */
 	struct cb_placement placement;	/* --placement */
 	unsigned int place_period;	/* process i at placement i % this; 0: its own */
 	int argc;			/* the subcommand's argv as typed, for workers */

@@ -46,6 +46,7 @@ CB_HEADER_FIELD(slow_native,		DBL,	CB_OPT)
 CB_HEADER_FIELD(design,			STR,	CB_OPT)
 CB_HEADER_FIELD(rounds,			U64,	CB_OPT)
 CB_HEADER_FIELD(burst,			U64,	CB_OPT)
+CB_HEADER_FIELD(process_ms,		U64,	CB_OPT)
 CB_HEADER_FIELD(slow_spell,		DBL,	CB_OPT)
 #endif
 

@@ -128,4 +128,7 @@ void cb_outfile_abort(struct cb_outfile *o);
  */
 char *cb_read_file(const char *path, size_t *len);
 
+/* CLOCK_MONOTONIC, in ns. */
+unsigned long long cb_now_ns(void);
+
 #endif /* CB_UTIL_H */
