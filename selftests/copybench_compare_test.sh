@@ -40,7 +40,9 @@ set -u
 # PAIRS=1 gives every native line a paired movsb (control, control_min,
 # control_ratio), as the interleaved design records them. LEVELS="F0 F1
 # ..." multiplies the costs of repeat r's controls but movsb by Fr: a
-# level each process gives all its fixed copies but the paired one.
+# level each process gives all its fixed copies but the paired one;
+# NATLEVELS="F0 F1 ..." multiplies repeat r's native costs by Fr: a
+# process that spent its life at a slow level.
 mkrec()
 {
 	local f=$1 nf=$2 cf=$3 reps=$4 seed=${5:-0} sizes=${6:-64 4096 65536}
@@ -49,8 +51,9 @@ mkrec()
 	jq -c --argjson r "$reps" '.repeat = $r' "$tmp/header.json" > "$f"
 	awk -v nf="$nf" -v cf="$cf" -v reps="$reps" -v seed="$seed" -v sizes="$sizes" \
 	    -v vars="$vars" -v step="${NOISE:-0.001}" -v one="${ONE:-0}" -v pairs="${PAIRS:-0}" \
-	    -v levels="${LEVELS:-}" 'BEGIN {
+	    -v levels="${LEVELS:-}" -v natlevels="${NATLEVELS:-}" 'BEGIN {
 		nl = split(levels, lv, " ")
+		nnl = split(natlevels, nlv, " ")
 		split("native 1.0 movsb 1.1 movsq 1.3 unrolled 2.0 orig 2.2 laight 2.4", t, " ")
 		for (i = 1; i < 12; i += 2)
 			fac[t[i]] = t[i + 1]
@@ -64,6 +67,8 @@ mkrec()
 					c *= 1 + noise
 					if (nl && vr[v] != "native" && vr[v] != "movsb")
 						c *= lv[r % nl + 1]
+					if (nnl && vr[v] == "native")
+						c *= nlv[r % nnl + 1]
 					printf "{\"direction\":\"to_user\",\"variant\":\"%s\",\"size\":%d,", vr[v], sz[s]
 					printf "\"src_offset\":0,\"dst_offset\":0,\"cache\":\"hot\",\"repeat\":%d,", r
 					printf "\"run_cpu\":0,\"loops\":64,\"samples\":101,\"samples_discarded\":0,"
@@ -280,6 +285,31 @@ placement_sensitive()
 			"$tmp/out" > /dev/null
 }
 check "processes 40% apart: +5% placement-sensitive (never regressed), x2 beyond them regressed" placement_sensitive
+
+# The fast level: native processes at a slow level, 6 of 10, leave a
+# native point's figure where it is; the same share with the code 5%
+# dearer is a regression; --json says how many sat at each side's level.
+slow_level="1 1.25 1 1.25 1.25 1 1.25 1.25 1 1.25"
+PAIRS=1 mkrec "$tmp/fl_a.json" 1 1 10 0
+PAIRS=1 NATLEVELS=$slow_level mkrec "$tmp/fl_b.json" 1 1 10 3
+PAIRS=1 NATLEVELS=$slow_level mkrec "$tmp/fl_c.json" 1.05 1 10 3
+fast_level()
+{
+	cmp_rc 0 --json "$tmp/fl_a.json" "$tmp/fl_b.json" || return 1
+	jq -e -s '[.[] | select(.type == "point" and (.control | not))] | length == 3 and
+		all(.verdict == "unchanged" and .test.level.at_base == 10 and
+		    .test.level.at_new == 4 and (.test.ratio - 1 | fabs) < 0.01)' \
+		"$tmp/out" > /dev/null ||
+		{ jq -c 'select(.type == "point" and (.control | not)) | {name, verdict, test}' \
+			"$tmp/out"; return 1; }
+	cmp_rc 1 --json "$tmp/fl_a.json" "$tmp/fl_c.json" &&
+		jq -e -s '[.[] | select(.type == "point" and (.control | not))] | length == 3 and
+			all(.verdict == "regressed" and .test.level.at_new == 4 and
+			    .test.p < 0.001)' "$tmp/out" > /dev/null ||
+		{ jq -c 'select(.type == "point" and (.control | not)) | {name, verdict, test}' \
+			"$tmp/out"; return 1; }
+}
+check "fast level: 6 of 10 processes slow leave it; +5% with them is a regression; counts in --json" fast_level
 
 # A record of one process (before processes): read, said so, not decided on.
 one_process()

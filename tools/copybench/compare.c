@@ -94,10 +94,11 @@ const struct cb_option cb_compare_decide_options[] = {
 		      "tsc (default) or core: TSC cycles x clock_ratio"),
 	CB_OPT_UINT("resamples", struct cb_compare_args, o.par.resamples, INFER_BOOT_MIN,
 		    INFER_BOOT_MAX, NULL, "N",
-		    "bootstrap resamples, from 10 repeats a side\n"
-		    "(default 10000)"),
+		    "bootstrap resamples, from 10 repeats a side,\n"
+		    "and the fast level's random splits beyond\n"
+		    "200000 (default 10000)"),
 	CB_OPT_UINT("seed", struct cb_compare_args, o.par.seed, 0, ~0ULL, NULL, "N",
-		    "bootstrap seed (default 1)"),
+		    "seed of both (default 1)"),
 	CB_OPT_FLAG("help", 'h', struct cb_compare_args, help, "this help"),
 	CB_OPT_END(),
 };
@@ -297,7 +298,7 @@ static void cb_text_point(FILE *f, const struct cb_cmp_point *p)
 	cb_text_lkp_side(f, &p->base);
 	fprintf(f, "%10s  ", cb_pct(lkp, ch, sizeof(ch)));
 	cb_text_lkp_side(f, &p->new);
-	snprintf(pv, sizeof(pv), "%.4f", p->v.mwu.p);
+	snprintf(pv, sizeof(pv), "%.4f", p->v.p);
 	/* "±" is two bytes: the width one more. */
 	fprintf(f, " %-19s%s %7s %7s %7s %8s %9s  %-7s  %s\n", cb_outcome_name(p->out),
 		p->boot_agrees ? " " : "*", cb_pct(p->v.ratio, ch, sizeof(ch)),
@@ -344,7 +345,7 @@ static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_para
 		if (p->boot_agrees)
 			continue;
 		if (!n++)
-			fprintf(f, "# * the bootstrap interval of the ratio of medians disagrees:\n");
+			fprintf(f, "# * the bootstrap interval of its ratio (a native point's fast level, a control's medians) disagrees:\n");
 		fprintf(f, "#   %s: %.0f%% interval %+.1f%% to %+.1f%%\n", p->name,
 			100 * p->boot.level, 100 * (p->boot.lo - 1), 100 * (p->boot.hi - 1));
 	}
@@ -397,7 +398,7 @@ static void cb_text_summary(FILE *f, const struct cb_cmp *c)
 		fprintf(f, "# worst regression: %s %s", w->name, cb_pct(w->v.ratio, a, sizeof(a)));
 		if (w->has_net)
 			fprintf(f, " (net of the controls %s)", cb_pct(w->net.net, b, sizeof(b)));
-		fprintf(f, ", p %.4f\n", w->v.mwu.p);
+		fprintf(f, ", p %.4f\n", w->v.p);
 	}
 	fprintf(f, "# verdict: %s (exit %d)\n", cb_status_words(c), c->status);
 }
@@ -433,7 +434,7 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 			c->diffs[i].field, c->diffs[i].base, c->diffs[i].new);
 	cb_text_only(f, c->base->path, c->only_base, c->nonly_base);
 	cb_text_only(f, c->new->path, c->only_new, c->nonly_new);
-	fprintf(f, "# each process's %s in %s per copy; a change is significant at alpha %g (Mann-Whitney U over the processes) and beyond %g%%%s\n",
+	fprintf(f, "# each process's %s in %s per copy; a point's figure is its fast level, the mean of its faster half of the processes; a change is significant at alpha %g (a permutation test of the level over the processes) and beyond %g%%%s\n",
 		c->median ? "cycles_median" : "cycles_min", c->core ? "core clocks" : "TSC clocks",
 		par->alpha, 100 * par->threshold,
 		c->no_controls ? "" : "; native points also net of their size class's controls");
@@ -575,9 +576,21 @@ static void cb_json_tests(struct cb_str *b, const struct cb_cmp_point *p)
 	cb_jnum(b, "change_pct", p->v.change_pct);
 	cb_jnum(b, "u", p->v.mwu.u);
 	cb_jnum(b, "p", p->v.why == INFER_WHY_NO_DATA || p->v.why == INFER_WHY_NOT_POSITIVE ?
+		NAN : p->v.p);
+	cb_jbool(b, "exact", p->v.exact);
+	cb_jnum(b, "min_p", p->v.min_p);
+	cb_jnum(b, "mwu_p", p->v.why == INFER_WHY_NO_DATA || p->v.why == INFER_WHY_NOT_POSITIVE ?
 		NAN : p->v.mwu.p);
-	cb_jbool(b, "exact", p->v.mwu.exact);
-	cb_jnum(b, "min_p", p->v.mwu.min_p);
+	if (p->v.by_level) {
+		cb_str_printf(b, ",\"level\":{\"k_base\":%zu,\"k_new\":%zu", p->v.level.k_base,
+			      p->v.level.k_new);
+		cb_jnum(b, "base", p->v.level.base);
+		cb_jnum(b, "new", p->v.level.new);
+		cb_jnum(b, "lo", p->v.level.lo);
+		cb_jnum(b, "hi", p->v.level.hi);
+		cb_str_printf(b, ",\"at_base\":%zu,\"at_new\":%zu}", p->v.level.at_base,
+			      p->v.level.at_new);
+	}
 	cb_jbool(b, "paired", p->paired);
 	if (p->against) {
 		cb_str_add(b, ",\"against\":");

@@ -402,8 +402,9 @@ size_t infer_mwu_min_repeats(double alpha, size_t n_other)
 
 /* ---- The decision -------------------------------------------------------- */
 
-int infer_decide(const double *base, size_t nb, const double *new, size_t nn,
-		 const struct infer_params *par, struct infer_verdict *v)
+static int infer_decide_on(const double *base, size_t nb, const double *new, size_t nn,
+			   const struct infer_params *par, bool by_level,
+			   struct infer_verdict *v)
 {
 	struct infer_verdict r = { .change = INFER_INCONCLUSIVE,
 				   .ratio = NAN, .change_pct = NAN };
@@ -428,13 +429,26 @@ int infer_decide(const double *base, size_t nb, const double *new, size_t nn,
 	if (err)
 		return err;
 	r.ratio = r.mwu.hl_ratio;
+	r.p = r.mwu.p;
+	r.min_p = r.mwu.min_p;
+	r.exact = r.mwu.exact;
+	if (by_level) {
+		err = infer_level(base, nb, new, nn, par, &r.level);
+		if (err)
+			return err;
+		r.by_level = true;
+		r.ratio = r.level.ratio;
+		r.p = r.level.p;
+		r.min_p = r.level.min_p;
+		r.exact = r.level.exact;
+	}
 	r.change_pct = 100 * (r.ratio - 1);
-	if (r.mwu.min_p > par->alpha) {
+	if (r.min_p > par->alpha) {
 		r.why = INFER_WHY_FEW_REPEATS;
 		r.repeats_needed = infer_mwu_min_repeats(par->alpha, 0);
 		goto out;
 	}
-	significant = r.mwu.p <= par->alpha;
+	significant = r.p <= par->alpha;
 	big = fabs(r.ratio - 1) > par->threshold;
 	if (significant && big)
 		r.change = r.ratio > 1 ? INFER_REGRESSED : INFER_IMPROVED;
@@ -443,6 +457,18 @@ int infer_decide(const double *base, size_t nb, const double *new, size_t nn,
 out:
 	*v = r;
 	return 0;
+}
+
+int infer_decide(const double *base, size_t nb, const double *new, size_t nn,
+		 const struct infer_params *par, struct infer_verdict *v)
+{
+	return infer_decide_on(base, nb, new, nn, par, false, v);
+}
+
+int infer_decide_level(const double *base, size_t nb, const double *new, size_t nn,
+		       const struct infer_params *par, struct infer_verdict *v)
+{
+	return infer_decide_on(base, nb, new, nn, par, true, v);
 }
 
 /* ---- Placement ------------------------------------------------------------ */
@@ -556,6 +582,210 @@ uint64_t infer_rng_below(struct infer_rng *rng, uint64_t n)
 		r = infer_rng_next(rng);
 	while (r < reject_below);
 	return r % n;
+}
+
+/* ---- The fast level -------------------------------------------------------- */
+
+static size_t infer_level_k(size_t n)
+{
+	size_t k = (size_t)ceil(INFER_LEVEL_SHARE * (double)n - 1e-9);
+
+	return k < 1 ? 1 : k > n ? n : k;
+}
+
+/* The mean of the k smallest of n sorted logs. */
+static double infer_low_mean(const double *sorted, size_t k)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		sum += sorted[i];
+	return sum / (double)k;
+}
+
+/*
+ * The statistic of one labelling of the pooled logs l[0..n) (sorted):
+ * in[i] says l[i] is the new side's. The mean of the new side's kn
+ * smallest less the base's kb smallest.
+ */
+static double infer_level_stat(const double *l, const unsigned char *in, size_t n, size_t kb,
+			       size_t kn)
+{
+	double sb = 0, sn = 0;
+	size_t i, cb = 0, cn = 0;
+
+	for (i = 0; i < n && (cb < kb || cn < kn); i++) {
+		if (in[i] && cn < kn) {
+			sn += l[i];
+			cn++;
+		} else if (!in[i] && cb < kb) {
+			sb += l[i];
+			cb++;
+		}
+	}
+	return sn / (double)kn - sb / (double)kb;
+}
+
+/* Whether |t| reaches the observed |obs| (a relative hair for rounding). */
+static bool infer_level_hit(double t, double obs)
+{
+	return fabs(t) >= fabs(obs) - 1e-12 * (1 + fabs(obs));
+}
+
+/* Every labelling with nn of the n pooled values new: hits, count. */
+static void infer_level_exact(const double *l, size_t n, size_t nn, size_t kb, size_t kn,
+			      double obs, unsigned char *in, double *hits, double *count)
+{
+	size_t idx[INFER_MAX_N], i, j;
+
+	for (i = 0; i < nn; i++)
+		idx[i] = i;
+	*hits = *count = 0;
+	for (;;) {
+		memset(in, 0, n);
+		for (i = 0; i < nn; i++)
+			in[idx[i]] = 1;
+		*hits += infer_level_hit(infer_level_stat(l, in, n, kb, kn), obs);
+		*count += 1;
+		/* The next combination of nn indices of n, in lexicographic order. */
+		for (i = nn; i-- > 0;)
+			if (idx[i] != i + n - nn)
+				break;
+		if (i == (size_t)-1)
+			return;
+		idx[i]++;
+		for (j = i + 1; j < nn; j++)
+			idx[j] = idx[j - 1] + 1;
+	}
+}
+
+/* par->resamples random labellings with nn of the n new. */
+static void infer_level_random(const double *l, size_t n, size_t nn, size_t kb, size_t kn,
+			       double obs, const struct infer_params *par, unsigned char *in,
+			       double *hits, double *count)
+{
+	struct infer_rng rng;
+	unsigned char t;
+	unsigned int b;
+	size_t i, j;
+
+	infer_rng_seed(&rng, par->seed);
+	memset(in, 0, n);
+	memset(in, 1, nn);
+	*hits = 1;	/* the observed labelling is one of them */
+	*count = 1;
+	for (b = 0; b < par->resamples; b++) {
+		for (i = n; i > 1; i--) {
+			j = (size_t)infer_rng_below(&rng, i);
+			t = in[i - 1];
+			in[i - 1] = in[j];
+			in[j] = t;
+		}
+		*hits += infer_level_hit(infer_level_stat(l, in, n, kb, kn), obs);
+		*count += 1;
+	}
+}
+
+/* A side's level resampled: n logs drawn from v into buf, sorted. */
+static double infer_level_resample(struct infer_rng *rng, const double *v, size_t n, size_t k,
+				   double *buf)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = v[infer_rng_below(rng, n)];
+	cb_stats_sort(buf, n);
+	return infer_low_mean(buf, k);
+}
+
+struct infer_pair {
+	double v;
+	unsigned char in;
+};
+
+static int infer_pair_cmp(const void *a, const void *b)
+{
+	double x = ((const struct infer_pair *)a)->v, y = ((const struct infer_pair *)b)->v;
+
+	return x < y ? -1 : x > y;
+}
+
+int infer_level(const double *x, size_t nx, const double *y, size_t ny,
+		const struct infer_params *par, struct infer_level *res)
+{
+	struct infer_level r = { 0 };
+	size_t n = nx + ny, i;
+	double *lx = NULL, *ly = NULL, *l = NULL, *ratios = NULL, *buf = NULL, obs, hits, count;
+	struct infer_pair *pool = NULL;
+	unsigned char *in = NULL;
+	struct infer_rng rng;
+	unsigned int b;
+	int err;
+
+	err = infer_check_samples(x, nx, y, ny);
+	if (err)
+		return err;
+	if (!res || infer_params_check(par))
+		return -EINVAL;
+	if (!infer_all_positive(x, nx) || !infer_all_positive(y, ny))
+		return -EDOM;
+	lx = malloc(nx * sizeof(*lx));
+	ly = malloc(ny * sizeof(*ly));
+	l = malloc(n * sizeof(*l));
+	pool = malloc(n * sizeof(*pool));
+	in = malloc(n);
+	ratios = malloc(par->resamples * sizeof(*ratios));
+	buf = malloc(n * sizeof(*buf));
+	err = -ENOMEM;
+	if (!lx || !ly || !l || !pool || !in || !ratios || !buf)
+		goto out;
+	for (i = 0; i < nx; i++)
+		pool[i] = (struct infer_pair){ .v = lx[i] = log(x[i]), .in = 0 };
+	for (i = 0; i < ny; i++)
+		pool[nx + i] = (struct infer_pair){ .v = ly[i] = log(y[i]), .in = 1 };
+	cb_stats_sort(lx, nx);
+	cb_stats_sort(ly, ny);
+	qsort(pool, n, sizeof(*pool), infer_pair_cmp);
+	for (i = 0; i < n; i++)
+		l[i] = pool[i].v;
+	r.k_base = infer_level_k(nx);
+	r.k_new = infer_level_k(ny);
+	r.base = exp(infer_low_mean(lx, r.k_base));
+	r.new = exp(infer_low_mean(ly, r.k_new));
+	obs = log(r.new) - log(r.base);
+	r.ratio = exp(obs);
+	r.min_p = infer_mwu_min_p(nx, ny);
+	r.exact = infer_binomial(n, ny) <= INFER_LEVEL_EXACT_MAX;
+	if (r.exact)
+		infer_level_exact(l, n, ny, r.k_base, r.k_new, obs, in, &hits, &count);
+	else
+		infer_level_random(l, n, ny, r.k_base, r.k_new, obs, par, in, &hits, &count);
+	r.p = fmin(1, hits / count);
+	infer_rng_seed(&rng, par->seed);
+	for (b = 0; b < par->resamples; b++) {
+		double bx = infer_level_resample(&rng, lx, nx, r.k_base, buf);
+
+		ratios[b] = exp(infer_level_resample(&rng, ly, ny, r.k_new, buf) - bx);
+	}
+	cb_stats_sort(ratios, par->resamples);
+	r.lo = cb_stats_quantile(ratios, par->resamples, par->alpha / 2);
+	r.hi = cb_stats_quantile(ratios, par->resamples, 1 - par->alpha / 2);
+	for (i = 0; i < nx; i++)
+		r.at_base += x[i] <= r.base * (1 + INFER_LEVEL_BAND);
+	for (i = 0; i < ny; i++)
+		r.at_new += y[i] <= r.new * (1 + INFER_LEVEL_BAND);
+	*res = r;
+	err = 0;
+out:
+	free(lx);
+	free(ly);
+	free(l);
+	free(pool);
+	free(in);
+	free(ratios);
+	free(buf);
+	return err;
 }
 
 /* ---- Bootstrap ------------------------------------------------------------ */

@@ -212,6 +212,72 @@ size_t infer_mwu_min_repeats(double alpha, size_t n_other);
 int infer_hl_interval(const double *x, size_t nx, const double *y, size_t ny, double alpha,
 		      double *lo, double *hi);
 
+/* ---- The fast level ------------------------------------------------------ */
+
+/*
+ * A side's fast level is the geometric mean of its INFER_LEVEL_SHARE
+ * fastest processes (at least one); a process within INFER_LEVEL_BAND of
+ * its side's level is "at" it. Exact permutation distribution up to
+ * INFER_LEVEL_EXACT_MAX relabellings (10 + 10 processes: 184756), else
+ * par->resamples random ones.
+ */
+#define INFER_LEVEL_SHARE	0.3
+#define INFER_LEVEL_BAND	0.01
+#define INFER_LEVEL_EXACT_MAX	200000
+
+/**
+ * struct infer_level - the fast level of two sets of processes.
+ * @k_base: processes the base's level is the mean of
+ * @k_new: the same for the new side
+ * @base: the base's level, exp of the mean log of its @k_base smallest
+ * @new: the new side's
+ * @ratio: @new / @base
+ * @p: two-sided permutation p of the log of @ratio: the share of the
+ *	relabellings of the pooled processes (@k_base and @k_new kept) whose
+ *	|log ratio| is at least the observed one; with random relabellings
+ *	(hits + 1) / (draws + 1)
+ * @exact: every relabelling was counted
+ * @min_p: the smallest p the sizes allow, infer_mwu_min_p()
+ * @lo: percentile bootstrap interval of @ratio at 1 - alpha, each side
+ *	resampled with replacement (par->resamples, par->seed)
+ * @hi: its upper end
+ * @at_base: base processes at its level (within INFER_LEVEL_BAND above)
+ * @at_new: the same for the new side
+ */
+struct infer_level {
+	size_t k_base, k_new;
+	double base, new, ratio;
+	double p;
+	bool exact;
+	double min_p;
+	double lo, hi;
+	size_t at_base, at_new;
+};
+
+/**
+ * infer_level() - the change of the fast level, and its permutation test.
+ * @x: base costs, one per process, @nx finite values > 0
+ * @nx: 1..INFER_MAX_N
+ * @y: new costs, @ny finite values > 0
+ * @ny: 1..INFER_MAX_N
+ * @par: alpha, resamples and seed
+ * @res: the result
+ *
+ * Why the fast level rather than every process: a process's figure is
+ * the fastest of its samples, so it is the fastest state the process
+ * reached; a process that spent its life in a slow state (a slow clock
+ * bin, a busy sibling) reads slow whatever the code did, and how many did
+ * moves from record to record. The mean of the faster half is what those
+ * processes cannot move while they are fewer than half, and the
+ * permutation test asks whether the two records' levels differ more than
+ * relabelling their processes makes them differ (Documentation/compare.rst,
+ * "The fast level").
+ *
+ * Return: 0; -EINVAL, -EDOM (a value <= 0), -E2BIG or -ENOMEM.
+ */
+int infer_level(const double *x, size_t nx, const double *y, size_t ny,
+		const struct infer_params *par, struct infer_level *res);
+
 /* ---- The decision ------------------------------------------------------ */
 
 /**
@@ -224,7 +290,13 @@ int infer_hl_interval(const double *x, size_t nx, const double *y, size_t ny, do
  *	NO_DATA or NOT_POSITIVE
  * @change_pct: 100 * (@ratio - 1)
  * @repeats_needed: with FEW_REPEATS, the repeats per side alpha needs
- * @mwu: the test behind it (zeroed when @why is NO_DATA or NOT_POSITIVE)
+ * @p: the deciding test's two-sided p (@level's with @by_level, else @mwu's)
+ * @min_p: the smallest p the sizes allow
+ * @exact: @p is from the exact permutation distribution
+ * @mwu: the Mann-Whitney test (zeroed when @why is NO_DATA or NOT_POSITIVE)
+ * @by_level: decided on the fast level (infer_decide_level()): @ratio is
+ *	@level.ratio, @p @level.p
+ * @level: the fast level's test
  */
 struct infer_verdict {
 	enum infer_change change;
@@ -232,7 +304,12 @@ struct infer_verdict {
 	double ratio;
 	double change_pct;
 	size_t repeats_needed;
+	double p;
+	double min_p;
+	bool exact;
 	struct infer_mwu mwu;
+	bool by_level;
+	struct infer_level level;
 };
 
 /**
@@ -250,6 +327,24 @@ struct infer_verdict {
  */
 int infer_decide(const double *base, size_t nb, const double *new, size_t nn,
 		 const struct infer_params *par, struct infer_verdict *v);
+
+/**
+ * infer_decide_level() - copybench's verdict on one point, on its fast level.
+ * @base: base repeats' costs, one per process
+ * @nb: 0..INFER_MAX_N (0: inconclusive, no data)
+ * @new: new repeats' costs
+ * @nn: 0..INFER_MAX_N
+ * @par: alpha, threshold, resamples and seed
+ * @v: the verdict
+ *
+ * As infer_decide(), with the fast level's ratio and permutation p
+ * (infer_level()) in place of the Hodges-Lehmann ratio and the
+ * Mann-Whitney p; @v->mwu is still filled, for the record.
+ *
+ * Return: 0; -EINVAL (a non-finite cost, bad @par), -E2BIG or -ENOMEM.
+ */
+int infer_decide_level(const double *base, size_t nb, const double *new, size_t nn,
+		       const struct infer_params *par, struct infer_verdict *v);
 
 /* ---- Bootstrap interval of the ratio of medians ------------------------ */
 

@@ -23,7 +23,9 @@
 #     lib/changed_stat.rb (ChangedStat#change?);
 #   - the bootstrap and its RNG written again from the algorithm in
 #     infer.h (xoshiro256** seeded by splitmix64, rejection sampling, type-7
-#     quantiles): it must agree with infer.c to the last bit.
+#     quantiles): it must agree with infer.c to the last bit;
+#   - the fast level's permutation count by enumerating every split and
+#     sorting each side again.
 import itertools
 import math
 import statistics
@@ -346,6 +348,42 @@ def placement(base, new, threshold):
     return float(bs), float(ns), sensitive, float(gap), beyond
 
 
+LEVEL_SHARE = 0.3    # infer.h INFER_LEVEL_SHARE
+
+LEVEL_CASES = (
+    ("separated", [10] * 10, [10.5] * 10),
+    ("3 slow of 10", [10] * 7 + [12] * 3, [10.5] * 7 + [12.6] * 3),
+    ("6 slow of 10", [10] * 4 + [12] * 6, [10.5] * 4 + [12.6] * 6),
+    ("irregular 8 v 8", [9.8, 10.1, 10.0, 10.3, 12.2, 10.05, 11.9, 10.2],
+     [10.4, 10.6, 12.9, 10.5, 10.55, 12.5, 10.7, 10.45]),
+)
+
+
+def level(x, y):
+    """The fast level's ratio and permutation count of infer_level(): each
+    side's level is the exp of the mean log of its fastest
+    ceil(LEVEL_SHARE * n) values; every split of the pooled values whose
+    |log ratio| reaches the observed one is a hit (infer.c walks the
+    pooled sorted values once per split; this sorts each side again)."""
+    def k_of(n):
+        return max(1, min(n, math.ceil(LEVEL_SHARE * n - 1e-9)))
+
+    def low(v, k):
+        return sum(sorted(math.log(a) for a in v)[:k]) / k
+
+    pool, ny = x + y, len(y)
+    kb, kn = k_of(len(x)), k_of(ny)
+    obs = low(y, kn) - low(x, kb)
+    hits = splits = 0
+    for c in itertools.combinations(range(len(pool)), ny):
+        cs = set(c)
+        t = low([pool[i] for i in c], kn) - low([pool[i] for i in range(len(pool))
+                                                  if i not in cs], kb)
+        splits += 1
+        hits += abs(t) >= abs(obs) - 1e-12 * (1 + abs(obs))
+    return math.exp(obs), hits, splits
+
+
 def gen_sample(rng, n, base, spread):
     """Deterministic sample from the shared RNG: base + spread*U[0,1)."""
     return [base + spread * ((rng.next() >> 11) * 2.0 ** -53) for _ in range(n)]
@@ -439,6 +477,9 @@ def main():
         print(f"poibin_tail {p} k={k}: {poibin_tail(p, k)!r}")
     lx, ly = [100, 101, 99, 102, 98], [110, 112, 109]
     print(f"log_se {lx} {ly}: {log_se(lx, ly)!r}")
+    for name, x, y in LEVEL_CASES:
+        r, hits, splits = level(x, y)
+        print(f"level {name}: ratio {r!r}, {hits} of {splits} splits")
 
 
 if __name__ == "__main__":

@@ -367,6 +367,101 @@ TEST_F(decide, verdict)
 	}
 }
 
+/* ---- The fast level ---------------------------------------------------------- */
+
+/*
+ * Expected values from enumeration by other code: every split of the
+ * pooled processes, the mean log of each side's fastest 30% (at least
+ * one), the share of splits at least as far apart as the observed one
+ * (tools/copybench/infer_ref.py, level()).
+ */
+static void level_known(struct __test_metadata *_metadata, const char *what, const double *x,
+			size_t nx, const double *y, size_t ny, double ratio, double hits,
+			double splits, size_t at_base, size_t at_new)
+{
+	struct infer_params par = INFER_PARAMS_DEFAULT;
+	struct infer_level l;
+
+	ASSERT_EQ(0, infer_level(x, nx, y, ny, &par, &l)) TH_LOG("%s", what);
+	expect_near(_metadata, what, l.ratio, ratio, 1e-12);
+	expect_near(_metadata, what, l.p, hits / splits, 1e-12);
+	EXPECT_TRUE(l.exact) TH_LOG("%s: not exact", what);
+	expect_near(_metadata, what, l.min_p, infer_mwu_min_p(nx, ny), 1e-12);
+	EXPECT_EQ(at_base, l.at_base) TH_LOG("%s: at the base's level", what);
+	EXPECT_EQ(at_new, l.at_new) TH_LOG("%s: at the new side's level", what);
+	EXPECT_LE(l.lo, l.ratio * (1 + 1e-12)) TH_LOG("%s: interval %g..%g", what, l.lo, l.hi);
+	EXPECT_GE(l.hi, l.ratio * (1 - 1e-12)) TH_LOG("%s: interval %g..%g", what, l.lo, l.hi);
+}
+
+TEST(level_against_enumeration)
+{
+	static const double ten[] = { 10, 10, 10, 10, 10, 10, 10, 10, 10, 10 };
+	static const double ten5[] = { 10.5, 10.5, 10.5, 10.5, 10.5, 10.5, 10.5, 10.5, 10.5,
+				       10.5 };
+	static const double mix[] = { 10, 10, 10, 10, 10, 10, 10, 12, 12, 12 };
+	static const double mix5[] = { 10.5, 10.5, 10.5, 10.5, 10.5, 10.5, 10.5, 12.6, 12.6,
+				       12.6 };
+	static const double mix6[] = { 10, 10, 10, 10, 12, 12, 12, 12, 12, 12 };
+	static const double mix6_5[] = { 10.5, 10.5, 10.5, 10.5, 12.6, 12.6, 12.6, 12.6, 12.6,
+					 12.6 };
+	static const double ix[] = { 9.8, 10.1, 10.0, 10.3, 12.2, 10.05, 11.9, 10.2 };
+	static const double iy[] = { 10.4, 10.6, 12.9, 10.5, 10.55, 12.5, 10.7, 10.45 };
+
+	/* Every new process above every base one: the 2 most extreme of C(20, 10). */
+	level_known(_metadata, "separated", ten, 10, ten5, 10, 1.05, 2, 184756, 10, 10);
+	/* 3 of 10 at a level 20% up on each side: the fast 7 decide, p 0.0031. */
+	level_known(_metadata, "3 slow of 10", mix, 10, mix5, 10, 1.05, 572, 184756, 7, 7);
+	/* 6 of 10 slow: 4 fast a side cannot reach alpha, and it says so. */
+	level_known(_metadata, "6 slow of 10", mix6, 10, mix6_5, 10, 1.05, 33616, 184756, 4, 4);
+	level_known(_metadata, "irregular 8 v 8", ix, 8, iy, 8, 1.0503053970175933, 94, 12870, 2, 4);
+}
+
+/* Slow processes, up to 70% of a side, leave the level where it is. */
+TEST(level_not_moved_by_the_slow_share)
+{
+	static const double base[] = { 10, 10, 10, 10, 10, 10, 10, 10, 10, 13 };
+	static const double slow[] = { 10, 10, 10, 13, 13, 13, 13, 13, 13, 13 };
+	struct infer_params par = INFER_PARAMS_DEFAULT;
+	struct infer_verdict v;
+
+	ASSERT_EQ(0, infer_decide_level(base, 10, slow, 10, &par, &v));
+	EXPECT_TRUE(v.by_level);
+	EXPECT_TRUE(v.change == INFER_UNCHANGED);
+	expect_near(_metadata, "ratio", v.ratio, 1, 1e-12);
+	expect_near(_metadata, "p", v.p, 1, 1e-12);
+	EXPECT_EQ(9U, v.level.at_base);
+	EXPECT_EQ(3U, v.level.at_new);
+}
+
+/* Beyond the exact limit: random relabellings, from the seed, the same each time. */
+TEST(level_random_relabellings)
+{
+	struct infer_params par = INFER_PARAMS_DEFAULT;
+	struct infer_level a, b;
+	struct infer_rng rng;
+	double x[30], y[30];
+	size_t i;
+
+	infer_rng_seed(&rng, 7);
+	for (i = 0; i < 30; i++) {
+		x[i] = 100 + (double)infer_rng_below(&rng, 1000) / 1000;
+		y[i] = 100 + (double)infer_rng_below(&rng, 1000) / 1000;
+	}
+	ASSERT_EQ(0, infer_level(x, 30, y, 30, &par, &a));
+	ASSERT_EQ(0, infer_level(x, 30, y, 30, &par, &b));
+	EXPECT_FALSE(a.exact);
+	EXPECT_EQ(9U, a.k_base);
+	expect_near(_metadata, "the same p from the same seed", b.p, a.p, 0);
+	expect_near(_metadata, "the same interval", b.lo, a.lo, 0);
+	EXPECT_GT(a.p, par.alpha);
+	for (i = 0; i < 30; i++)
+		y[i] *= 1.05;
+	ASSERT_EQ(0, infer_level(x, 30, y, 30, &par, &a));
+	/* No relabelling beats the observed one: the least p R draws give. */
+	expect_near(_metadata, "p", a.p, 1.0 / (par.resamples + 1), 1e-12);
+	EXPECT_GT(a.lo, 1.04);
+}
+
 /* ---- RNG -------------------------------------------------------------------- */
 
 /* splitmix64 and xoshiro256** give the published sequences. */

@@ -472,10 +472,17 @@ static int cb_judge_on(struct cb_cmp_point *p, const struct cb_pointset *b,
 {
 	int err;
 
-	err = infer_decide(b->v, b->n, n->v, n->n, par, &p->v);
+	/*
+	 * A native point on its fast level; a control on all its processes
+	 * (Hodges-Lehmann), as its class's drift is taken: the controls say
+	 * how far the machine moved, all of it, not its fastest half.
+	 */
+	err = p->control ? infer_decide(b->v, b->n, n->v, n->n, par, &p->v) :
+			   infer_decide_level(b->v, b->n, n->v, n->n, par, &p->v);
 	p->within = NAN;
 	if (!err && p->v.why == INFER_WHY_NONE)
-		p->within = cb_within(b->v, b->n, n->v, n->n, par->alpha);
+		p->within = p->v.by_level ? fmax(p->v.level.hi - 1, 1 - p->v.level.lo) :
+					    cb_within(b->v, b->n, n->v, n->n, par->alpha);
 	if (!err)
 		err = infer_lkp(b->v, b->n, n->v, n->n, 0, &p->lkp);
 	if (err)
@@ -491,7 +498,15 @@ static int cb_judge_on(struct cb_cmp_point *p, const struct cb_pointset *b,
 	p->boot_agrees = 1;
 	if (b->n >= CB_BOOT_MIN_REPEATS && n->n >= CB_BOOT_MIN_REPEATS &&
 	    p->v.why == INFER_WHY_NONE) {
-		err = infer_boot_median_ratio(b->v, b->n, n->v, n->n, par, &p->boot);
+		/* A level's own bootstrap: its interval beside its test. */
+		if (p->v.by_level)
+			p->boot = (struct infer_boot){
+				.ratio = p->v.level.ratio, .lo = p->v.level.lo,
+				.hi = p->v.level.hi, .level = 1 - par->alpha,
+				.resamples = par->resamples,
+			};
+		else
+			err = infer_boot_median_ratio(b->v, b->n, n->v, n->n, par, &p->boot);
 		if (err)
 			return cb_infer_fail(p, err, e);
 		p->has_boot = 1;

@@ -84,10 +84,13 @@ struct cb_side {
  * @paired: a native point of two interleaved records, decided on its
  *	paired costs (verdict.c, cb_paired_costs()): @v, @pl, @log_se, @lkp
  *	and @boot are of those, @base and @new of the raw costs
+ * @against: with @paired, the variant the paired costs are taken
+ *	against, the steadiest (cb_reference())
  * @within: the smallest change the pair could have found at alpha, the
- *	farther end of the interval of @v's ratio (infer_hl_interval()), a
- *	fraction (0.031: "unchanged within +-3.1%"); NaN when not known,
- *	INFINITY when the repeats cannot bound it
+ *	farther end of the interval of @v's ratio (infer_hl_interval(), or
+ *	with @v.by_level its level's), a fraction (0.031: "unchanged within
+ *	+-3.1%"); NaN when not known, INFINITY when the repeats cannot bound
+ *	it
  * @out: the outcome compare reports
  * @why: why @out is inconclusive ("" otherwise)
  * @lf: a paired control: per side (0 base, 1 new), each process's log
