@@ -673,21 +673,23 @@ validate_short()
 	for a in "--pairs 0:invalid --pairs '0'" "--repeat 4:invalid --repeat '4'" \
 		 "--shifts x:invalid --shifts 'x'" "--reuse:--reuse takes the records of --dir" \
 		 "--variants movsb,orig:invalid --variants 'movsb,orig'" \
-		 "--pairs 2 --power-pairs 3:invalid --power-pairs '3' (accepted: 0..2" \
+		 "--power-pairs 1001:invalid --power-pairs '1001' (accepted: a decimal integer, 0..1000)" \
+		 "--process-ms 0:invalid --process-ms '0' (accepted: a decimal integer, 1..600000)" \
 		 "--cpu x:invalid --cpu 'x'" "--bogus:unknown option '--bogus'"; do
 		# shellcheck disable=SC2086
 		COPYBENCH=$CB "$cv" ${a%%:*} > /dev/null 2> "$tmp/err"
 		[ $? = 2 ] && grep -qF -- "${a#*:}" "$tmp/err" || { echo "${a%%:*}:"; cat "$tmp/err"; return 1; }
 	done
 	COPYBENCH=$CB "$cv" --pairs 2 --repeat 5 --sizes 4K --shifts 1000 --power-pairs 2 \
-		--no-decision --dir "$tmp/cv" > "$tmp/cv.out" 2> "$tmp/cv.err" ||
+		--process-ms 100 --no-decision --dir "$tmp/cv" > "$tmp/cv.out" 2> "$tmp/cv.err" ||
 		{ cat "$tmp/cv.out" "$tmp/cv.err"; return 1; }
 	grep -qE '^ +2 +[0-2] +[0-2] +[0-2] +[0-2]  [0-2]/[0-2] of 2 ' "$tmp/cv.out" &&
 		grep -qE '^ +4096 +[0-2] +[0-2] +[0-2] +[0-2] +-?[0-9.]+% +[0-9.]+%$' "$tmp/cv.out" &&
 		grep -qE '^ +4096 +2 \( *\+[0-9]+%\) +\+1000%$' "$tmp/cv.out" &&
 		grep -q '^# load at the end: ' "$tmp/cv.out" &&
 		COPYBENCH=$CB "$cv" --pairs 2 --repeat 5 --sizes 4K --shifts 1000 --power-pairs 2 \
-			--no-decision --dir "$tmp/cv" --reuse > "$tmp/cv2.out" 2> /dev/null &&
+			--process-ms 100 --no-decision --dir "$tmp/cv" --reuse > "$tmp/cv2.out" \
+			2> /dev/null &&
 		diff <(grep -v '^# ' "$tmp/cv.out") <(grep -v '^# ' "$tmp/cv2.out") && return 0
 	cat "$tmp/cv.out"
 	return 1
