@@ -790,12 +790,16 @@ precision()
 	[ $? = 2 ] && grep -q "invalid --runs '1' (accepted: 2..1000)" "$tmp/e" || return 1
 	"$p" --sizes 12Q > /dev/null 2> "$tmp/e"
 	[ $? = 2 ] && grep -q "invalid --sizes '12Q'" "$tmp/e" || return 1
+	"$p" --variants movsb,bytes > /dev/null 2> "$tmp/e"
+	[ $? = 2 ] && grep -q "invalid --variants 'movsb,bytes': unknown 'bytes' (accepted: movsb, native" \
+		"$tmp/e" || return 1
 	command -v perf > /dev/null || { echo "perf missing (apt-get install linux-perf)"; return 1; }
-	COPYBENCH= "$p" --runs 2 --sizes 64,4K --perf-bytes 4M -- --samples 21 > "$tmp/prec" 2>&1 ||
-		{ cat "$tmp/prec"; return 1; }
+	COPYBENCH= "$p" --runs 2 --sizes 64,4K --variants movsb,native --perf-bytes 4M -- \
+		--samples 21 > "$tmp/prec" 2>&1 || { cat "$tmp/prec"; return 1; }
 	grep -q '^# load before: ' "$tmp/prec" &&
-		grep -qE '^ +64 +[0-9.]+% +[0-9.]+% ' "$tmp/prec" &&
-		grep -qE '^ +4K +[0-9.]+% +[0-9.]+% ' "$tmp/prec" || { cat "$tmp/prec"; return 1; }
+		[ "$(grep -cE '^ +64 +[0-9.]+% +[0-9.]+% ' "$tmp/prec")" = 2 ] &&
+		[ "$(grep -cE '^ +4K +[0-9.]+% +[0-9.]+% ' "$tmp/prec")" = 2 ] &&
+		grep -q '^# native: spread' "$tmp/prec" || { cat "$tmp/prec"; return 1; }
 }
 check "tools/precision: bad options refused; a short run gives both tools' spreads" precision
 
