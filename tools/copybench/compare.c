@@ -20,7 +20,9 @@ static const char cb_compare_usage[] =
 	"\n"
 	"Compares records of copybench sweep point by point, base first, in LKP's\n"
 	"layout (mean +-%stddev  %change  mean +-%stddev  point), and decides each\n"
-	"point with a Mann-Whitney U test on its repeats plus a practical threshold.\n"
+	"native point on its fast level (its fastest 30% of processes, a\n"
+	"permutation test), each control with a Mann-Whitney U test on its\n"
+	"processes, both with a practical threshold.\n"
 	"The fixed variants are controls: when they moved, the machine moved, and\n"
 	"native changes are shown net of their drift. Each further record is\n"
 	"compared with BASE in turn.\n"
@@ -434,7 +436,7 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 			c->diffs[i].field, c->diffs[i].base, c->diffs[i].new);
 	cb_text_only(f, c->base->path, c->only_base, c->nonly_base);
 	cb_text_only(f, c->new->path, c->only_new, c->nonly_new);
-	fprintf(f, "# each process's %s in %s per copy; a point's figure is its fast level, the mean of its faster half of the processes; a change is significant at alpha %g (a permutation test of the level over the processes) and beyond %g%%%s\n",
+	fprintf(f, "# each process's %s in %s per copy; a native point's figure is its fast level, the geometric mean of its fastest 30%% of processes (a permutation test), a control's all its processes (Mann-Whitney U); a change is significant at alpha %g and beyond %g%%%s\n",
 		c->median ? "cycles_median" : "cycles_min", c->core ? "core clocks" : "TSC clocks",
 		par->alpha, 100 * par->threshold,
 		c->no_controls ? "" : "; native points also net of their size class's controls");

@@ -267,11 +267,11 @@ struct infer_level {
  * the fastest of its samples, so it is the fastest state the process
  * reached; a process that spent its life in a slow state (a slow clock
  * bin, a busy sibling) reads slow whatever the code did, and how many did
- * moves from record to record. The mean of the faster half is what those
- * processes cannot move while they are fewer than half, and the
- * permutation test asks whether the two records' levels differ more than
- * relabelling their processes makes them differ (Documentation/compare.rst,
- * "The fast level").
+ * moves from record to record. The mean of the fastest INFER_LEVEL_SHARE
+ * is what those processes cannot move while they are at most the rest,
+ * and the permutation test asks whether the two records' levels differ
+ * more than relabelling their processes makes them differ
+ * (Documentation/compare.rst, "The fast level").
  *
  * Return: 0; -EINVAL, -EDOM (a value <= 0), -E2BIG or -ENOMEM.
  */
