@@ -70,6 +70,36 @@ TEST(bad_input_mwu_refused)
 	EXPECT_TRUE(untouched(&m, sizeof(m)));
 }
 
+TEST(bad_input_level_refused)
+{
+	struct infer_params par = INFER_PARAMS_DEFAULT, bad = INFER_PARAMS_DEFAULT;
+	const double *big = bad_big(), *ok = bad_ok;
+	struct infer_verdict v;
+	struct infer_level l;
+
+	bad.alpha = 0;
+	memset(&l, SENTINEL, sizeof(l));
+	EXPECT_EQ(-EINVAL, infer_level(NULL, 3, ok, 3, &par, &l));
+	EXPECT_EQ(-EINVAL, infer_level(ok, 0, ok, 3, &par, &l));
+	EXPECT_EQ(-EINVAL, infer_level(ok, 3, bad_nan, 3, &par, &l));
+	EXPECT_EQ(-EINVAL, infer_level(bad_inf, 3, ok, 3, &par, &l));
+	EXPECT_EQ(-EDOM, infer_level(ok, 3, bad_neg, 3, &par, &l));
+	EXPECT_EQ(-EINVAL, infer_level(ok, 3, ok, 3, &bad, &l));
+	EXPECT_EQ(-EINVAL, infer_level(ok, 3, ok, 3, NULL, &l));
+	EXPECT_EQ(-EINVAL, infer_level(ok, 3, ok, 3, &par, NULL));
+	EXPECT_EQ(-E2BIG, infer_level(big, INFER_MAX_N + 1, ok, 3, &par, &l));
+	EXPECT_TRUE(untouched(&l, sizeof(l)));
+	memset(&v, SENTINEL, sizeof(v));
+	EXPECT_EQ(-EINVAL, infer_decide_level(ok, 3, bad_nan, 3, &par, &v));
+	EXPECT_EQ(-E2BIG, infer_decide_level(big, INFER_MAX_N + 1, ok, 3, &par, &v));
+	EXPECT_EQ(-EINVAL, infer_decide_level(ok, 3, ok, 3, &bad, &v));
+	EXPECT_TRUE(untouched(&v, sizeof(v)));
+	/* The largest sample goes through (random splits, not every one). */
+	ASSERT_EQ(0, infer_level(big, INFER_MAX_N, big, INFER_MAX_N, &par, &l));
+	EXPECT_FALSE(l.exact);
+	EXPECT_GT(l.p, 0.5);
+}
+
 TEST(bad_input_decide_boot_lkp_refused)
 {
 	struct infer_params par = INFER_PARAMS_DEFAULT;
