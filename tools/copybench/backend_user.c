@@ -110,6 +110,7 @@ struct ub {
 struct ub_slow {
 	unsigned long extra, part;
 	unsigned long long bytes;
+	double got;			/* the change it made, measured (a fraction) */
 };
 
 static const struct ub_slow ub_no_slow;
@@ -125,8 +126,6 @@ struct ub_run {
 	int cold;
 	unsigned long left;		/* OR of the copies' return values */
 	struct ub_slow slow;		/* test-only --slow-native: more copying */
-	double *plain;			/* with slow: samples of the plain copy */
-	unsigned long nplain;
 };
 
 static unsigned long ub_empty_copy(void *dst, const void *src, unsigned long len)
@@ -230,35 +229,10 @@ static double ub_net(double v, double base)
 	return v > base ? v - base : 0;
 }
 
-/*
- * A timed sample of r's copy; with --slow-native, followed by one of the
- * plain copy into r->plain, so that the run measures, side by side, the
- * change it made (ub_slow_delivered()).
- */
+/* A timed sample of r's copy, TSC cycles per copy. */
 static double ub_timed(struct ub_run *r, unsigned long loops)
 {
-	double t = (double)ub_sample(r, r->fn, loops) / (double)loops;
-	struct ub_slow keep = r->slow;
-
-	if (r->plain) {
-		r->slow = (struct ub_slow){ 0 };
-		r->plain[r->nplain++] = (double)ub_sample(r, r->fn, loops) / (double)loops;
-		r->slow = keep;
-	}
-	return t;
-}
-
-/*
- * The change --slow-native made, percent of the plain copy's time per
- * call as measured: the fastest slowed sample (slowed, TSC cycles per
- * copy) against the fastest plain one of the same run.
- */
-static double ub_slow_delivered(struct ub_run *r, double slowed)
-{
-	if (!r->plain || !r->nplain)
-		return NAN;
-	cb_stats_sort(r->plain, r->nplain);
-	return r->plain[0] > 0 ? 100 * (slowed / r->plain[0] - 1) : NAN;
+	return (double)ub_sample(r, r->fn, loops) / (double)loops;
 }
 
 /* The median of up to UB_BASELINE_SAMPLES samples of the empty copy. */
@@ -608,23 +582,31 @@ static int ub_pick_loops(struct cb_backend *b, struct ub_run *r, unsigned long *
 
 /*
  * What sl makes of r's copy, a fraction: the median over UB_SLOW_PAIRS
- * pairs of samples, a plain one and a slowed one next to each other
- * (which first, in turn), of the slowed one's time over the plain one's,
- * less 1. A pair shares the machine's state of its moment; the fastest
- * of 15 plain and of 15 slowed samples, taken apart, did not (at 64 KiB
- * it called 2.8% more bytes 5%, and the run then measured 2.8%).
+ * pairs, a plain sample and a slowed one next to each other (which first,
+ * in turn), of the slowed one's time over the plain one's, less 1. Each
+ * timed sample follows an untimed one of its own kind, as in a record's
+ * processes, where a plain process times plain samples one after the
+ * other and a slowed one slowed samples: a 64 KiB plain sample right
+ * after a slowed one (whose part copy had just brought the buffers' heads
+ * into L1) ran 3% faster than after a plain one, and a 5% change so
+ * calibrated came to 2% record against record. A pair shares the
+ * machine's state of its moment; the fastest of 15 plain and of 15
+ * slowed samples, taken apart, did not (at 64 KiB it called 2.8% more
+ * bytes 5%).
  */
 static double ub_slow_effect(struct ub_run *r, unsigned long loops, const struct ub_slow *sl)
 {
 	struct ub_slow keep = r->slow;
 	double ratio[UB_SLOW_PAIRS], t[2];
-	unsigned int i, k, first;
+	unsigned int i, k, first, slowed;
 
 	for (i = 0; i < UB_SLOW_PAIRS; i++) {
 		first = i & 1;
 		for (k = 0; k < 2; k++) {
-			r->slow = (k ^ first) ? *sl : ub_no_slow;
-			t[k ^ first] = (double)ub_sample(r, r->fn, loops);
+			slowed = k ^ first;
+			r->slow = slowed ? *sl : ub_no_slow;
+			ub_sample(r, r->fn, loops);	/* untimed: its own kind before it */
+			t[slowed] = (double)ub_sample(r, r->fn, loops);
 		}
 		ratio[i] = t[0] > 0 ? t[1] / t[0] : 1;
 	}
@@ -686,6 +668,7 @@ static int ub_slow_native(struct ub_run *r, unsigned long loops, double pct,
 	s.dmax = (unsigned long long)(8 * (s.target + 1) * (double)loops * (double)unit);
 	cb_slowdown_search(&s, ub_slow_try, &t);
 	*sl = ub_slow_of(s.d, r->len);
+	sl->got = s.got;
 	return 0;
 }
 
@@ -794,11 +777,9 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	/* Warm-up: one untimed sample at the final loops. */
 	ub_sample(&r, r.fn, loops);
 	res->baseline = ub_baseline(u, &r, loops, b->set->samples);
-	if (b->set->slow_native > 0 && !strcmp(b->variants[p->label].name, CB_NATIVE_NAME)) {
-		if (ub_slow_native(&r, loops, b->set->slow_native, &r.slow, e))
-			return -1;
-		r.plain = cb_calloc(b->set->samples, sizeof(*r.plain));
-	}
+	if (b->set->slow_native > 0 && !strcmp(b->variants[p->label].name, CB_NATIVE_NAME) &&
+	    ub_slow_native(&r, loops, b->set->slow_native, &r.slow, e))
+		return -1;
 	d0 = ub_disturbances(b->cpu);
 	n = ub_samples(b, &r, loops, res, &np);
 	dist = ub_disturbances(b->cpu) - d0;
@@ -813,14 +794,13 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	}
 	res->loops = loops;
 	ub_summarize(u->s, res, n, dist);
-	res->slow_delivered = ub_slow_delivered(&r, u->s[0]);
+	res->slow_delivered = r.slow.bytes ? 100 * r.slow.got : NAN;
 	res->clock_ratio = cb_clock_ratio(u->probe, np);
 	/* Random sizes: the copies reached as far as the largest draw made. */
 	for (i = 0, max = r.lens ? 0 : max; r.lens && i < r.pos && i < UB_RANDOM_DRAWS; i++)
 		max = u->lens[i] > max ? u->lens[i] : max;
 	res->verified = ub_verify(p, u, max);
 out:
-	free(r.plain);
 	return ret;
 }
 
@@ -842,7 +822,6 @@ struct ub_point {
 	struct ub_slow spell;		/* test-only --slow-spell's copying */
 	double *s, *probe;
 	unsigned long n, cap, np, rounds;
-	int slowed;			/* --slow-native: plain samples kept too */
 	unsigned long long first_ns, last_ns, used_ns, limit_ns;
 };
 
@@ -855,14 +834,11 @@ static void ub_point_room(struct ub_point *q, unsigned long rounds)
 	q->rounds = rounds;
 	q->cap = rounds * q->burst;
 	q->s = cb_realloc(q->s, q->cap, sizeof(*q->s));
-	if (q->slowed)
-		q->r.plain = cb_realloc(q->r.plain, q->cap, sizeof(*q->r.plain));
 	q->probe = cb_realloc(q->probe, rounds, sizeof(*q->probe));
 }
 
 static void ub_point_free(struct ub_point *q)
 {
-	free(q->r.plain);
 	free(q->lens);
 	free(q->s);
 	free(q->probe);
@@ -915,7 +891,6 @@ static int ub_begin(struct cb_backend *b, const struct cb_point *p, void **st,
 	    ub_slow_native(&q->r, q->loops, b->set->spell, &q->spell, e))
 		goto fail;
 	q->burst = ub_burst_len(b, warm);
-	q->slowed = native && b->set->slow_native > 0;
 	ub_point_room(q, b->set->rounds);
 	q->limit_ns = b->set->max_run_ms * 1000000ULL;
 	*st = q;
@@ -986,7 +961,7 @@ static int ub_end(struct cb_backend *b, void *st, struct cb_result *res, struct 
 	res->loops = q->loops;
 	/* Every sample a burst's; interference only slows, and min is of all. */
 	ub_summarize(q->s, res, q->n, 0);
-	res->slow_delivered = ub_slow_delivered(&q->r, q->s[0]);
+	res->slow_delivered = q->r.slow.bytes ? 100 * q->r.slow.got : NAN;
 	res->clock_ratio = cb_clock_ratio(q->probe, q->np);
 	res->span_ms = (double)(q->last_ns - q->first_ns) / 1e6;
 	/* The copy checked on buffers filled for it again, once more timed alike. */
