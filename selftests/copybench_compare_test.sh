@@ -311,6 +311,34 @@ fast_level()
 }
 check "fast level: 6 of 10 processes slow leave it; +5% with them is a regression; counts in --json" fast_level
 
+# The share at the level: 10 of 10 against 3 of 10 (Fisher p 0.0031) is
+# reported as a share that moved, the level and the verdict unchanged;
+# 10 against 4 (p 0.0108, above alpha 0.01) is not.
+PAIRS=1 NATLEVELS="1 1.25 1.25 1 1.25 1.25 1.25 1 1.25 1.25" mkrec "$tmp/fl_d.json" 1 1 10 3
+level_share()
+{
+	cmp_rc 0 "$tmp/fl_a.json" "$tmp/fl_d.json" &&
+		out_has '^# the share of processes at the fast level moved, the level not' &&
+		out_has '^#   to_user\.native\.4K: 10 of 10 processes within 1% of both records. level in base, 3 of 10 in new \(p 0\.0031\); the level \+0\.0%, unchanged$' &&
+		[ "$(grep -c '^#   to_user\.native\.[0-9K]*: 10 of 10 processes within' "$tmp/out")" = 3 ] ||
+		return 1
+	cmp_rc 0 --json "$tmp/fl_a.json" "$tmp/fl_d.json" &&
+		jq -e -s '[.[] | select(.type == "point" and (.control | not))] | length == 3 and
+			all(.verdict == "unchanged" and .test.level.at_new == 3 and
+			    .test.level.share_base == 10 and .test.level.share_new == 3 and
+			    (.test.level.share_p - 0.0030959752 | fabs) < 1e-7)' "$tmp/out" > /dev/null ||
+		{ jq -c 'select(.type == "point" and (.control | not)) | {name, verdict, test}' \
+			"$tmp/out"; return 1; }
+	cmp_rc 0 "$tmp/fl_a.json" "$tmp/fl_b.json" || return 1
+	! grep -q 'share of processes at the fast level moved' "$tmp/out" ||
+		{ echo "10 against 4 of 10 (p 0.0108) reported:"; cat "$tmp/out"; return 1; }
+	# A level that moved with its share is a change, not a note.
+	cmp_rc 1 "$tmp/fl_a.json" "$tmp/fl_c.json" || return 1
+	! grep -q 'share of processes at the fast level moved' "$tmp/out" ||
+		{ echo "a regression noted as a share:"; cat "$tmp/out"; return 1; }
+}
+check "fast level: a share that moved, the level not, is said so and not called a change" level_share
+
 # A record of one process (before processes): read, said so, not decided on.
 one_process()
 {

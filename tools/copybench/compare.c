@@ -314,6 +314,7 @@ static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_para
 {
 	const struct cb_cmp_point *p;
 	size_t i, n = 0;
+	char ch[32];
 
 	for (i = 0; i < c->npts; i++) {
 		p = &c->pts[i];
@@ -342,6 +343,19 @@ static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_para
 	}
 	if (n)
 		fprintf(f, "#   (copybench placement POINT BASE.json shows which placements are slow)\n");
+	for (i = 0, n = 0; i < c->npts; i++) {
+		p = &c->pts[i];
+		if (!p->v.by_level || p->v.level.share_p > par->alpha ||
+		    p->v.change == INFER_REGRESSED || p->v.change == INFER_IMPROVED)
+			continue;
+		if (!n++)
+			fprintf(f, "# the share of processes at the fast level moved, the level not (Fisher's exact test at alpha %g): the machine's or the placements' doing, not called a change:\n",
+				par->alpha);
+		fprintf(f, "#   %s: %zu of %zu processes within 1%% of both records' level in base, %zu of %zu in new (p %.4f); the level %s, %s\n",
+			p->name, p->v.level.share_base, p->base.n, p->v.level.share_new, p->new.n,
+			p->v.level.share_p, cb_pct(p->v.level.ratio, ch, sizeof(ch)),
+			cb_outcome_name(p->out));
+	}
 	for (i = 0, n = 0; i < c->npts; i++) {
 		p = &c->pts[i];
 		if (p->boot_agrees)
@@ -590,8 +604,12 @@ static void cb_json_tests(struct cb_str *b, const struct cb_cmp_point *p)
 		cb_jnum(b, "new", p->v.level.new);
 		cb_jnum(b, "lo", p->v.level.lo);
 		cb_jnum(b, "hi", p->v.level.hi);
-		cb_str_printf(b, ",\"at_base\":%zu,\"at_new\":%zu}", p->v.level.at_base,
+		cb_str_printf(b, ",\"at_base\":%zu,\"at_new\":%zu", p->v.level.at_base,
 			      p->v.level.at_new);
+		cb_str_printf(b, ",\"share_base\":%zu,\"share_new\":%zu", p->v.level.share_base,
+			      p->v.level.share_new);
+		cb_jnum(b, "share_p", p->v.level.share_p);
+		cb_str_printf(b, "}");
 	}
 	cb_jbool(b, "paired", p->paired);
 	if (p->against) {

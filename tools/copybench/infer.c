@@ -107,6 +107,37 @@ static double infer_binomial(size_t n, size_t k)
 	return c;
 }
 
+/* log C(n, k), for the hypergeometric law where C(n, k) overflows. */
+static double infer_log_binomial(size_t n, size_t k)
+{
+	int sign;
+
+	return lgamma_r((double)n + 1, &sign) - lgamma_r((double)k + 1, &sign) -
+	       lgamma_r((double)(n - k) + 1, &sign);
+}
+
+/*
+ * Fisher's exact test of a 2x2 table, two-sided: a of n1 against c of n2.
+ * The p of every table with the margins kept whose probability is at most
+ * the observed one's (a relative 1e-7 for rounding), summed.
+ */
+static double infer_fisher(size_t a, size_t n1, size_t c, size_t n2)
+{
+	size_t m = a + c, n = n1 + n2, k, lo, hi;
+	double lt = infer_log_binomial(n, m), obs, p = 0;
+
+	lo = m > n2 ? m - n2 : 0;
+	hi = m < n1 ? m : n1;
+	obs = infer_log_binomial(n1, a) + infer_log_binomial(n2, c) - lt;
+	for (k = lo; k <= hi; k++) {
+		double lk = infer_log_binomial(n1, k) + infer_log_binomial(n2, m - k) - lt;
+
+		if (lk <= obs + 1e-7)
+			p += exp(lk);
+	}
+	return fmin(1, p);
+}
+
 /* ---- Mann-Whitney U ------------------------------------------------------ */
 
 struct infer_pooled {
@@ -717,6 +748,7 @@ int infer_level(const double *x, size_t nx, const double *y, size_t ny,
 	struct infer_level r = { 0 };
 	size_t n = nx + ny, i;
 	double *lx = NULL, *ly = NULL, *l = NULL, *ratios = NULL, *buf = NULL, obs, hits, count;
+	double line;
 	struct infer_pair *pool = NULL;
 	unsigned char *in = NULL;
 	struct infer_rng rng;
@@ -775,6 +807,12 @@ int infer_level(const double *x, size_t nx, const double *y, size_t ny,
 		r.at_base += x[i] <= r.base * (1 + INFER_LEVEL_BAND);
 	for (i = 0; i < ny; i++)
 		r.at_new += y[i] <= r.new * (1 + INFER_LEVEL_BAND);
+	line = exp(infer_low_mean(l, infer_level_k(n))) * (1 + INFER_LEVEL_BAND);
+	for (i = 0; i < nx; i++)
+		r.share_base += x[i] <= line;
+	for (i = 0; i < ny; i++)
+		r.share_new += y[i] <= line;
+	r.share_p = infer_fisher(r.share_base, nx, r.share_new, ny);
 	*res = r;
 	err = 0;
 out:

@@ -243,6 +243,16 @@ int infer_hl_interval(const double *x, size_t nx, const double *y, size_t ny, do
  * @hi: its upper end
  * @at_base: base processes at its level (within INFER_LEVEL_BAND above)
  * @at_new: the same for the new side
+ * @share_base: base processes within INFER_LEVEL_BAND above the pooled
+ *	processes' level (the mean log of the fastest INFER_LEVEL_SHARE of
+ *	both sides together): one line drawn for both sides alike
+ * @share_new: the same for the new side
+ * @share_p: two-sided Fisher exact p that the two sides hold the same
+ *	share of processes at the pooled level (@share_base of @nx against
+ *	@share_new of @ny): small when more processes of one side spent
+ *	their lives off it, which the machine or the placements do (or the
+ *	code, when the level moved too). Exact under "nothing changed": the
+ *	line is the pooled processes', so the counts are hypergeometric.
  */
 struct infer_level {
 	size_t k_base, k_new;
@@ -252,6 +262,8 @@ struct infer_level {
 	double min_p;
 	double lo, hi;
 	size_t at_base, at_new;
+	size_t share_base, share_new;
+	double share_p;
 };
 
 /**

@@ -25,7 +25,9 @@
 #     infer.h (xoshiro256** seeded by splitmix64, rejection sampling, type-7
 #     quantiles): it must agree with infer.c to the last bit;
 #   - the fast level's permutation count by enumerating every split and
-#     sorting each side again.
+#     sorting each side again;
+#   - Fisher's exact test of the shares at the level in exact integer
+#     binomials (infer.c sums exp of log-gamma differences).
 import itertools
 import math
 import statistics
@@ -384,6 +386,24 @@ def level(x, y):
     return math.exp(obs), hits, splits
 
 
+def fisher(a, n1, c, n2):
+    """Two-sided Fisher exact p of a of n1 against c of n2: the tables with
+    the margins kept no likelier than the observed one, in exact integers
+    (math.comb) with the relative 1e-7 infer.c allows for rounding."""
+    m, t = a + c, math.comb(n1 + n2, a + c)
+
+    def pr(k):
+        return math.comb(n1, k) * math.comb(n2, m - k)
+
+    obs = pr(a)
+    return min(1.0, sum(pr(k) for k in range(max(0, m - n2), min(m, n1) + 1)
+                        if pr(k) <= obs * (1 + 1e-7)) / t)
+
+
+FISHER_CASES = ((10, 10, 10, 10), (9, 10, 3, 10), (10, 10, 4, 10), (2, 8, 4, 8),
+                (0, 5, 5, 5), (100, 128, 10, 128))
+
+
 def gen_sample(rng, n, base, spread):
     """Deterministic sample from the shared RNG: base + spread*U[0,1)."""
     return [base + spread * ((rng.next() >> 11) * 2.0 ** -53) for _ in range(n)]
@@ -480,6 +500,8 @@ def main():
     for name, x, y in LEVEL_CASES:
         r, hits, splits = level(x, y)
         print(f"level {name}: ratio {r!r}, {hits} of {splits} splits")
+    for a, n1, c, n2 in FISHER_CASES:
+        print(f"fisher {a} of {n1} against {c} of {n2}: {fisher(a, n1, c, n2)!r}")
 
 
 if __name__ == "__main__":

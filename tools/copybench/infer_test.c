@@ -431,6 +431,61 @@ TEST(level_not_moved_by_the_slow_share)
 	expect_near(_metadata, "p", v.p, 1, 1e-12);
 	EXPECT_EQ(9U, v.level.at_base);
 	EXPECT_EQ(3U, v.level.at_new);
+	/* 9 of 10 against 3 of 10: not beyond alpha at 10 processes a side. */
+	expect_near(_metadata, "share p", v.level.share_p, 0.019766611097880447, 1e-12);
+}
+
+/*
+ * The share at the level: a processes of n1 at 10 and the rest at 13
+ * against c of n2, Fisher's exact p from exact binomials by other code
+ * (tools/copybench/infer_ref.py, fisher()).
+ */
+TEST(level_share_against_exact_binomials)
+{
+	static const struct {
+		size_t a, n1, c, n2;
+		double p;
+	} cases[] = {
+		{ 10, 10, 10, 10, 1.0 },
+		{ 9, 10, 3, 10, 0.019766611097880447 },
+		{ 10, 10, 4, 10, 0.010835913312693499 },
+		{ 2, 8, 4, 8, 0.6083916083916084 },
+		{ 100, 128, 10, 128, 1.3694226342922743e-32 },
+	};
+	struct infer_params par = INFER_PARAMS_DEFAULT;
+	double x[128], y[128];
+	struct infer_level l;
+	size_t i, j;
+
+	par.resamples = 200;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		for (j = 0; j < cases[i].n1; j++)
+			x[j] = 10 + 3 * (j >= cases[i].a);
+		for (j = 0; j < cases[i].n2; j++)
+			y[j] = 10 + 3 * (j >= cases[i].c);
+		ASSERT_EQ(0, infer_level(x, cases[i].n1, y, cases[i].n2, &par, &l));
+		EXPECT_EQ(cases[i].a, l.at_base) TH_LOG("case %zu", i);
+		EXPECT_EQ(cases[i].c, l.at_new) TH_LOG("case %zu", i);
+		EXPECT_EQ(cases[i].a, l.share_base) TH_LOG("case %zu", i);
+		EXPECT_EQ(cases[i].c, l.share_new) TH_LOG("case %zu", i);
+		EXPECT_LE(fabs(l.share_p - cases[i].p), 1e-9 * cases[i].p)
+			TH_LOG("case %zu: share p %.17g, expected %.17g", i, l.share_p, cases[i].p);
+	}
+	/*
+	 * The line is both sides' level, not each side's own: 10 a side at 10
+	 * against 10 at 10.5 are each at their own level (10 and 10), and
+	 * 10 against 0 at the pooled one, p 2 / C(20, 10).
+	 */
+	for (j = 0; j < 10; j++) {
+		x[j] = 10;
+		y[j] = 10.5;
+	}
+	ASSERT_EQ(0, infer_level(x, 10, y, 10, &par, &l));
+	EXPECT_EQ(10U, l.at_base);
+	EXPECT_EQ(10U, l.at_new);
+	EXPECT_EQ(10U, l.share_base);
+	EXPECT_EQ(0U, l.share_new);
+	expect_near(_metadata, "separated share p", l.share_p, 2.0 / 184756, 1e-12);
 }
 
 /* Beyond the exact limit: random relabellings, from the seed, the same each time. */
