@@ -197,6 +197,30 @@ paired_moved()
 }
 check "paired records: the machine moved with the pairs, decided on them (exit 0); native alone +10%, regressed" paired_moved
 
+# A paired change native's own costs do not make: native 3% cheaper, its
+# reference and every control 15% cheaper (together, so the pairs say
+# steady): +14% on the ratio, machine-like, not a regression.
+PAIRS=1 mkrec "$tmp/pref.json" 0.97 0.85 5 3
+paired_reference_moved()
+{
+	cmp_rc 0 "$tmp/pbase.json" "$tmp/pref.json" &&
+		out_has 'machine-like +\+14\.[0-9]% +paired .* to_user\.native\.4K$' &&
+		out_has '^# machine-like, paired: the change is its reference' &&
+		out_has '^#   to_user\.native\.64K: \+14\.[0-9]% against [a-z_]+, native.s own level -2\.[0-9]%$' ||
+		return 1
+	cmp_rc 0 --json "$tmp/pbase.json" "$tmp/pref.json" &&
+		jq -s -e '[.[] | select(.type == "point" and .variant == "native")] | length == 3 and
+			all(.verdict == "machine-like" and .test.own_ratio < 0.98 and
+			    .test.ratio > 1.1)' "$tmp/out" > /dev/null ||
+		{ jq -c 'select(.type == "point" and .variant == "native") | {verdict, why, test}' \
+			"$tmp/out"; return 1; }
+	# Native itself 10% dearer with the same move of the rest: regressed.
+	PAIRS=1 mkrec "$tmp/pref2.json" 1.10 0.85 5 3
+	cmp_rc 1 "$tmp/pbase.json" "$tmp/pref2.json" &&
+		out_has 'regressed .* to_user\.native\.4K$'
+}
+check "paired: a change of the ratio native's own level does not share is its reference's, machine-like" paired_reference_moved
+
 # The controls' points share their record's processes: 10 processes a
 # side whose levels (all their controls but the paired one) scatter by
 # -20% .. +25% and -10% .. +35%, overlapping, move every control point's

@@ -314,7 +314,7 @@ static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_para
 {
 	const struct cb_cmp_point *p;
 	size_t i, n = 0;
-	char ch[32];
+	char ch[32], wi[32];
 
 	for (i = 0; i < c->npts; i++) {
 		p = &c->pts[i];
@@ -343,6 +343,16 @@ static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_para
 	}
 	if (n)
 		fprintf(f, "#   (copybench placement POINT BASE.json shows which placements are slow)\n");
+	for (i = 0, n = 0; i < c->npts; i++) {
+		p = &c->pts[i];
+		if (p->control || !p->paired || p->out != CB_OUT_MACHINE)
+			continue;
+		if (!n++)
+			fprintf(f, "# machine-like, paired: the change is its reference's, native's own fast level did not make it:\n");
+		fprintf(f, "#   %s: %s against %s, native's own level %s\n", p->name,
+			cb_pct(p->v.ratio, ch, sizeof(ch)), p->against ? p->against : "its control",
+			cb_pct(p->own_ratio, wi, sizeof(wi)));
+	}
 	for (i = 0, n = 0; i < c->npts; i++) {
 		p = &c->pts[i];
 		if (!p->v.by_level || p->v.level.share_p > par->alpha ||
@@ -612,6 +622,8 @@ static void cb_json_tests(struct cb_str *b, const struct cb_cmp_point *p)
 		cb_str_printf(b, "}");
 	}
 	cb_jbool(b, "paired", p->paired);
+	if (p->paired && !p->control)
+		cb_jnum(b, "own_ratio", p->own_ratio);
 	if (p->against) {
 		cb_str_add(b, ",\"against\":");
 		cb_str_json(b, p->against);

@@ -742,6 +742,30 @@ static int infer_pair_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The mean log of the fastest infer_level_k(n) of v[0..n), or NaN. */
+static double infer_side_level(const double *v, size_t n)
+{
+	double *l, m;
+	size_t i;
+
+	if (!n || n > INFER_MAX_N || !infer_all_positive(v, n) || infer_check_finite(v, n))
+		return NAN;
+	l = malloc(n * sizeof(*l));
+	if (!l)
+		return NAN;
+	for (i = 0; i < n; i++)
+		l[i] = log(v[i]);
+	cb_stats_sort(l, n);
+	m = infer_low_mean(l, infer_level_k(n));
+	free(l);
+	return m;
+}
+
+double infer_level_ratio(const double *x, size_t nx, const double *y, size_t ny)
+{
+	return exp(infer_side_level(y, ny) - infer_side_level(x, nx));
+}
+
 int infer_level(const double *x, size_t nx, const double *y, size_t ny,
 		const struct infer_params *par, struct infer_level *res)
 {

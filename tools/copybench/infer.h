@@ -287,6 +287,18 @@ struct infer_level {
  *
  * Return: 0; -EINVAL, -EDOM (a value <= 0), -E2BIG or -ENOMEM.
  */
+/**
+ * infer_level_ratio() - the ratio of two sides' fast levels, without a test.
+ * @x: base costs, @nx of them
+ * @nx: 0..INFER_MAX_N
+ * @y: new costs
+ * @ny: 0..INFER_MAX_N
+ *
+ * Return: infer_level()'s @ratio, or NaN when a side is empty or holds a
+ * value that is not finite and > 0.
+ */
+double infer_level_ratio(const double *x, size_t nx, const double *y, size_t ny);
+
 int infer_level(const double *x, size_t nx, const double *y, size_t ny,
 		const struct infer_params *par, struct infer_level *res);
 

@@ -488,6 +488,24 @@ TEST(level_share_against_exact_binomials)
 	expect_near(_metadata, "separated share p", l.share_p, 2.0 / 184756, 1e-12);
 }
 
+/* The level's ratio alone: infer_level()'s, and NaN where it has none. */
+TEST(level_ratio_alone)
+{
+	static const double ix[] = { 9.8, 10.1, 10.0, 10.3, 12.2, 10.05, 11.9, 10.2 };
+	static const double iy[] = { 10.4, 10.6, 12.9, 10.5, 10.55, 12.5, 10.7, 10.45 };
+	static const double bad[] = { 10, 0, 10 };
+	struct infer_params par = INFER_PARAMS_DEFAULT;
+	struct infer_level l;
+
+	ASSERT_EQ(0, infer_level(ix, 8, iy, 8, &par, &l));
+	expect_near(_metadata, "ratio", infer_level_ratio(ix, 8, iy, 8), l.ratio, 1e-15);
+	expect_near(_metadata, "ratio", infer_level_ratio(ix, 8, iy, 8), 1.0503053970175933,
+		    1e-12);
+	EXPECT_TRUE(isnan(infer_level_ratio(ix, 0, iy, 8)));
+	EXPECT_TRUE(isnan(infer_level_ratio(ix, 8, bad, 3)));
+	EXPECT_TRUE(isnan(infer_level_ratio(ix, 8, iy, INFER_MAX_N + 1)));
+}
+
 /* Beyond the exact limit: random relabellings, from the seed, the same each time. */
 TEST(level_random_relabellings)
 {

@@ -428,6 +428,9 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 	cb_describe(b, &p->base);
 	cb_describe(n, &p->new);
 	p->paired = bs->pv && ns->pv && bs->n && ns->n;
+	p->own_ratio = NAN;
+	if (p->paired && !p->control)
+		p->own_ratio = infer_level_ratio(bs->v, bs->n, ns->v, ns->n);
 	if (p->paired) {
 		pb = *bs;
 		pn = *ns;
@@ -858,6 +861,18 @@ static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 	 */
 	if (p->control || c->no_controls || p->paired) {
 		p->out = cb_from_change(p->v.change);
+		/*
+		 * A paired change that native's own fast level does not share
+		 * (it went the other way, or stayed) is its reference's: busy,
+		 * one A/A pair read +8.3% against movs_alt at 64 B where
+		 * native's own level fell 4.3%.
+		 */
+		if (!p->control && isfinite(p->own_ratio) &&
+		    ((p->out == CB_OUT_REGRESSED && p->own_ratio <= 1) ||
+		     (p->out == CB_OUT_IMPROVED && p->own_ratio >= 1))) {
+			p->out = CB_OUT_MACHINE;
+			p->why = "its reference moved: native's own fast level did not";
+		}
 		return 0;
 	}
 	if (p->cls < 0) {

@@ -116,6 +116,7 @@ struct cb_cmp_point {
 	struct infer_net net;
 	int paired;
 	const char *against;	/* paired: the variant its ratio is to */
+	double own_ratio;	/* paired native: its own costs' fast levels, new/base */
 	double within;
 	enum cb_outcome out;
 	const char *why;
