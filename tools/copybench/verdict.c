@@ -428,9 +428,6 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 	cb_describe(b, &p->base);
 	cb_describe(n, &p->new);
 	p->paired = bs->pv && ns->pv && bs->n && ns->n;
-	p->own_ratio = NAN;
-	if (p->paired && !p->control)
-		p->own_ratio = infer_level_ratio(bs->v, bs->n, ns->v, ns->n);
 	if (p->paired) {
 		pb = *bs;
 		pn = *ns;
@@ -459,6 +456,9 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 			n = (struct cb_pointset *)ns;
 		}
 	}
+	/* NaN but for a native point that stayed paired: cb_outcome() reads it. */
+	p->own_ratio = p->paired && !p->control ?
+		       infer_level_ratio(bs->v, bs->n, ns->v, ns->n) : NAN;
 	err = cb_judge_on(p, b, n, par, e);
 	if (p->paired) {
 		free(pb.v);
