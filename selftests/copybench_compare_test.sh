@@ -794,6 +794,37 @@ validate_short()
 }
 check "tools/compare-validate: bad options refused; a short run's tables, a real +1000% always found, --reuse the same; a change by the environment" validate_short
 
+# A signal stops compare-validate at once: its sweep under way and the
+# busy loop with it, exit 130, no record and no stderr file left (it
+# used to wait for the sweep, which then wrote its record).
+validate_signal()
+{
+	local cv=$cb_top/tools/compare-validate loop='while :; do :; done' pid i rc loops
+
+	mkdir -p "$tmp/cvs"
+	loops=$(pgrep -fc "$loop")
+	COPYBENCH=$CB "$cv" --pairs 1 --power-pairs 0 --no-decision --busy --sizes 4K \
+		--process-ms 60000 --dir "$tmp/cvs" > "$tmp/cvs.out" 2>&1 &
+	pid=$!
+	for i in $(seq 200); do
+		compgen -G "$tmp/cvs/.aa-1-a.json.*" > /dev/null && break
+		sleep 0.1
+	done
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 130 ] || { echo "exit $rc, want 130"; cat "$tmp/cvs.out"; return 1; }
+	if pgrep -f "$tmp/cvs" > /dev/null; then
+		echo "left running:"
+		pgrep -af "$tmp/cvs"
+		pkill -f "$tmp/cvs"
+		return 1
+	fi
+	[ "$(pgrep -fc "$loop")" = "$loops" ] || { echo "the busy loop left running"; return 1; }
+	[ -z "$(ls -A "$tmp/cvs")" ] || { echo "left in --dir:"; ls -la "$tmp/cvs"; return 1; }
+}
+check "tools/compare-validate: a signal stops its sweep and busy loop, exit 130, nothing left" validate_signal
+
 # --- bisect-run -------------------------------------------------------------
 
 # bis_rc WANT ARGS...: bisect-run exits WANT; output in $tmp/out, $tmp/err.
