@@ -380,8 +380,11 @@ static int cb_time_hot(struct cb_krun *c, const struct cb_kvariant *v, cb_once_f
 /*
  * Cold: loops copies, each in its own window after both buffers are
  * flushed when flush is set (the cold baseline keeps the windows and skips
- * the flush); between copies, outside the windows, every check of
- * cb_check(), so that a long cold sample never holds up CPU hotplug.
+ * the flush). Before every copy, outside the windows, what hot samples do
+ * between samples: a reschedule and every check of cb_check(), whatever
+ * the size (a flush of 0 bytes has no piece to check after), so that a
+ * signal, the deadline, CPU hotplug and an affinity change end a cold
+ * sample within one copy.
  */
 static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_fn once,
 			u32 loops, bool flush, unsigned long *left, u64 *cycles)
@@ -392,7 +395,9 @@ static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_
 
 	*cycles = 0;
 	for (i = 0; i < loops; i++) {
-		ret = flush ? cb_flush(c) : cb_check(c);
+		ret = cb_between(c);
+		if (!ret && flush)
+			ret = cb_flush(c);
 		if (!ret)
 			ret = cb_window_begin(c);
 		if (ret)
@@ -503,8 +508,10 @@ static int cb_calibrate_one(struct cb_krun *c, bool cold)
 }
 
 /*
- * The loops knob, refused (-E2BIG) when a hot sample of that many copies
- * would keep preemption off beyond CB_SAMPLE_MS_MAX; or with loops=0 the
+ * The loops knob, refused (-E2BIG) when a sample of that many copies would
+ * last beyond CB_SAMPLE_MS_MAX: a hot sample keeps preemption off that
+ * long, a cold one times that many copies one by one (the bound is on its
+ * timed copies; its flushes and checks come on top); or with loops=0 the
  * smallest power of two whose sample takes CB_LOOPS_AUTO_NS (as far as the
  * bound allows), found by timing samples: the first warm-up.
  */
@@ -516,10 +523,12 @@ static int cb_pick_loops(struct cb_krun *c, bool cold, u32 *loops)
 	int ret;
 
 	if (n) {
-		if (!cold && n > 1 && one * n > limit)
+		if (n > 1 && one * n > limit)
 			return cb_krun_fail(c, -E2BIG,
-					    "one sample of %u loops would keep preemption off for about %llu ms, above the bound of %u ms (one copy takes about %llu us); set loops to at most %llu, or 0 for automatic",
-					    n, cb_cycles_to_ms(one * n), CB_SAMPLE_MS_MAX,
+					    "one %s sample of %u loops would %s for about %llu ms, above the bound of %u ms (one copy takes about %llu us); set loops to at most %llu, or 0 for automatic",
+					    cold ? "cold" : "hot", n,
+					    cold ? "time copies" : "keep preemption off",
+					    cb_cycles_to_ms(one * n), CB_SAMPLE_MS_MAX,
 					    cb_cycles_to_us(one), div64_u64(limit, one));
 		*loops = n;
 		return 0;
@@ -528,7 +537,7 @@ static int cb_pick_loops(struct cb_krun *c, bool cold, u32 *loops)
 		ret = cb_time_sample(c, c->v, n, cold, cold, &t);
 		if (ret)
 			return ret;
-		if (t >= target || n >= CB_LOOPS_MAX / 2 || (!cold && one * n * 2 > limit))
+		if (t >= target || n >= CB_LOOPS_MAX / 2 || one * n * 2 > limit)
 			break;
 		ret = cb_between(c);
 		if (ret)

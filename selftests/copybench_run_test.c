@@ -502,6 +502,30 @@ TEST_F_TIMEOUT(runctl, oversized_sample_is_refused, 300)
 }
 
 /*
+ * Issue 34, item 5: a cold sample is bounded as a hot one is: loops whose
+ * copies would time more than the bound are refused with E2BIG, and
+ * last_error gives the loops that would fit (or, when one cold 4 MiB copy
+ * alone is over it, says to lower size). The module before took any loops
+ * cold, and this run went on to max_run_ms (ETIME).
+ */
+TEST_F_TIMEOUT(runctl, oversized_cold_sample_is_refused, 300)
+{
+	const char *err;
+
+	ASSERT_EQ(0, cb_write("size", "4194304"));
+	ASSERT_EQ(0, cb_write("cache", "cold"));
+	ASSERT_EQ(0, cb_write("loops", "1000000"));
+	ASSERT_EQ(0, cb_write("samples", "1"));
+	ASSERT_EQ(0, cb_write("max_run_ms", "20000"));
+	cb_expect_run_refused(_metadata, E2BIG, "E2BIG", "above the bound of");
+	err = cb_last_error();
+	EXPECT_TRUE(strstr(err, "one cold sample of 1000000 loops") || strstr(err, "; lower size"))
+		TH_LOG("last_error: %s", err);
+	EXPECT_TRUE(strstr(err, "set loops to at most") || strstr(err, "; lower size"))
+		TH_LOG("last_error: %s", err);
+}
+
+/*
  * While a run is in progress every knob write and a second run get EBUSY,
  * values unchanged, last_error naming the run; data_size is not a knob of
  * the run and changes; a signal then ends the run with EINTR and the
