@@ -422,8 +422,9 @@ static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_
  * that the next check names: the pages are faulted in again, outside any
  * window and with migration enabled (the fault-in sleeps on the mmap lock
  * and allocates page tables), and the sample taken again, until the
- * deadline or a signal. A writer that moved meanwhile ends the run
- * (cb_back_on_cpu()).
+ * deadline or a signal. A writer that moved meanwhile ends the run: for
+ * its CPU going offline or an affinity change as cb_check() says, else
+ * cb_back_on_cpu().
  * Returns 0 with the cycles in *cycles, or a negative errno.
  */
 static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *v, u32 loops,
@@ -445,8 +446,14 @@ static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *
 		migrate_enable();
 		ret = cb_buf_fault_in(c, c->user);
 		migrate_disable();
-		ret = ret ?: cb_back_on_cpu(c, "the buffer's zapped pages (MADV_DONTNEED, reclaim) were mapped in again") ?:
-		      cb_between(c);
+		/*
+		 * Why the writer moved first, as cb_window_queue() does: a
+		 * pinned writer moves only for hotplug (ENODEV) or an affinity
+		 * change (EINVAL); only a move cb_check() cannot explain is
+		 * the scheduler's (EAGAIN).
+		 */
+		ret = ret ?: cb_between(c) ?:
+		      cb_back_on_cpu(c, "the buffer's zapped pages (MADV_DONTNEED, reclaim) were mapped in again");
 		if (ret)
 			return ret;
 	}

@@ -615,6 +615,129 @@ TEST_F_TIMEOUT(limits, a_run_whose_pages_are_zapped_faults_them_in_again, 300)
 }
 
 /*
+ * Issue 34, item 3: a writer pinned to cpu 1 whose run keeps faulting its
+ * buffer in (a thread of it on cpu 0 zaps the pages with MADV_DONTNEED in a
+ * loop: every copy comes back short and the run maps the pages in again,
+ * with migration enabled). CPU 1 goes offline, or the writer's affinity
+ * becomes {0}, while it does: the run ends with ENODEV or EINVAL, as for a
+ * run moved anywhere else, not with EAGAIN and the advice to pin a writer
+ * that is pinned. The module before compared the CPU before it checked why
+ * the writer had moved.
+ */
+struct cb_zapped {
+	unsigned char *buf;
+	size_t size;
+	int go[2];	/* parent -> writer: start zapping */
+};
+
+static struct cb_zapped cb_zap;
+
+static void *cb_zap_thread(void *p)
+{
+	cpu_set_t set;
+	char c;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	if (read(cb_zap.go[0], &c, 1) != 1)
+		return NULL;
+	for (;;)
+		madvise(cb_zap.buf, cb_zap.size, MADV_DONTNEED);
+	return NULL;
+}
+
+/* The writer, a child: pinned to cpu 1, its buffer mapped, the zapper started; the run's errno. */
+static int cb_zapped_writer(void *p)
+{
+	pthread_t th;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return 101;
+	cb_zap.buf = cb_buffer_map(cb_zap.size);
+	if (cb_zap.buf == MAP_FAILED)
+		return 102;
+	if (pthread_create(&th, NULL, cb_zap_thread, NULL))
+		return 103;
+	return -cb_write("run", "1");
+}
+
+/*
+ * The run of a pinned writer in its fault-in loop, then the action: the
+ * run's errno. *action_ret: the action's result.
+ */
+static int cb_move_zapped_writer(struct __test_metadata *_metadata, pid_t *child,
+				 bool offline, int *action_ret)
+{
+	static const char * const knobs[] = {
+		"variant=movsb", "direction=to_user", "size=8388608", "cache=hot", "loops=1",
+		"samples=100000", "max_run_ms=120000", "cpu=1", NULL,
+	};
+	cpu_set_t set;
+	double end;
+	int status;
+	pid_t pid;
+
+	cb_set_knobs(_metadata, knobs);
+	cb_zap.size = 8 * MiB;
+	if (pipe(cb_zap.go))
+		return -1;
+	*child = pid = cb_child(cb_zapped_writer, NULL);
+	if (pid < 0)
+		return -1;
+	if (cb_wait_run_started(pid, 60, &status) || cb_wait_measuring(pid, cb_zap.size, 60))
+		TH_LOG("the run was not seen measuring");
+	if (write(cb_zap.go[1], "g", 1) != 1)
+		return -1;
+	/* The pages zapped once at least: the run is in its fault-in loop. */
+	end = cb_now() + 60;
+	while (cb_buffer_rss(pid) >= (long long)cb_zap.size && cb_now() < end)
+		sched_yield();
+	if (offline) {
+		*action_ret = cb_cpu_online(1, false);
+	} else {
+		CPU_ZERO(&set);
+		CPU_SET(0, &set);
+		*action_ret = sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
+	}
+	status = cb_wait_child(pid, 60);
+	if (status == -1) {
+		TH_LOG("the run went on after the move: SIGKILL");
+		kill(pid, SIGKILL);
+		status = cb_wait_child(pid, 600);
+	}
+	*child = 0;
+	close(cb_zap.go[0]);
+	close(cb_zap.go[1]);
+	return cb_exit_code(status);
+}
+
+TEST_F_TIMEOUT(limits, a_pinned_writer_moved_while_faulting_in_is_told_why, 600)
+{
+	int err, action_ret;
+
+	if (cb_second_cpu() < 0)
+		SKIP(return, "needs two online CPUs");
+	err = cb_move_zapped_writer(_metadata, &self->child, false, &action_ret);
+	EXPECT_EQ(0, action_ret) TH_LOG("sched_setaffinity: %s", strerror(-action_ret));
+	EXPECT_EQ(EINVAL, err) TH_LOG("affinity {0}: %s", cb_last_error());
+	EXPECT_NE(NULL, strstr(cb_last_error(), "cpu 1 left the writer's allowed CPUs (now 0)"))
+		TH_LOG("%s", cb_last_error());
+
+	err = cb_move_zapped_writer(_metadata, &self->child, true, &action_ret);
+	if (!action_ret)
+		self->offline_cpu = 1;
+	EXPECT_EQ(0, action_ret) TH_LOG("cpu1 offline: %s", strerror(-action_ret));
+	EXPECT_EQ(ENODEV, err) TH_LOG("cpu1 offline: %s", cb_last_error());
+	EXPECT_NE(NULL, strstr(cb_last_error(), "cpu 1 went offline"))
+		TH_LOG("%s", cb_last_error());
+	EXPECT_EQ(NULL, strstr(cb_last_error(), "pin the writer")) TH_LOG("%s", cb_last_error());
+}
+
+/*
  * Issue 8, bug 5, for runs: a run's buffers are charged to the writer's
  * memory cgroup. 64 MiB copies from a group of 32 MiB get ENOMEM and a
  * sentence, not an OOM kill.

@@ -49,7 +49,8 @@ cb_debug_not_suite_why()
 CB_DEBUG_NOT_LIMITS="a_cpu_outside_the_cpuset_is_refused
 an_unpinned_writer_runs_on_the_cpu_asked_for_or_is_told_to_pin
 a_cpuset_narrowed_during_a_run_stays_narrowed
-a_cpu_offlined_during_a_run_ends_it_with_enodev"
+a_cpu_offlined_during_a_run_ends_it_with_enodev
+a_pinned_writer_moved_while_faulting_in_is_told_why"
 CB_DEBUG_NOT_LIMITS_WHY="one CPU"
 # The copybench_ctx_test tests it does not run, for the same reason.
 CB_DEBUG_NOT_CTX="cpu_offline_is_not_held_by_a_run_waiting_for_its_mmap_lock
