@@ -18,6 +18,7 @@
 #include <linux/mmap_lock.h>
 #include <linux/pagemap.h>
 #include <linux/pkeys.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -320,6 +321,13 @@ int cb_buf_fault_in(struct cb_krun *c, const struct cb_buf *b)
 	might_sleep();
 	if (!left)
 		return 0;
+	/*
+	 * fixup_user_fault() stops at a fatal signal (-EINTR) with the rest
+	 * unmapped, and a page fault in kernel mode gives up the same way:
+	 * the signal's error, not the one of a buffer that cannot be mapped.
+	 */
+	if (fatal_signal_pending(current))
+		return -ERESTARTSYS;
 	if (mmap_read_lock_killable(current->mm))
 		return -ERESTARTSYS;
 	state = cb_buf_state(current->mm, b, &pkey);

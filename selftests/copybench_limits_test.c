@@ -738,6 +738,52 @@ TEST_F_TIMEOUT(limits, a_pinned_writer_moved_while_faulting_in_is_told_why, 600)
 }
 
 /*
+ * Issue 34, item 6: SIGKILL while a run faults its buffer in. The fault-in
+ * (fixup_user_fault()) stops at a fatal signal and leaves pages unmapped;
+ * the module before then found the buffer intact and said ENOMEM, "no
+ * memory for them". A to_user run of 64 MiB, killed as soon as its buffer
+ * is partly in the writer's page tables (the fault-in under way): last_error
+ * says a signal interrupted the run. Up to five tries, until one kill lands
+ * in the fault-in.
+ */
+TEST_F_TIMEOUT(limits, a_sigkill_during_the_fault_in_is_a_signal_not_enomem, 600)
+{
+	static const char * const knobs[] = {
+		"variant=movsb", "direction=to_user", "size=67108864", "cache=hot", "loops=1",
+		"samples=100000", NULL,
+	};
+	const long long size = 64 << 20;
+	int status, tries, landed = 0;
+	long long rss = 0;
+	double end;
+	pid_t pid;
+
+	cb_set_knobs(_metadata, knobs);
+	for (tries = 0; tries < 5 && !landed; tries++) {
+		self->child = pid = cb_spawn_run(NULL, -1);
+		ASSERT_LE(0, pid);
+		ASSERT_EQ(0, cb_wait_run_started(pid, 60, &status));
+		/* The fill comes first (the kernel address): the rss grows in the fault-in. */
+		end = cb_now() + 120;
+		do
+			rss = cb_buffer_rss(pid);
+		while ((rss == 0 || rss < 0) && cb_now() < end);
+		ASSERT_EQ(0, kill(pid, SIGKILL));
+		landed = rss > 0 && rss < size;
+		status = cb_wait_child(pid, 600);
+		ASSERT_NE(-1, status);
+		self->child = 0;
+		EXPECT_TRUE(WIFSIGNALED(status));
+		TH_LOG("try %d: killed with %lld of %lld bytes faulted in: %s", tries + 1, rss,
+		       size, cb_last_error());
+		EXPECT_NE(NULL, strstr(cb_last_error(), "run: EINTR: a signal interrupted the run"))
+			TH_LOG("%s", cb_last_error());
+		EXPECT_EQ(NULL, strstr(cb_last_error(), "ENOMEM")) TH_LOG("%s", cb_last_error());
+	}
+	EXPECT_TRUE(landed) TH_LOG("no SIGKILL landed in the fault-in in %d tries", tries);
+}
+
+/*
  * Issue 8, bug 5, for runs: a run's buffers are charged to the writer's
  * memory cgroup. 64 MiB copies from a group of 32 MiB get ENOMEM and a
  * sentence, not an OOM kill.
