@@ -256,7 +256,16 @@ static int cb_run_one(struct cb_krun *c)
 
 	ret = cb_run_check(c) ?: cb_run_prepare(c) ?: cb_measure(c) ?: cb_run_verify(c) ?:
 	      cb_run_publish(c);
-	if (ret == -ERESTARTSYS)
+	/*
+	 * An io-wq worker's -ERESTARTSYS is -EINTR to its request: io_uring
+	 * restarts nothing (io_fixup_restart_res()), a stop or a freeze
+	 * included.
+	 */
+	if (ret == -ERESTARTSYS && (current->flags & PF_IO_WORKER))
+		cb_refuse("run", -EINTR,
+			  "a signal, a stop or a freeze interrupted the run after %llu ms; the previous results stay; the write came through io_uring, which completes it with EINTR and does not start it again: submit it again",
+			  cb_run_ms(c));
+	else if (ret == -ERESTARTSYS)
 		cb_refuse("run", -EINTR,
 			  "a signal interrupted the run after %llu ms; the previous results stay (the write starts the run again after a stop, a freeze or an SA_RESTART handler, and fails with EINTR after another handler)",
 			  cb_run_ms(c));

@@ -13,7 +13,8 @@
  *    waited for as long as the server stalled (here, until the test gave
  *    up and answered).
  * 2. A write of 1 to run through IORING_OP_WRITE runs in an io-wq worker:
- *    IORING_OP_ASYNC_CANCEL, and closing the ring, end it with ECANCELED.
+ *    IORING_OP_ASYNC_CANCEL, and closing the ring, end it with ECANCELED;
+ *    a stop ends it with EINTR, which io_uring does not restart.
  *    The module before ran on to max_run_ms, and the ring's teardown
  *    warned.
  * 3. A protection key that denies the access is EACCES, with its reason;
@@ -668,6 +669,49 @@ TEST_F_TIMEOUT(ctx, closing_the_ring_ends_a_run_started_through_it, 600)
 	EXPECT_TRUE(over) TH_LOG("the run went on after its ring was closed");
 	if (!over)
 		ctx_run_over(300);
+	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+}
+
+/* The stopper of 2c: the test process stopped for 300 ms, then continued. */
+static int ctx_stop_parent(void *unused)
+{
+	pid_t parent = getppid();
+
+	if (kill(parent, SIGSTOP))
+		return 1;
+	usleep(300000);
+	return kill(parent, SIGCONT) ? 2 : 0;
+}
+
+/*
+ * 2c. The process stopped and continued while its io-wq worker runs: the
+ * stop ends the run as a signal does, and io_uring completes the request
+ * with EINTR rather than restart it (io_fixup_restart_res()); last_error
+ * says so and what to do, not that the write starts the run again.
+ */
+TEST_F_TIMEOUT(ctx, a_stop_ends_an_io_uring_run_with_eintr_and_says_so, 600)
+{
+	int fd, res = 1, status;
+	struct cb_uring u;
+	uint64_t data = 0;
+	pid_t stopper;
+
+	ctx_uring_start_run(_metadata, &u, &fd);
+	stopper = cb_child(ctx_stop_parent, NULL);
+	ASSERT_LT(0, stopper);
+	status = cb_wait_child(stopper, CTX_BOUND_S);
+	EXPECT_EQ(0, cb_exit_code(status));
+	EXPECT_EQ(0, ctx_uring_reap(&u, CTX_BOUND_S, &data, &res))
+		TH_LOG("no completion after the stop and the continue");
+	TH_LOG("the write: %d (%s); %s", res, res < 0 ? strerror(-res) : "-", cb_last_error());
+	EXPECT_EQ((uint64_t)CTX_WRITE_DATA, data);
+	EXPECT_EQ(-EINTR, res);
+	EXPECT_TRUE(ctx_run_over(CTX_BOUND_S));
+	EXPECT_NE(NULL, strstr(cb_last_error(), "through io_uring, which completes it with EINTR"))
+		TH_LOG("%s", cb_last_error());
+	cb_uring_exit(&u);
+	close(fd);
+	ctx_run_over(300);
 	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
 }
 
