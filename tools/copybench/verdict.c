@@ -310,17 +310,47 @@ static double *cb_ratio_to(const struct cb_pointset *s, const struct cb_pointset
 }
 
 /*
- * A paired native point's own fast level, new/base, on each process's
- * time per call as measured (cycles_min + baseline_cycles), which the
- * once-per-process baseline does not move: net of it, a baseline 0.1
- * clock off in a few processes moves the level of a 2-clock copy by 4%.
- * The net costs when a process lacks the figure (NaN when not positive).
+ * A paired native point's own fast level, new/base, and its bootstrap
+ * interval (infer_level()), on each process's time per call as measured
+ * (cycles_min + baseline_cycles), which the once-per-process baseline
+ * does not move: net of it, a baseline 0.1 clock off in a few processes
+ * moves the level of a 2-clock copy by 4%. The net costs when a process
+ * lacks the figure; all three NaN when neither can be tested.
  */
-static double cb_own_ratio(const struct cb_pointset *b, const struct cb_pointset *n)
+static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
+			 const struct cb_pointset *n, const struct infer_params *par)
 {
-	double r = b->g && n->g ? infer_level_ratio(b->g, b->n, n->g, n->n) : NAN;
+	struct infer_level l;
+	int err = -EINVAL;
 
-	return isfinite(r) ? r : infer_level_ratio(b->v, b->n, n->v, n->n);
+	p->own_ratio = p->own_lo = p->own_hi = NAN;
+	if (b->g && n->g)
+		err = infer_level(b->g, b->n, n->g, n->n, par, &l);
+	if (err)
+		err = infer_level(b->v, b->n, n->v, n->n, par, &l);
+	if (err)
+		return;
+	p->own_ratio = l.ratio;
+	p->own_lo = l.lo;
+	p->own_hi = l.hi;
+}
+
+/*
+ * Whether native's own fast level contradicts a paired change: it did not
+ * move the change's way, and its interval leaves the paired figure out.
+ * Where the own level is too imprecise to say (1 MiB: processes at ~51k
+ * or ~85k clocks for life, its interval +-10%), the pairs, which cancel
+ * those levels, decide.
+ */
+static bool cb_own_denies(const struct cb_cmp_point *p)
+{
+	if (!isfinite(p->own_ratio))
+		return false;
+	if (p->out == CB_OUT_REGRESSED)
+		return p->own_ratio <= 1 && p->own_hi < p->v.ratio;
+	if (p->out == CB_OUT_IMPROVED)
+		return p->own_ratio >= 1 && p->own_lo > p->v.ratio;
+	return false;
 }
 
 /* The median absolute deviation of log v[0..n) from its median. */
@@ -471,7 +501,9 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 		}
 	}
 	/* NaN but for a native point that stayed paired: cb_outcome() reads it. */
-	p->own_ratio = p->paired && !p->control ? cb_own_ratio(bs, ns) : NAN;
+	p->own_ratio = p->own_lo = p->own_hi = NAN;
+	if (p->paired && !p->control)
+		cb_own_level(p, bs, ns, par);
 	err = cb_judge_on(p, b, n, par, e);
 	if (p->paired) {
 		free(pb.v);
@@ -875,14 +907,13 @@ static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 	if (p->control || c->no_controls || p->paired) {
 		p->out = cb_from_change(p->v.change);
 		/*
-		 * A paired change that native's own fast level does not share
-		 * (it went the other way, or stayed) is its reference's: busy,
-		 * two A/A pairs read +5.5% and +3.7% against unrolled at 1 KiB
-		 * where native's own level fell 1.0% and 3.0%.
+		 * A paired change that native's own fast level denies (it went
+		 * the other way, or stayed, and its interval leaves the change
+		 * out) is its reference's: busy, two A/A pairs read +5.5% and
+		 * +3.7% against unrolled at 1 KiB where native's own level fell
+		 * 1.0% and 3.0%.
 		 */
-		if (!p->control && isfinite(p->own_ratio) &&
-		    ((p->out == CB_OUT_REGRESSED && p->own_ratio <= 1) ||
-		     (p->out == CB_OUT_IMPROVED && p->own_ratio >= 1))) {
+		if (!p->control && cb_own_denies(p)) {
 			p->out = CB_OUT_MACHINE;
 			p->why = "its reference moved: native's own fast level did not";
 		}

@@ -117,6 +117,7 @@ struct cb_cmp_point {
 	int paired;
 	const char *against;	/* paired: the variant its ratio is to */
 	double own_ratio;	/* paired native: its own costs' fast levels, new/base */
+	double own_lo, own_hi;	/* its bootstrap interval */
 	double within;
 	enum cb_outcome out;
 	const char *why;
