@@ -7,7 +7,10 @@
  * FAIL_PAGE_ALLOC and FAULT_INJECTION_STACKTRACE_FILTER: the debug kernel)
  *   failslab and fail_page_alloc aimed at the module: require-start and
  *   require-end span its text, so only allocations made from the module's
- *   code count. Systematic: for n = 1, 2, ... /proc/thread-self/fail-nth
+ *   code count, and reject-start and reject-end span kmemleak_scan_area(),
+ *   kmemleak's own bookkeeping inside vmalloc(), whose failure changes
+ *   nothing the module sees (6.12 prints it under kmemleak's object lock:
+ *   lockdep's cycle with CPU hotplug's krc.lock, the kernel's own). Systematic: for n = 1, 2, ... /proc/thread-self/fail-nth
  *   fails the n-th such allocation of an operation (data_size growth, a
  *   run of each direction, opening the data file) until one completes with
  *   no allocation failed. Random: task-filter on this task, probability 20%,
@@ -44,11 +47,42 @@
 static const char * const fi_attrs[] = { "failslab", "fail_page_alloc" };
 static const char * const fi_knobs[] = {
 	"probability", "interval", "times", "space", "verbose", "task-filter",
-	"require-start", "require-end", "ignore-gfp-wait", "stacktrace-depth",
+	"require-start", "require-end", "reject-start", "reject-end",
+	"ignore-gfp-wait", "stacktrace-depth",
 	"min-order",	/* fail_page_alloc only */
 };
 #define FI_NATTRS	ARRAY_SIZE(fi_attrs)
 #define FI_NKNOBS	ARRAY_SIZE(fi_knobs)
+
+/*
+ * [*start, *end) of the kernel function @name, from /proc/kallsyms (root
+ * sees the addresses): its address to the next higher text symbol's. 0, or
+ * -1 when it is not there.
+ */
+static int fi_ksym_range(const char *name, unsigned long long *start, unsigned long long *end)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	unsigned long long a, at = 0, next = ~0ULL;
+	char line[512], type, sym[256];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 && !strcmp(sym, name) &&
+		    (type == 't' || type == 'T'))
+			at = a;
+	rewind(f);
+	while (at && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 && a > at && a < next &&
+		    (type == 't' || type == 'T'))
+			next = a;
+	fclose(f);
+	if (!at || next == ~0ULL)
+		return -1;
+	*start = at;
+	*end = next;
+	return 0;
+}
 
 static int fi_write(const char *attr, const char *knob, const char *val)
 {
@@ -232,7 +266,7 @@ FIXTURE_SETUP(fault)
 {
 	const char *why = cb_unavailable();
 	char path[256], text[64], core[64];
-	unsigned long long start, size;
+	unsigned long long start, size, ks, ke;
 	unsigned int a, k;
 
 	if (why)
@@ -255,6 +289,11 @@ FIXTURE_SETUP(fault)
 	size = strtoull(core, NULL, 0);
 	ASSERT_NE(0ULL, start) TH_LOG("no address in /sys/module/copybench/sections/.text");
 	ASSERT_NE(0ULL, size);
+	/* Without kmemleak, nothing to leave out. */
+	ks = ke = 0;
+	if (!access("/sys/kernel/debug/kmemleak", F_OK))
+		ASSERT_EQ(0, fi_ksym_range("kmemleak_scan_area", &ks, &ke))
+			TH_LOG("kmemleak_scan_area() not in /proc/kallsyms with its address");
 	for (a = 0; a < FI_NATTRS; a++) {
 		char v[32];
 
@@ -262,6 +301,10 @@ FIXTURE_SETUP(fault)
 		ASSERT_EQ(0, fi_write(fi_attrs[a], "require-start", v));
 		snprintf(v, sizeof(v), "%llu", start + size);
 		ASSERT_EQ(0, fi_write(fi_attrs[a], "require-end", v));
+		snprintf(v, sizeof(v), "%llu", ks);
+		ASSERT_EQ(0, fi_write(fi_attrs[a], "reject-start", v));
+		snprintf(v, sizeof(v), "%llu", ke);
+		ASSERT_EQ(0, fi_write(fi_attrs[a], "reject-end", v));
 		ASSERT_EQ(0, fi_write(fi_attrs[a], "stacktrace-depth", "32"));
 		ASSERT_EQ(0, fi_write(fi_attrs[a], "ignore-gfp-wait", "N"));
 		ASSERT_EQ(0, fi_write(fi_attrs[a], "verbose", "0"));
