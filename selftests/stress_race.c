@@ -340,7 +340,7 @@ TEST_F_TIMEOUT(race, resize_read_write_knobs_and_runs_at_once, 1800)
 	 * run stopped by max_run_ms (ETIME) was accepted and held the run
 	 * state while it allocated and filled its buffers, and maybe copied:
 	 * what the resizes and knob writes race with. On a slow kernel (the
-	 * debug kernel under TCG, on one CPU, on a loaded host) most runs end
+	 * debug kernel under TCG, on a loaded host) most runs end
 	 * that way, and in CI all of them did once.
 	 */
 	EXPECT_LT(0, atomic_load(&r.resizes));

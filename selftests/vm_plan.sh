@@ -3,7 +3,7 @@
 # vm_plan.sh - the in-VM suites' plan per kernel, in one place: what does
 # not run on the debug kernel (tools/debug-kernel) and why. Not skips: not
 # in that kernel's plan (Documentation/testing.rst says why). Sourced by
-# vm-suite.sh and vm-tests/copybench_limits.sh (POSIX sh).
+# vm-suite.sh and tree_test.sh (POSIX sh).
 #
 # Usage, with CB_SELFTESTS set to this directory:
 #	. "$CB_SELFTESTS/vm_plan.sh"
@@ -18,10 +18,9 @@
 # that copybench_test, copybench_run_test, copybench_data_test and
 # stress.sh do not drive on it (knobs, run, results, the buffer's mmap, the
 # data file's reads, load and unload); under KASAN and TCG they took 320 s
-# of make check's longest suite.
-# CB_DEBUG_NOT_LIMITS, CB_DEBUG_NOT_LIMITS_WHY: the copybench_limits_test
-# tests it does not run (it boots on one CPU; they need a second one);
-# CB_DEBUG_NOT_CTX the same for copybench_ctx_test.
+# of make check's longest suite. It boots on as many CPUs as the others
+# (tools/vm-run gives each vCPU a socket of its own), so every test of the
+# suites it runs is in its plan.
 
 cb_plan_localversion=$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"$/\1/p' \
 	"$CB_SELFTESTS/../tools/debug-kernel.config")
@@ -46,13 +45,3 @@ cb_debug_not_suite_why()
 		echo "a userspace tool's test: it runs on 6.1 and 6.12; the module interfaces it drives run here in the copybench_*test programs and stress.sh" ;;
 	esac
 }
-CB_DEBUG_NOT_LIMITS="a_cpu_outside_the_cpuset_is_refused
-an_unpinned_writer_runs_on_the_cpu_asked_for_or_is_told_to_pin
-a_cpuset_narrowed_during_a_run_stays_narrowed
-a_cpu_offlined_during_a_run_ends_it_with_enodev
-a_pinned_writer_moved_while_faulting_in_is_told_why"
-CB_DEBUG_NOT_LIMITS_WHY="one CPU"
-# The copybench_ctx_test tests it does not run, for the same reason.
-CB_DEBUG_NOT_CTX="cpu_offline_is_not_held_by_a_run_waiting_for_its_mmap_lock
-cpu_offline_is_not_held_by_a_pinned_run_queued_for_its_mmap_lock
-an_affinity_change_is_not_held_by_a_run_waiting_for_its_mmap_lock"

@@ -9,9 +9,7 @@
 # IORING_OP_WRITE, and protection keys and mprotect() refusals say what
 # happened (selftests/copybench_ctx_test.c). hung_task is armed at 10 s for
 # its duration, so a task the module holds up is reported and the test's
-# kernel log check fails. FUSE is loaded when it is a module. The debug
-# kernel runs on one CPU: its plan leaves out the two tests that take a
-# CPU away (selftests/vm_plan.sh); the others run there too.
+# kernel log check fails. FUSE is loaded when it is a module.
 #
 # Usage: selftests/vm-tests/copybench_ctx.sh     (root, in the VM)
 
@@ -25,15 +23,6 @@ if [ ! -x "$bin" ]; then
 	ktap_test_fail "$bin is built (run 'make selftests')"
 	ktap_finished
 fi
-. "$CB_SELFTESTS/vm_plan.sh"
-
-excluded=
-if cb_debug_kernel; then
-	for t in $CB_DEBUG_NOT_CTX; do
-		echo "# $t: not in $(uname -r)'s plan: $CB_DEBUG_NOT_LIMITS_WHY"
-		excluded="$excluded -T $t"
-	done
-fi
 [ -e /dev/fuse ] || modprobe fuse 2>/dev/null || echo "# modprobe fuse failed: the lock tests will say so"
 
 hung=/proc/sys/kernel/hung_task_timeout_secs
@@ -44,8 +33,7 @@ if [ -w "$hung" ]; then
 else
 	echo "# $hung: absent (no CONFIG_DETECT_HUNG_TASK); the kernel log check still runs"
 fi
-# shellcheck disable=SC2086 # the -T options, one word each
-"$bin" $excluded
+"$bin"
 rc=$?
 [ -n "$old_hung" ] && echo "$old_hung" > "$hung"
 exit $rc

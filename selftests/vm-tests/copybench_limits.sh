@@ -19,16 +19,4 @@ if [ ! -x "$bin" ]; then
 	ktap_test_fail "$bin is built (run 'make selftests')"
 	ktap_finished
 fi
-# The debug kernel's plan (vm_plan.sh): the tests that need a second CPU
-# are not in it (excluded with the harness's -T, said here), not skipped;
-# Debian's kernels, on two CPUs, run them.
-. "$CB_SELFTESTS/vm_plan.sh"
-if cb_debug_kernel; then
-	set --
-	for t in $CB_DEBUG_NOT_LIMITS; do
-		echo "# $t: not in the debug kernel's plan ($CB_DEBUG_NOT_LIMITS_WHY)"
-		set -- "$@" -T "$t"
-	done
-	exec "$bin" "$@"
-fi
 exec "$bin"
