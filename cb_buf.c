@@ -11,6 +11,8 @@
  */
 #include <linux/fs.h>
 #include <linux/gfp.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
 #include <linux/kref.h>
 #include <linux/mm.h>
 #include <linux/mm_types.h>
@@ -177,13 +179,79 @@ struct cb_found {
 	struct cb_ubuf *ub;
 };
 
-static int cb_find_mappings(struct mm_struct *mm, struct cb_found *f)
-{
-	VMA_ITERATOR(vmi, mm, 0);
-	struct vm_area_struct *vma;
+/*
+ * Tries of the lock in one burst (rescheduling between them), and the naps
+ * between bursts: from the first length, doubling up to the last. Measured
+ * beside an mmap() storm: Documentation/copybench.rst, "Waits for the mmap
+ * lock".
+ */
+#define CB_LOCK_SPINS		64
+#define CB_LOCK_NAP_FIRST_NS	(50 * NSEC_PER_USEC)
+#define CB_LOCK_NAP_LAST_NS	(250 * NSEC_PER_USEC)
 
-	if (mmap_read_lock_killable(mm))
-		return -ERESTARTSYS;
+/*
+ * One nap between two bursts of tries, interruptible: a signal, a stop,
+ * a freeze and io_uring's cancel (TIF_NOTIFY_SIGNAL) end it at once, the
+ * rest of cb_krun_check() within *nap_ns, which doubles up to the last.
+ */
+static void cb_lock_nap(u64 *nap_ns)
+{
+	ktime_t t = ns_to_ktime(*nap_ns);
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	schedule_hrtimeout_range(&t, *nap_ns / 4, HRTIMER_MODE_REL);
+	*nap_ns = min_t(u64, *nap_ns * 2, CB_LOCK_NAP_LAST_NS);
+}
+
+/**
+ * cb_buf_mm_lock - take the writer's mmap lock for reading, with migration
+ * enabled, never sleeping in the lock's queue: the holder of the lock, or a
+ * thread queued for it, may wait for what never comes (a GUP of a FUSE
+ * page whose server does not answer), and a sleep in the queue ends only
+ * when the lock is granted (or, killable, on SIGKILL). So it tries the
+ * lock, and between tries checks everything cb_krun_check() checks: tries
+ * in bursts of CB_LOCK_SPINS, rescheduling between them (a read trylock
+ * fails while a writer of the lock is queued: under a storm of mmap() calls
+ * the lock is free only for moments), an interruptible nap between bursts.
+ * @c: the run; its time spent waiting goes to @c->lock_wait_ns
+ *
+ * Return: 0 with the lock held, or why the run ends (-ERESTARTSYS for a
+ * signal, a stop or a freeze; -ECANCELED, -ETIME, -ENODEV, -EINVAL with
+ * the reason in @c->why).
+ */
+int cb_buf_mm_lock(struct cb_krun *c)
+{
+	u64 t0, nap_ns = CB_LOCK_NAP_FIRST_NS;
+	unsigned int tries = 0;
+	int ret = 0;
+
+	might_sleep();
+	if (mmap_read_trylock(current->mm))
+		return 0;
+	t0 = ktime_get_ns();
+	while (!mmap_read_trylock(current->mm)) {
+		ret = cb_krun_check(c);
+		if (ret)
+			break;
+		if (++tries % CB_LOCK_SPINS) {
+			cond_resched();
+			cpu_relax();
+		} else {
+			cb_lock_nap(&nap_ns);
+		}
+	}
+	c->lock_wait_ns += ktime_get_ns() - t0;
+	return ret;
+}
+
+static int cb_find_mappings(struct cb_krun *c, struct cb_found *f)
+{
+	VMA_ITERATOR(vmi, current->mm, 0);
+	struct vm_area_struct *vma;
+	int ret = cb_buf_mm_lock(c);
+
+	if (ret)
+		return ret;
 	for_each_vma(vmi, vma) {
 		if (vma->vm_ops != &cb_ubuf_vm_ops)
 			continue;
@@ -196,7 +264,7 @@ static int cb_find_mappings(struct mm_struct *mm, struct cb_found *f)
 			kref_get(&f->ub->ref);
 		}
 	}
-	mmap_read_unlock(mm);
+	mmap_read_unlock(current->mm);
 	return 0;
 }
 
@@ -209,7 +277,8 @@ static int cb_find_mappings(struct mm_struct *mm, struct cb_found *f)
  * @bytes: size plus offset
  * @writable: the copy writes to it
  *
- * Return: 0, -EINVAL (reason in @c->why), -ERESTARTSYS (a fatal signal).
+ * Return: 0, -EINVAL (reason in @c->why), or why the run ends while it
+ * waits for the writer's mmap lock (cb_buf_mm_lock()).
  */
 int cb_buf_find_user(struct cb_krun *c, struct cb_buf *b, u64 bytes, bool writable)
 {
@@ -218,7 +287,7 @@ int cb_buf_find_user(struct cb_krun *c, struct cb_buf *b, u64 bytes, bool writab
 	struct cb_found f = { 0 };
 	int ret;
 
-	ret = cb_find_mappings(current->mm, &f);
+	ret = cb_find_mappings(c, &f);
 	if (ret)
 		return ret;
 	if (!f.n)
@@ -297,11 +366,55 @@ static int cb_buf_unusable(struct cb_krun *c, const struct cb_buf *b, enum cb_bu
 			    addr, b->len);
 }
 
+/* Pages faulted in under one hold of the lock. */
+#define CB_FAULT_BATCH		512UL
+
+/*
+ * Fault in the pages of @b from *addr up to end, at most CB_FAULT_BATCH,
+ * under the writer's mmap lock taken by cb_buf_mm_lock(), after checking
+ * that the buffer is still there and usable; *addr moves past those done.
+ * fixup_user_fault() without its "unlocked" argument never drops nor
+ * retakes the lock, and never stops for a signal: the caller checks
+ * between batches.
+ */
+static int cb_fault_in_batch(struct cb_krun *c, const struct cb_buf *b, unsigned long *addr,
+			     unsigned long end)
+{
+	unsigned int flags = b->writable ? FAULT_FLAG_WRITE : 0;
+	struct mm_struct *mm = current->mm;
+	enum cb_buf_state state;
+	int pkey = 0, ret;
+
+	end = min(end, *addr + CB_FAULT_BATCH * PAGE_SIZE);
+	ret = cb_buf_mm_lock(c);
+	if (ret)
+		return ret;
+	state = cb_buf_state(mm, b, &pkey);
+	for (; state == CB_BUF_INTACT && !ret && *addr < end; *addr += PAGE_SIZE)
+		ret = fixup_user_fault(mm, *addr, flags, NULL);
+	mmap_read_unlock(mm);
+	if (state != CB_BUF_INTACT)
+		return cb_buf_unusable(c, b, state, pkey);
+	/* A page table's allocation fails for a task being killed: its signal. */
+	if (ret && fatal_signal_pending(current))
+		return -ERESTARTSYS;
+	if (ret == -ENOMEM)
+		return cb_krun_fail(c, -ENOMEM,
+				    "the buffer's pages cannot be mapped in the writer's page tables: no memory for them (its memory cgroup limit, or low memory)");
+	if (ret)
+		return cb_krun_fail(c, -EFAULT,
+				    "the page of the run's buffer at 0x%lx cannot be mapped in the writer's page tables (error %d)",
+				    *addr - PAGE_SIZE, ret);
+	return 0;
+}
+
 /**
  * cb_buf_fault_in - map every page of the user side in the writer's page
  * tables (its first use, or after MADV_DONTNEED), without writing to it;
- * the copies run with page faults disabled. It may sleep (the mmap lock,
- * page tables): never called with migration disabled.
+ * the copies run with page faults disabled. Batch by batch, the mmap lock
+ * taken by cb_buf_mm_lock() for each, checking between batches what
+ * cb_krun_check() checks; the lock's holder never holds it up beyond one
+ * of those. Called with migration enabled.
  * @c: the run
  * @b: the user side
  *
@@ -309,33 +422,24 @@ static int cb_buf_unusable(struct cb_krun *c, const struct cb_buf *b, enum cb_bu
  * access the copy needs (mprotect()); -EACCES when its protection key
  * denies that access; -ENOMEM when it is there and usable and its pages
  * could not be mapped (the page tables' allocation failed: the buffer's own
- * fault handler cannot fail); -ERESTARTSYS (a fatal signal).
+ * fault handler cannot fail); or why the run ends (cb_krun_check(); a
+ * fatal signal is -ERESTARTSYS, never -ENOMEM).
  */
 int cb_buf_fault_in(struct cb_krun *c, const struct cb_buf *b)
 {
-	size_t left = b->writable ? fault_in_safe_writeable(b->ubase, b->len) :
-				    fault_in_readable(b->ubase, b->len);
-	enum cb_buf_state state;
-	int pkey = 0;
+	unsigned long addr = (unsigned long)b->ubase, end = addr + b->len;
+	int ret;
 
-	might_sleep();
-	if (!left)
-		return 0;
-	/*
-	 * fixup_user_fault() stops at a fatal signal (-EINTR) with the rest
-	 * unmapped, and a page fault in kernel mode gives up the same way:
-	 * the signal's error, not the one of a buffer that cannot be mapped.
-	 */
-	if (fatal_signal_pending(current))
-		return -ERESTARTSYS;
-	if (mmap_read_lock_killable(current->mm))
-		return -ERESTARTSYS;
-	state = cb_buf_state(current->mm, b, &pkey);
-	mmap_read_unlock(current->mm);
-	if (state != CB_BUF_INTACT)
-		return cb_buf_unusable(c, b, state, pkey);
-	return cb_krun_fail(c, -ENOMEM,
-			    "the buffer's pages cannot be mapped in the writer's page tables: no memory for them (its memory cgroup limit, or low memory)");
+	while (addr < end) {
+		ret = cb_fault_in_batch(c, b, &addr, end);
+		if (ret)
+			return ret;
+		cond_resched();
+		ret = cb_krun_check(c);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /**
@@ -360,27 +464,30 @@ void cb_buf_free(struct cb_buf *b)
  * the mapping during the copy, and check that it is still the run's
  * buffer. Without @wait it never sleeps (the caller holds its CPU): when
  * the lock is not free at once, -EAGAIN, and the caller checks why the run
- * should end before it tries again. With @wait it queues for the lock
- * (the caller has migration enabled).
+ * should end before it tries again. With @wait it waits as
+ * cb_buf_mm_lock() does (the caller has migration enabled).
  * @c: the run; a no-op without a user side
- * @wait: sleep for the lock
+ * @wait: wait for the lock
  *
  * Return: 0 with the lock held; -EAGAIN (the lock is taken or a writer
- * waits for it), -ERESTARTSYS (a fatal signal while queued), -EFAULT or
- * -EACCES (reason in @c->why) without.
+ * waits for it), or why the run ends while it waits (cb_buf_mm_lock()),
+ * -EFAULT or -EACCES (reason in @c->why) without.
  */
 int cb_buf_lock(struct cb_krun *c, bool wait)
 {
 	const struct cb_buf *b = c->user;
 	enum cb_buf_state state;
-	int pkey = 0;
+	int pkey = 0, ret;
 
 	if (!b)
 		return 0;
-	if (wait && mmap_read_lock_killable(current->mm))
-		return -ERESTARTSYS;
-	if (!wait && !mmap_read_trylock(current->mm))
+	if (wait) {
+		ret = cb_buf_mm_lock(c);
+		if (ret)
+			return ret;
+	} else if (!mmap_read_trylock(current->mm)) {
 		return -EAGAIN;
+	}
 	state = cb_buf_state(current->mm, b, &pkey);
 	if (state == CB_BUF_INTACT)
 		return 0;

@@ -10,6 +10,8 @@
  * sample. Nothing in it sleeps while it holds the CPU: the mmap lock is
  * tried, or waited for with migration enabled by a writer pinned to the
  * run's CPU (cb_window_begin()); the fault-in runs with migration enabled.
+ * No wait for the lock is in its queue (cb_buf_mm_lock()): each ends on
+ * what ends a sample, not only when the lock's holder lets go.
  * Documentation/copybench.rst, "How a run measures".
  */
 #include <linux/cpumask.h>
@@ -120,6 +122,33 @@ static int cb_check(struct cb_krun *c)
 		return cb_krun_fail(c, -EINVAL,
 				    "cpu %d left the writer's allowed CPUs (now %*pbl) during the run: a cpuset or affinity change",
 				    cpu, cpumask_pr_args(&current->cpus_mask));
+	return 0;
+}
+
+/**
+ * cb_krun_check - why a run that waits for its writer's mmap lock
+ * (cb_buf_mm_lock()) cannot go on, or 0: in the timed part what cb_check()
+ * checks; before it, in the preparation, a signal, io_uring's cancel and
+ * the deadline (the timer is not armed yet: the clock is read)
+ * @c: the run
+ *
+ * Return: 0, -ERESTARTSYS, or a negative errno with the reason in @c->why
+ * (none for -ETIME in the timed part, which cb_measure_samples() gives).
+ */
+int cb_krun_check(struct cb_krun *c)
+{
+	if (c->timed)
+		return cb_check(c);
+	if (task_sigpending(current))
+		return -ERESTARTSYS;
+	if (cb_cancelled())
+		return cb_krun_cancelled(c);
+	if (ktime_get_ns() > c->deadline_ns)
+		return cb_krun_fail(c, -ETIME,
+				    "max_run_ms %u was reached after %llu ms, before the first copy, %llu ms of it waiting for the writer's mmap lock (another of its threads held it or queued for it); raise max_run_ms",
+				    c->k.max_run_ms,
+				    div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC),
+				    div_u64(c->lock_wait_ns, NSEC_PER_MSEC));
 	return 0;
 }
 
@@ -247,21 +276,21 @@ static cb_once_fn cb_once_for(enum cb_direction dir)
 /*
  * A writer pinned to the run's CPU alone, which only an affinity change
  * or CPU hotplug can move: those cb_check() sees after the wait, so it may
- * wait for the lock in the lock's queue, with migration enabled. An io-wq
- * worker never is (its cancel must reach a run that waits).
+ * wait for the lock with migration enabled, asleep between tries
+ * (cb_buf_mm_lock()) rather than spinning on its CPU.
  */
-static bool cb_may_queue(const struct cb_krun *c)
+static bool cb_may_sleep(const struct cb_krun *c)
 {
-	return !(current->flags & PF_IO_WORKER) && cpumask_weight(&current->cpus_mask) == 1 &&
+	return cpumask_weight(&current->cpus_mask) == 1 &&
 	       cpumask_test_cpu(c->cpu, &current->cpus_mask);
 }
 
 /*
- * Queue for the lock with migration enabled (a sleep that holds up no
+ * Wait for the lock with migration enabled (a sleep that holds up no
  * hotplug or affinity change), then hold the CPU again and check what
  * happened meanwhile: 0 with the lock held, or why the run ends.
  */
-static int cb_window_queue(struct cb_krun *c)
+static int cb_window_wait(struct cb_krun *c)
 {
 	int ret;
 
@@ -279,14 +308,13 @@ static int cb_window_queue(struct cb_krun *c)
 /*
  * A timed window: the user mapping locked and checked (cb_buf_lock()),
  * preemption and page faults off. The run never sleeps for the lock while
- * it holds its CPU: while another thread of the writer holds it, or queues
- * for it as a writer (mmap(), mprotect(), munmap()), the run tries again
- * after every check of cb_check(), rescheduling between tries, so that CPU
- * hotplug, an affinity change, a signal, io_uring's cancel and the
- * deadline end the wait as they end a sample. A read trylock fails while a
- * writer is queued, so under a storm of mmap() calls tries alone starve:
- * a writer pinned to the run's CPU queues for the lock instead, with
- * migration enabled (cb_window_queue()).
+ * it holds its CPU, and never in the lock's queue: while another thread
+ * holds it, or queues for it as a writer (mmap(), mprotect(), munmap()),
+ * the run tries again after every check of cb_check(), rescheduling
+ * between tries, so that CPU hotplug, an affinity change, a signal,
+ * io_uring's cancel and the deadline end the wait as they end a sample.
+ * A writer pinned to the run's CPU waits with migration enabled instead,
+ * napping between tries (cb_window_wait()).
  */
 static int cb_window_begin(struct cb_krun *c)
 {
@@ -299,8 +327,10 @@ static int cb_window_begin(struct cb_krun *c)
 		ret = cb_check(c);
 		if (ret)
 			break;
-		if (cb_may_queue(c)) {
-			ret = cb_window_queue(c);
+		if (cb_may_sleep(c)) {
+			c->lock_wait_ns += ktime_get_ns() - t0;
+			t0 = 0;
+			ret = cb_window_wait(c);
 			break;
 		}
 		cond_resched();
@@ -420,8 +450,8 @@ static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_
  * short copy means the user side's pages were zapped (MADV_DONTNEED, which
  * runs beside a copy under the same read lock), or a protection changed
  * that the next check names: the pages are faulted in again, outside any
- * window and with migration enabled (the fault-in sleeps on the mmap lock
- * and allocates page tables), and the sample taken again, until the
+ * window and with migration enabled (the fault-in may wait for the mmap
+ * lock and allocates page tables), and the sample taken again, until the
  * deadline or a signal. A writer that moved meanwhile ends the run: for
  * its CPU going offline or an affinity change as cb_check() says, else
  * cb_back_on_cpu().
@@ -447,7 +477,7 @@ static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *
 		ret = cb_buf_fault_in(c, c->user);
 		migrate_disable();
 		/*
-		 * Why the writer moved first, as cb_window_queue() does: a
+		 * Why the writer moved first, as cb_window_wait() does: a
 		 * pinned writer moves only for hotplug (ENODEV) or an affinity
 		 * change (EINVAL); only a move cb_check() cannot explain is
 		 * the scheduler's (EAGAIN).
@@ -709,7 +739,9 @@ int cb_measure(struct cb_krun *c)
 	if (!ret) {
 		hrtimer_setup(&c->timer, cb_deadline, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
 		hrtimer_start(&c->timer, ns_to_ktime(c->deadline_ns), HRTIMER_MODE_ABS_PINNED);
+		c->timed = true;
 		ret = cb_check(c) ?: cb_measure_samples(c);
+		c->timed = false;
 		hrtimer_cancel(&c->timer);
 	}
 	migrate_enable();

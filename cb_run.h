@@ -81,6 +81,7 @@ struct cb_krun {
 	u64 start_ns, deadline_ns;	/* ktime_get_ns() */
 	struct hrtimer timer;		/* sets stop at the deadline */
 	int stop;
+	bool timed;			/* in cb_measure(): @cpu is the run's */
 
 	char why[320];			/* a failure, in words, for last_error */
 	u64 one_cycles;			/* one copy, from calibration */
@@ -108,6 +109,7 @@ int cb_buf_alloc(struct cb_buf *b, u64 bytes);
 int cb_buf_find_user(struct cb_krun *c, struct cb_buf *b, u64 bytes, bool writable);
 int cb_buf_fault_in(struct cb_krun *c, const struct cb_buf *b);
 void cb_buf_free(struct cb_buf *b);
+int cb_buf_mm_lock(struct cb_krun *c);
 int cb_buf_lock(struct cb_krun *c, bool wait);
 void cb_buf_unlock(struct cb_krun *c);
 void cb_buf_flush(const struct cb_buf *b, unsigned long off, unsigned long len);
@@ -115,6 +117,7 @@ void cb_buf_flush(const struct cb_buf *b, unsigned long off, unsigned long len);
 /* cb_measure.c */
 __printf(3, 4) int cb_krun_fail(struct cb_krun *c, int err, const char *fmt, ...);
 int cb_krun_cancelled(struct cb_krun *c);
+int cb_krun_check(struct cb_krun *c);
 int cb_measure(struct cb_krun *c);
 
 #endif /* CB_RUN_H */

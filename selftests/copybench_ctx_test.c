@@ -20,10 +20,19 @@
  * 3. A protection key that denies the access is EACCES, with its reason;
  *    a buffer that loses PROT_WRITE during a run is EFAULT, with its own.
  *    The module before said ENOMEM, "no memory", for the key.
+ * 4. Issue 34, items 1 and 2: with the same hold on the lock (HOLD), no
+ *    wait of a run for the lock outlasts what the contract names: an
+ *    io_uring run waiting in its preparation completes on ASYNC_CANCEL; a
+ *    run faulting its buffer in (a thread zaps a page of it in a loop) and
+ *    a pinned writer's run waiting before its window end on SIGUSR1,
+ *    SIGSTOP, the cgroup freezer and max_run_ms. The module before slept
+ *    in the lock's queue there (mmap_read_lock(), uninterruptible, in the
+ *    fault-in; killable elsewhere): only the holder's release ended it.
  *
- * Needs root, copybench.ko loaded, two CPUs (1), FUSE (/dev/fuse) (1),
- * io_uring (2), protection keys (3). Relations are asserted, never a time:
- * the bounds below only end a wait a working module never reaches.
+ * Needs root, copybench.ko loaded, two CPUs (1, 4), FUSE (/dev/fuse) (1, 4),
+ * io_uring (2, 4), protection keys (3), cgroup v2 (4). Relations are
+ * asserted, never a time: the bounds below only end a wait a working
+ * module never reaches.
  *
  *	./copybench_ctx_test
  */
@@ -304,6 +313,15 @@ struct ctx_writer {
 	int go[2];		/* parent -> writer: start the GUP */
 	int held;		/* the server's held[0] */
 	pid_t mmap_tid;		/* __atomic */
+	int queued;		/* __atomic: the test saw mmap_tid queued */
+	/* 4: the writers of the HOLD tests */
+	char cg[256];		/* a cgroup the writer joins first, or "" */
+	size_t size;		/* the buffer it maps */
+	bool zap;		/* a thread zaps the buffer's last page in a loop */
+	int zap_go[2];		/* parent -> writer: start zapping */
+	int submit[2];		/* parent -> writer: submit the io_uring write */
+	int run_err;		/* the run's errno, once run_done */
+	int run_done;		/* __atomic */
 };
 
 static struct ctx_writer *ctx_w;	/* shared with the writer (MAP_SHARED) */
@@ -337,8 +355,19 @@ static void *ctx_queue_thread(void *p)
 	if (read(ctx_w->held, &c, 1) != 1)
 		return NULL;
 	__atomic_store_n(&ctx_w->mmap_tid, ctx_gettid(), __ATOMIC_RELEASE);
-	/* A writer of the mmap lock, queued behind the GUP's read hold. */
-	mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/*
+	 * A writer of the mmap lock, queued behind the GUP's read hold. The
+	 * GUP may let the lock go for a moment once the READ is sent (6.1's
+	 * read-around drops it and retries the fault): a call that went
+	 * through is made again, until the test has seen one queued.
+	 */
+	while (!__atomic_load_n(&ctx_w->queued, __ATOMIC_ACQUIRE)) {
+		void *m = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (m == MAP_FAILED)
+			break;
+		munmap(m, 4096);
+	}
 	return NULL;
 }
 
@@ -448,6 +477,7 @@ static void ctx_lock_attack(struct __test_metadata *_metadata, int (*fn)(struct 
 			break;
 		usleep(10000);
 	}
+	__atomic_store_n(&ctx_w->queued, 1, __ATOMIC_RELEASE);
 	EXPECT_NE(0, tid) TH_LOG("the server never got the GUP's READ");
 	EXPECT_EQ('D', tid ? cb_task_state(pid, tid) : '?')
 		TH_LOG("the mmap() never queued for the lock");
@@ -484,7 +514,7 @@ static void ctx_lock_attack(struct __test_metadata *_metadata, int (*fn)(struct 
  * CPU 1 goes offline while the run on it waits for a lock another thread
  * of its writer cannot release: the offline completes, the run ends with
  * ENODEV. widen: the writer may run on both CPUs (tries, migration
- * disabled), else it is pinned to CPU 1 (queued, migration enabled).
+ * disabled), else it is pinned to CPU 1 (it waits, migration enabled).
  */
 static void ctx_offline_attack(struct __test_metadata *_metadata, int *offline_cpu, int kmsg,
 			       bool widen)
@@ -528,8 +558,8 @@ TEST_F_TIMEOUT(ctx, an_affinity_change_is_not_held_by_a_run_waiting_for_its_mmap
 }
 
 /*
- * 1c. The writer pinned to CPU 1 alone: the run queues for the lock with
- * migration enabled, and when the lock comes it sees its CPU gone.
+ * 1c. The writer pinned to CPU 1 alone: the run waits for the lock with
+ * migration enabled, and sees its CPU gone between two tries.
  */
 TEST_F_TIMEOUT(ctx, cpu_offline_is_not_held_by_a_pinned_run_queued_for_its_mmap_lock, 600)
 {
@@ -813,6 +843,533 @@ TEST_F_TIMEOUT(ctx, a_buffer_made_read_only_or_prot_none_says_so, 300)
 	EXPECT_NE(NULL, strstr(cb_last_error(), "without PROT_WRITE")) TH_LOG("%s", cb_last_error());
 	munmap(a.buf, 65536);
 	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+}
+
+/* ---------------------------------------------------------------------- */
+/* 4. HOLD: every wait of a run for its writer's mmap lock ends as the contract says. */
+
+/*
+ * The FUSE server mounted and the writer's shared block ready (its pipes
+ * made), the run's knobs written.
+ */
+static void ctx_hold_setup(struct __test_metadata *_metadata, struct ctx_fuse *f,
+			   const char * const *knobs)
+{
+	int ret = ctx_fuse_start(f);
+
+	if (ret) {
+		ctx_fuse_stop(f);
+		ASSERT_EQ(0, ret) TH_LOG("a FUSE mount: %s", strerror(-ret));
+	}
+	ctx_w = mmap(NULL, sizeof(*ctx_w), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		     -1, 0);
+	ASSERT_NE(MAP_FAILED, ctx_w);
+	memset(ctx_w, 0, sizeof(*ctx_w));
+	snprintf(ctx_w->path, sizeof(ctx_w->path), "%s/" CTX_FUSE_FILE, f->dir);
+	ctx_w->held = f->held[0];
+	ctx_w->fuse_fd = f->fd;
+	ASSERT_EQ(0, pipe(ctx_w->go));
+	ASSERT_EQ(0, pipe(ctx_w->zap_go));
+	ASSERT_EQ(0, pipe(ctx_w->submit));
+	ctx_set(_metadata, knobs);
+}
+
+static void ctx_hold_free(void)
+{
+	int *fds[] = { ctx_w->go, ctx_w->zap_go, ctx_w->submit };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fds); i++) {
+		close(fds[i][0]);
+		close(fds[i][1]);
+	}
+	munmap(ctx_w, sizeof(*ctx_w));
+	ctx_w = NULL;
+}
+
+/*
+ * HOLD in writer pid: its thread reads the FUSE page (a GUP that holds the
+ * mmap lock until the server answers) and another queues mmap() behind
+ * it. True once the mmap() sleeps queued, within CTX_BOUND_S.
+ */
+static bool ctx_hold_start(pid_t pid)
+{
+	double end = cb_now() + CTX_BOUND_S;
+	pid_t tid;
+
+	if (write(ctx_w->go[1], "g", 1) != 1)
+		return false;
+	while (cb_now() < end) {
+		tid = __atomic_load_n(&ctx_w->mmap_tid, __ATOMIC_ACQUIRE);
+		if (tid && cb_task_state(pid, tid) == 'D') {
+			__atomic_store_n(&ctx_w->queued, 1, __ATOMIC_RELEASE);
+			return true;
+		}
+		usleep(10000);
+	}
+	__atomic_store_n(&ctx_w->queued, 1, __ATOMIC_RELEASE);
+	return false;
+}
+
+/* The run over, its knobs free: max_run_ms's own value is not refused with EBUSY. */
+static bool ctx_knobs_free(void)
+{
+	char v[CB_VALUE_LEN];
+
+	snprintf(v, sizeof(v), "%s", cb_value("max_run_ms"));
+	return cb_write("max_run_ms", v) != -EBUSY;
+}
+
+#define CTX_NOP_DATA	3
+
+/* The ring and the run file of 4a: the test's, inherited by the writer. */
+static struct cb_uring ctx_u;
+static int ctx_run_fd = -1;
+
+/*
+ * The writer of 4a, a child process: its buffer mapped, the HOLD thread
+ * started, then on the parent's word one IORING_OP_WRITE of "1" to run,
+ * which an io-wq worker of it runs. With HOLD in place a page fault of
+ * this process waits for the lock too: every page the submission touches
+ * (code, stack, the ring, the "1") is touched before, by a NOP.
+ */
+static int ctx_uring_writer(void *unused)
+{
+	static const char one[] = "1";
+	struct io_uring_sqe nop = { .opcode = IORING_OP_NOP, .user_data = CTX_NOP_DATA };
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_WRITE, .fd = ctx_run_fd, .addr = (unsigned long)one,
+		.len = 1, .user_data = CTX_WRITE_DATA,
+	};
+	uint64_t data = 0;
+	pthread_t th;
+	char c;
+
+	close(ctx_w->fuse_fd);
+	if (cb_buffer_map(65536) == MAP_FAILED)
+		return 101;
+	if (pthread_create(&th, NULL, ctx_queue_thread, NULL))
+		return 102;
+	if (__atomic_load_n(one, __ATOMIC_RELAXED) != '1' || cb_uring_submit(&ctx_u, &nop, true) ||
+	    cb_uring_posted(&ctx_u, &data) || data != CTX_NOP_DATA)
+		return 103;
+	if (read(ctx_w->submit[0], &c, 1) != 1 || cb_uring_submit(&ctx_u, &sqe, false))
+		return 104;
+	/* Until the test kills it. */
+	while (read(ctx_w->submit[0], &c, 1) < 0)
+		;
+	return 0;
+}
+
+/*
+ * 4a (item 1a). A run written through io_uring waits in its preparation
+ * (the search for the buffer) for a lock HOLD keeps: ASYNC_CANCEL ends it,
+ * the write completes with ECANCELED. The module before slept killably
+ * there; the cancel (TIF_NOTIFY_SIGNAL) did not wake it: -EALREADY, and no
+ * completion until the server answered.
+ */
+TEST_F_TIMEOUT(ctx, io_uring_cancel_ends_a_run_waiting_for_its_mmap_lock, 600)
+{
+	static const char * const knobs[] = {
+		"direction=to_user", "variant=movsb", "size=65536", "cache=hot", "loops=1",
+		"samples=100000", "max_run_ms=120000", "cpu=-1", NULL,
+	};
+	struct io_uring_sqe sqe = {
+		.opcode = IORING_OP_ASYNC_CANCEL, .addr = CTX_WRITE_DATA,
+		.user_data = CTX_CANCEL_DATA,
+	};
+	int ret, res, write_res = 1, cancel_res = 1, i;
+	uint64_t data;
+	struct ctx_fuse f;
+	pid_t pid;
+
+	ctx_hold_setup(_metadata, &f, knobs);
+	ret = cb_uring_init(&ctx_u);
+	ASSERT_EQ(0, ret) TH_LOG("io_uring_setup: %s", strerror(-ret));
+	ctx_run_fd = open(CB_PATH("run"), O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, ctx_run_fd);
+	pid = cb_child(ctx_uring_writer, NULL);
+	ASSERT_LT(0, pid);
+	EXPECT_TRUE(ctx_hold_start(pid)) TH_LOG("the mmap() never queued for the lock");
+	ASSERT_EQ(1, write(ctx_w->submit[1], "s", 1));
+	EXPECT_EQ(0, cb_wait_run_started(0, 60, NULL)) TH_LOG("the run was never seen in progress");
+	usleep(200000);		/* the run in its wait, on any module */
+	ksft_print_msg("the run waits for the lock HOLD keeps: ASYNC_CANCEL\n");
+	ASSERT_EQ(0, cb_uring_submit(&ctx_u, &sqe, false));
+	for (i = 0; i < 2 && !ctx_uring_reap(&ctx_u, CTX_BOUND_S, &data, &res); i++) {
+		if (data == CTX_WRITE_DATA)
+			write_res = res;
+		else
+			cancel_res = res;
+	}
+	TH_LOG("the cancel: %d (%s), the write: %d (%s); %s", cancel_res,
+	       cancel_res < 0 ? strerror(-cancel_res) : "-", write_res,
+	       write_res < 0 ? strerror(-write_res) : "-", cb_last_error());
+	EXPECT_TRUE(cancel_res == 0 || cancel_res == -EALREADY);
+	EXPECT_EQ(-ECANCELED, write_res) TH_LOG("no completion while the lock was held");
+	EXPECT_NE(NULL, strstr(cb_last_error(), "io_uring cancelled the run"))
+		TH_LOG("%s", cb_last_error());
+	kill(pid, SIGKILL);
+	ctx_fuse_stop(&f);
+	EXPECT_NE(-1, cb_wait_child(pid, 300));
+	cb_uring_exit(&ctx_u);
+	close(ctx_run_fd);
+	ctx_hold_free();
+	ctx_run_over(300);
+	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
+}
+
+/* What ends the run of 4b and 4c while HOLD is in place. */
+enum ctx_end {
+	CTX_END_SIGUSR1,	/* a signal with a handler without SA_RESTART: EINTR */
+	CTX_END_SIGSTOP,	/* a stop: the writer stops outside the run */
+	CTX_END_FREEZER,	/* cgroup.freeze: the writer freezes outside the run */
+	CTX_END_DEADLINE,	/* max_run_ms: ETIME, or the samples taken */
+};
+
+/* What a HOLD test sets up, which its teardown undoes. */
+struct ctx_hold {
+	struct cb_saved saved;
+	int kmsg;
+	char cg[256];		/* the writer's cgroup, removed at teardown */
+	pid_t child;		/* the writer, killed and reaped at teardown */
+	struct ctx_fuse fuse;
+};
+
+FIXTURE(hold) {
+	struct ctx_hold h;
+};
+
+FIXTURE_VARIANT(hold) {
+	enum ctx_end end;
+};
+
+FIXTURE_VARIANT_ADD(hold, sigusr1) {
+	.end = CTX_END_SIGUSR1,
+};
+
+FIXTURE_VARIANT_ADD(hold, sigstop) {
+	.end = CTX_END_SIGSTOP,
+};
+
+FIXTURE_VARIANT_ADD(hold, freezer) {
+	.end = CTX_END_FREEZER,
+};
+
+FIXTURE_VARIANT_ADD(hold, deadline) {
+	.end = CTX_END_DEADLINE,
+};
+
+FIXTURE_SETUP(hold)
+{
+	const char *why = cb_unavailable();
+
+	self->h.kmsg = -1;
+	self->h.cg[0] = '\0';
+	self->h.child = 0;
+	memset(&self->h.fuse, 0, sizeof(self->h.fuse));
+	if (why)
+		SKIP(return, "%s", why);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two online CPUs");
+	cb_save(&self->h.saved);
+	self->h.kmsg = cb_kmsg_open();
+}
+
+/* The writer killed, the server answering (which lets HOLD go), both reaped. */
+FIXTURE_TEARDOWN(hold)
+{
+	if (self->h.child > 0) {
+		kill(self->h.child, SIGKILL);
+		ctx_fuse_release(&self->h.fuse);
+		if (cb_wait_child(self->h.child, 300) == -1)
+			ctx_fuse_stop(&self->h.fuse);
+		waitpid(self->h.child, NULL, 0);
+	}
+	if (self->h.fuse.dir[0])
+		ctx_fuse_stop(&self->h.fuse);
+	if (ctx_w)
+		ctx_hold_free();
+	if (self->h.cg[0]) {
+		cb_cgroup_write(self->h.cg, "cgroup.freeze", "0");
+		cb_cgroup_remove(self->h.cg);
+	}
+	cb_restore(&self->h.saved);
+	if (self->h.kmsg >= 0)
+		close(self->h.kmsg);
+}
+
+static void ctx_on_usr1(int sig)
+{
+}
+
+/* 4b: zap the buffer's last page in a loop, from the test's word on, on cpu 0. */
+static void *ctx_zap_thread(void *last)
+{
+	char c;
+
+	ctx_pin(0, 0);
+	if (read(ctx_w->zap_go[0], &c, 1) != 1)
+		return NULL;
+	for (;;)
+		madvise(last, 4096, MADV_DONTNEED);
+	return NULL;
+}
+
+/*
+ * The writer of 4b and 4c, a child process: in ctx_w->cg when one is
+ * named, pinned to cpu 1, SIGUSR1 caught without SA_RESTART, its buffer
+ * mapped, the HOLD thread (and the zapper) started. It exits with the
+ * run's errno.
+ */
+static int ctx_hold_writer(void *unused)
+{
+	struct sigaction sa = { .sa_handler = ctx_on_usr1 };
+	unsigned char *buf;
+	pthread_t th;
+
+	close(ctx_w->fuse_fd);
+	if (ctx_w->cg[0] && cb_cgroup_enter(ctx_w->cg))
+		return 101;
+	ctx_pin(0, 1);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		return 102;
+	buf = cb_buffer_map(ctx_w->size);
+	if (buf == MAP_FAILED)
+		return 103;
+	if (pthread_create(&th, NULL, ctx_queue_thread, NULL))
+		return 104;
+	if (ctx_w->zap && pthread_create(&th, NULL, ctx_zap_thread, buf + ctx_w->size - 4096))
+		return 105;
+	/* Said at once: with HOLD in place its exit waits for the GUP. */
+	ctx_w->run_err = -cb_write("run", "1");
+	__atomic_store_n(&ctx_w->run_done, 1, __ATOMIC_RELEASE);
+	return ctx_w->run_err;
+}
+
+/* The run's errno, once it is over within timeout seconds; else -1. */
+static int ctx_run_err(double timeout)
+{
+	double end = cb_now() + timeout;
+
+	do {
+		if (__atomic_load_n(&ctx_w->run_done, __ATOMIC_ACQUIRE))
+			return ctx_w->run_err;
+		usleep(10000);
+	} while (cb_now() < end);
+	return -1;
+}
+
+/* The writer's main thread (the run) stopped or frozen, its run over: true within CTX_BOUND_S. */
+static bool ctx_outside_run(pid_t pid, char want, char *state)
+{
+	double end = cb_now() + CTX_BOUND_S;
+
+	do {
+		*state = cb_task_state(pid, pid);
+		if (*state == want && ctx_knobs_free())
+			return true;
+		usleep(10000);
+	} while (cb_now() < end);
+	return false;
+}
+
+/* The action of the variant, and its check: the run ends while HOLD is in place. */
+static void ctx_hold_end(struct __test_metadata *_metadata, struct ctx_hold *h,
+			 enum ctx_end end, double deadline)
+{
+	pid_t pid = h->child;
+	char state;
+	int err;
+
+	switch (end) {
+	case CTX_END_SIGUSR1:
+		ASSERT_EQ(0, syscall(SYS_tgkill, pid, pid, SIGUSR1));
+		err = ctx_run_err(CTX_BOUND_S);
+		EXPECT_NE(-1, err) TH_LOG("SIGUSR1 did not end the run while the lock was held");
+		if (err != -1)
+			EXPECT_EQ(EINTR, err) TH_LOG("%s", cb_last_error());
+		break;
+	case CTX_END_SIGSTOP:
+		ASSERT_EQ(0, kill(pid, SIGSTOP));
+		EXPECT_TRUE(ctx_outside_run(pid, 'T', &state))
+			TH_LOG("the writer did not stop outside its run (state %c)", state);
+		break;
+	case CTX_END_FREEZER:
+		ASSERT_EQ(0, cb_cgroup_write(h->cg, "cgroup.freeze", "1"));
+		EXPECT_TRUE(ctx_outside_run(pid, 'S', &state))
+			TH_LOG("the writer did not freeze outside its run (state %c)", state);
+		break;
+	case CTX_END_DEADLINE:
+		err = ctx_run_err(deadline - cb_now() + CTX_BOUND_S);
+		EXPECT_NE(-1, err) TH_LOG("max_run_ms did not end the run while the lock was held");
+		if (err != -1)
+			EXPECT_TRUE(err == 0 || err == ETIME) TH_LOG("%s", cb_last_error());
+		break;
+	}
+	TH_LOG("after the action: %s", cb_last_error());
+}
+
+/*
+ * max_run_ms of the deadline variant: HOLD is in place within a few
+ * seconds, and ends before hung_task (armed at 10 s) would report the
+ * GUP's thread, which waits for the server in D.
+ */
+#define CTX_HOLD_DEADLINE_MS	5000U
+
+/*
+ * The run thread's kernel stack, one line: where it waits. It reads empty
+ * while the thread is on a CPU (between naps it tries): read again, up to
+ * a second.
+ */
+static const char *ctx_stack(pid_t pid, char *buf, size_t len)
+{
+	double end = cb_now() + 1;
+	char path[64], *nl;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stack", (int)pid, (int)pid);
+	do {
+		if (cb_file_read(path, buf, len) < 0)
+			snprintf(buf, len, "(unreadable)");
+	} while (!buf[0] && cb_now() < end && !usleep(1000));
+	while ((nl = strchr(buf, '\n')))
+		*nl = ' ';
+	return buf;
+}
+
+/* The writer killed, the server answering, both reaped: HOLD over. */
+static void ctx_hold_stop(struct ctx_hold *h)
+{
+	kill(h->child, SIGKILL);
+	ctx_fuse_release(&h->fuse);
+	if (cb_wait_child(h->child, 300) == -1)
+		ctx_fuse_stop(&h->fuse);
+	waitpid(h->child, NULL, 0);
+	h->child = 0;
+	ctx_fuse_stop(&h->fuse);
+	ctx_hold_free();
+}
+
+/*
+ * The writer's run started, measuring; with zap, the zapper started and
+ * the writer allowed both CPUs; then HOLD. The run's states over half a
+ * second after, in states (11 bytes), and its stack in stack.
+ */
+static void ctx_hold_place(struct __test_metadata *_metadata, struct ctx_hold *h,
+			   size_t bytes, bool zap, char *states, char *stack, size_t len)
+{
+	double until;
+	cpu_set_t both;
+	int status, i;
+
+	h->child = cb_child(ctx_hold_writer, NULL);
+	ASSERT_LT(0, h->child);
+	ASSERT_EQ(0, cb_wait_run_started(h->child, 60, &status))
+		TH_LOG("the run never started: %s", cb_last_error());
+	ASSERT_EQ(0, cb_wait_measuring(h->child, bytes, 60)) TH_LOG("the run never measured");
+	if (zap) {
+		CPU_ZERO(&both);
+		CPU_SET(0, &both);
+		CPU_SET(1, &both);
+		EXPECT_EQ(0, sched_setaffinity(h->child, sizeof(both), &both));
+		ASSERT_EQ(1, write(ctx_w->zap_go[1], "z", 1));
+		/* A page zapped: the run in its fault-in loop. */
+		until = cb_now() + CTX_BOUND_S;
+		while (cb_buffer_rss(h->child) >= (long long)bytes && cb_now() < until)
+			usleep(1000);
+	}
+	ASSERT_TRUE(ctx_hold_start(h->child)) TH_LOG("the mmap() never queued for the lock");
+	ASSERT_EQ(0, __atomic_load_n(&ctx_w->run_done, __ATOMIC_ACQUIRE))
+		TH_LOG("the run ended before HOLD was in place: %s", cb_last_error());
+	usleep(200000);		/* the run at its next wait for the lock, on any module */
+	for (i = 0; i < 10; i++) {
+		states[i] = cb_task_state(h->child, h->child);
+		usleep(50000);
+	}
+	states[i] = '\0';
+	ctx_stack(h->child, stack, len);
+}
+
+/* Attempts at HOLD coming while a zapped run copies (see ctx_hold_run()). */
+#define CTX_HOLD_TRIES	4
+
+/*
+ * A to_user run of the writer of ctx_hold_writer(), on cpu 1: zap, a run
+ * of 8 MiB copies whose last page a thread zaps in a loop, its writer
+ * allowed both CPUs (the copy windows only try the lock; the fault-in
+ * waits); else 64 KiB copies, the writer pinned (its windows wait with
+ * migration enabled). Once HOLD is in place, the variant's end. With zap,
+ * HOLD may come while the run tries a window, not in the fault-in: then
+ * it is set up again, up to CTX_HOLD_TRIES times, until the run's stack
+ * shows the fault-in.
+ */
+static void ctx_hold_run(struct __test_metadata *_metadata, struct ctx_hold *h,
+			 enum ctx_end end, bool zap)
+{
+	unsigned int max_run_ms = end == CTX_END_DEADLINE ? CTX_HOLD_DEADLINE_MS : 120000;
+	size_t bytes = zap ? 8 * MiB : 65536;
+	char size[32], max_run[32], states[16], stack[2048];
+	/*
+	 * zap: 16 copies a window, so that HOLD most likely comes while the
+	 * run copies (its copies short at the zapped page, its next wait the
+	 * fault-in's) rather than while it faults in or tries its window.
+	 */
+	const char * const knobs[] = {
+		"direction=to_user", "variant=movsb", size, "cache=hot",
+		zap ? "loops=16" : "loops=1", "samples=100000", max_run, "cpu=1", NULL,
+	};
+	double start = 0;
+	int ret, try;
+
+	snprintf(size, sizeof(size), "size=%zu", bytes);
+	snprintf(max_run, sizeof(max_run), "max_run_ms=%u", max_run_ms);
+	if (end == CTX_END_FREEZER) {
+		ret = cb_cgroup_make(h->cg, sizeof(h->cg), "cb_hold", "");
+		ASSERT_EQ(0, ret) TH_LOG("cgroup: %s", strerror(-ret));
+	}
+	for (try = 1; try <= CTX_HOLD_TRIES; try++) {
+		ctx_hold_setup(_metadata, &h->fuse, knobs);
+		ctx_w->size = bytes;
+		ctx_w->zap = zap;
+		snprintf(ctx_w->cg, sizeof(ctx_w->cg), "%s", h->cg);
+		start = cb_now();
+		ctx_hold_place(_metadata, h, bytes, zap, states, stack, sizeof(stack));
+		ksft_print_msg("HOLD in place %.1f s into the run, the run's states %s, its stack: %s\n",
+			       cb_now() - start, states, stack);
+		if (!zap || strstr(stack, "fault_in"))
+			break;
+		if (try < CTX_HOLD_TRIES)
+			ctx_hold_stop(h);
+	}
+	EXPECT_NE(NULL, zap ? strstr(stack, "fault_in") : stack)
+		TH_LOG("HOLD never came while the run faulted its buffer in (%d tries)",
+		       CTX_HOLD_TRIES);
+	EXPECT_NE(10, (int)(strspn(states, "D"))) TH_LOG("the run sleeps in D for the lock");
+	ctx_hold_end(_metadata, h, end, start + max_run_ms / 1000.0);
+	EXPECT_STREQ("", cb_kmsg_report(h->kmsg));
+}
+
+/*
+ * 4b (item 1b). A run faulting its buffer in again and again (a thread
+ * zaps a page in a loop) when HOLD comes: the variant's end stops it, the
+ * run never sleeping in D. The module before slept in
+ * fault_in_safe_writeable()'s mmap_read_lock(): nothing but the holder's
+ * release ended it, and hung_task reported it.
+ */
+TEST_F_TIMEOUT(hold, a_run_faulting_its_buffer_in_ends_while_the_lock_is_held, 600)
+{
+	ctx_hold_run(_metadata, &self->h, variant->end, true);
+}
+
+/*
+ * 4c (item 2). A writer pinned to the run's CPU whose window cannot take
+ * the lock waits for it with migration enabled: the variant's end stops
+ * that wait. The module before queued killably (bea75e2): only SIGKILL or
+ * the holder's release ended it.
+ */
+TEST_F_TIMEOUT(hold, a_pinned_writer_waiting_for_the_lock_ends_while_it_is_held, 600)
+{
+	ctx_hold_run(_metadata, &self->h, variant->end, false);
 }
 
 TEST_HARNESS_MAIN
