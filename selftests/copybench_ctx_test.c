@@ -28,10 +28,15 @@
  *    SIGSTOP, the cgroup freezer and max_run_ms. The module before slept
  *    in the lock's queue there (mmap_read_lock(), uninterruptible, in the
  *    fault-in; killable elsewhere): only the holder's release ended it.
+ * 5. Beside a storm of mmap() calls in its writer's other threads, a run,
+ *    its writer pinned or not, takes all its samples: tries of the lock
+ *    must not starve. Its run_ms is printed, the cost of trying rather
+ *    than queueing ($COPYBENCH_STORM_THREADS threads, default 2; 0 for a
+ *    run alone).
  *
- * Needs root, copybench.ko loaded, two CPUs (1, 4), FUSE (/dev/fuse) (1, 4),
- * io_uring (2, 4), protection keys (3), cgroup v2 (4). Relations are
- * asserted, never a time: the bounds below only end a wait a working
+ * Needs root, copybench.ko loaded, two CPUs (1, 4, 5), FUSE (/dev/fuse)
+ * (1, 4), io_uring (2, 4), protection keys (3), cgroup v2 (4). Relations
+ * are asserted, never a time: the bounds below only end a wait a working
  * module never reaches.
  *
  *	./copybench_ctx_test
@@ -1370,6 +1375,95 @@ TEST_F_TIMEOUT(hold, a_run_faulting_its_buffer_in_ends_while_the_lock_is_held, 6
 TEST_F_TIMEOUT(hold, a_pinned_writer_waiting_for_the_lock_ends_while_it_is_held, 600)
 {
 	ctx_hold_run(_metadata, &self->h, variant->end, false);
+}
+
+/* ---------------------------------------------------------------------- */
+/* 5. Beside a storm of mmap() calls, a run still gets the lock. */
+
+/* Storm threads: $COPYBENCH_STORM_THREADS (0 to measure a run alone), default 2. */
+#define CTX_STORM_MAX		8
+
+static int ctx_storm_threads = 2;
+static int ctx_storm_stop;	/* __atomic, in the writer */
+
+/* mmap() and munmap() of 4 KiB in a loop: the lock taken for writing, again and again. */
+static void *ctx_storm_thread(void *unused)
+{
+	void *m;
+
+	while (!__atomic_load_n(&ctx_storm_stop, __ATOMIC_ACQUIRE)) {
+		m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED)
+			munmap(m, 4096);
+	}
+	return NULL;
+}
+
+/* The writer of 5: pinned to cpu 1 or not, its storm threads on any CPU; the run's errno. */
+static int ctx_storm_writer(void *pinned)
+{
+	pthread_t th[CTX_STORM_MAX];
+	int ret, i;
+
+	if (pinned)
+		ctx_pin(0, 1);
+	ret = cb_buffer_ready();
+	if (ret)
+		return -ret;
+	for (i = 0; i < ctx_storm_threads; i++)
+		if (pthread_create(&th[i], NULL, ctx_storm_thread, NULL))
+			return 100;
+	ret = -cb_write("run", "1");
+	__atomic_store_n(&ctx_storm_stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < ctx_storm_threads; i++)
+		pthread_join(th[i], NULL);
+	return ret;
+}
+
+/*
+ * 5. A writer, pinned to the run's CPU and not, whose other threads map
+ * and unmap in a loop: the run gets the lock often enough to take all its
+ * samples well within max_run_ms (a read trylock fails while a writer of
+ * the lock is queued, so tries alone could starve). Its run_ms is logged:
+ * the cost of trying rather than queueing (Documentation/copybench.rst,
+ * "Waits for the mmap lock").
+ */
+TEST_F_TIMEOUT(ctx, a_run_beside_an_mmap_storm_takes_all_its_samples, 900)
+{
+	static const char * const knobs[] = {
+		"direction=to_user", "variant=movsb", "size=65536", "cache=hot", "loops=1",
+		"samples=3000", "max_run_ms=120000", NULL,
+	};
+	static const char * const cpus[] = { "cpu=-1", "cpu=1" };
+	struct cb_res r;
+	char why[256];
+	int status, pinned;
+	pid_t pid;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two online CPUs");
+	ctx_storm_threads = cb_env_ll("COPYBENCH_STORM_THREADS", 2);
+	ASSERT_TRUE(ctx_storm_threads >= 0 && ctx_storm_threads <= CTX_STORM_MAX);
+	ctx_set(_metadata, knobs);
+	for (pinned = 0; pinned < 2; pinned++) {
+		ASSERT_EQ(0, cb_write("cpu", cpus[pinned] + 4));
+		pid = cb_child(ctx_storm_writer, pinned ? &pinned : NULL);
+		ASSERT_LT(0, pid);
+		status = cb_wait_child(pid, 300);
+		if (status == -1) {
+			kill(pid, SIGKILL);
+			status = cb_wait_child(pid, 300);
+		}
+		EXPECT_EQ(0, cb_exit_code(status)) TH_LOG("%s", cb_last_error());
+		if (cb_exit_code(status))
+			continue;
+		ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
+		EXPECT_STREQ("0", cb_res_get(&r, "truncated"));
+		ksft_print_msg("%s writer beside %d mmap() storm threads: run_ms %s, samples %s\n",
+			       pinned ? "pinned" : "unpinned", ctx_storm_threads,
+			       cb_res_get(&r, "run_ms"), cb_res_get(&r, "samples"));
+	}
+	EXPECT_STREQ("", cb_kmsg_report(self->kmsg));
 }
 
 TEST_HARNESS_MAIN
