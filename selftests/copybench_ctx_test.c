@@ -34,10 +34,10 @@
  *    than queueing ($COPYBENCH_STORM_THREADS threads, default 2; 0 for a
  *    run alone).
  *
- * Needs root, copybench.ko loaded, two CPUs (1, 4, 5), FUSE (/dev/fuse)
- * (1, 4), io_uring (2, 4), protection keys (3), cgroup v2 (4). Relations
- * are asserted, never a time: the bounds below only end a wait a working
- * module never reaches.
+ * Needs root, copybench.ko loaded, two CPUs (1; 4 and 5 use the last CPU,
+ * one will do), FUSE (/dev/fuse) (1, 4), io_uring (2, 4), protection keys
+ * (3), cgroup v2 (4). Relations are asserted, never a time: the bounds
+ * below only end a wait a working module never reaches.
  *
  *	./copybench_ctx_test
  */
@@ -322,6 +322,7 @@ struct ctx_writer {
 	/* 4: the writers of the HOLD tests */
 	char cg[256];		/* a cgroup the writer joins first, or "" */
 	size_t size;		/* the buffer it maps */
+	int cpu;		/* the run's CPU, the writer pinned to it */
 	bool zap;		/* a thread zaps the buffer's last page in a loop */
 	int zap_go[2];		/* parent -> writer: start zapping */
 	int submit[2];		/* parent -> writer: submit the io_uring write */
@@ -1075,8 +1076,6 @@ FIXTURE_SETUP(hold)
 	memset(&self->h.fuse, 0, sizeof(self->h.fuse));
 	if (why)
 		SKIP(return, "%s", why);
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		SKIP(return, "needs two online CPUs");
 	cb_save(&self->h.saved);
 	self->h.kmsg = cb_kmsg_open();
 }
@@ -1136,7 +1135,7 @@ static int ctx_hold_writer(void *unused)
 	close(ctx_w->fuse_fd);
 	if (ctx_w->cg[0] && cb_cgroup_enter(ctx_w->cg))
 		return 101;
-	ctx_pin(0, 1);
+	ctx_pin(0, ctx_w->cpu);
 	if (sigaction(SIGUSR1, &sa, NULL))
 		return 102;
 	buf = cb_buffer_map(ctx_w->size);
@@ -1275,7 +1274,7 @@ static void ctx_hold_place(struct __test_metadata *_metadata, struct ctx_hold *h
 	if (zap) {
 		CPU_ZERO(&both);
 		CPU_SET(0, &both);
-		CPU_SET(1, &both);
+		CPU_SET(ctx_w->cpu, &both);
 		EXPECT_EQ(0, sched_setaffinity(h->child, sizeof(both), &both));
 		ASSERT_EQ(1, write(ctx_w->zap_go[1], "z", 1));
 		/* A page zapped: the run in its fault-in loop. */
@@ -1299,21 +1298,21 @@ static void ctx_hold_place(struct __test_metadata *_metadata, struct ctx_hold *h
 #define CTX_HOLD_TRIES	4
 
 /*
- * A to_user run of the writer of ctx_hold_writer(), on cpu 1: zap, a run
- * of 8 MiB copies whose last page a thread zaps in a loop, its writer
- * allowed both CPUs (the copy windows only try the lock; the fault-in
- * waits); else 64 KiB copies, the writer pinned (its windows wait with
- * migration enabled). Once HOLD is in place, the variant's end. With zap,
- * HOLD may come while the run tries a window, not in the fault-in: then
- * it is set up again, up to CTX_HOLD_TRIES times, until the run's stack
- * shows the fault-in.
+ * A to_user run of the writer of ctx_hold_writer(), on the last CPU
+ * (cpu 1 of two; on one CPU, cpu 0): zap, a run of 8 MiB copies whose last
+ * page a thread zaps in a loop, its writer allowed CPU 0 too (the copy
+ * windows only try the lock; the fault-in waits); else 64 KiB copies, the
+ * writer pinned (its windows wait with migration enabled). Once HOLD is
+ * in place, the variant's end. With zap, HOLD may come while the run tries
+ * a window, not in the fault-in: then it is set up again, up to
+ * CTX_HOLD_TRIES times, until the run's stack shows the fault-in.
  */
 static void ctx_hold_run(struct __test_metadata *_metadata, struct ctx_hold *h,
 			 enum ctx_end end, bool zap)
 {
 	unsigned int max_run_ms = end == CTX_END_DEADLINE ? CTX_HOLD_DEADLINE_MS : 120000;
 	size_t bytes = zap ? 8 * MiB : 65536;
-	char size[32], max_run[32], states[16], stack[2048];
+	char size[32], max_run[32], cpu[32], states[16], stack[2048];
 	/*
 	 * zap: 16 copies a window, so that HOLD most likely comes while the
 	 * run copies (its copies short at the zapped page, its next wait the
@@ -1321,13 +1320,14 @@ static void ctx_hold_run(struct __test_metadata *_metadata, struct ctx_hold *h,
 	 */
 	const char * const knobs[] = {
 		"direction=to_user", "variant=movsb", size, "cache=hot",
-		zap ? "loops=16" : "loops=1", "samples=100000", max_run, "cpu=1", NULL,
+		zap ? "loops=16" : "loops=1", "samples=100000", max_run, cpu, NULL,
 	};
+	int ret, try, last_cpu = sysconf(_SC_NPROCESSORS_ONLN) - 1;
 	double start = 0;
-	int ret, try;
 
 	snprintf(size, sizeof(size), "size=%zu", bytes);
 	snprintf(max_run, sizeof(max_run), "max_run_ms=%u", max_run_ms);
+	snprintf(cpu, sizeof(cpu), "cpu=%d", last_cpu);
 	if (end == CTX_END_FREEZER) {
 		ret = cb_cgroup_make(h->cg, sizeof(h->cg), "cb_hold", "");
 		ASSERT_EQ(0, ret) TH_LOG("cgroup: %s", strerror(-ret));
@@ -1335,6 +1335,7 @@ static void ctx_hold_run(struct __test_metadata *_metadata, struct ctx_hold *h,
 	for (try = 1; try <= CTX_HOLD_TRIES; try++) {
 		ctx_hold_setup(_metadata, &h->fuse, knobs);
 		ctx_w->size = bytes;
+		ctx_w->cpu = last_cpu;
 		ctx_w->zap = zap;
 		snprintf(ctx_w->cg, sizeof(ctx_w->cg), "%s", h->cg);
 		start = cb_now();
@@ -1399,14 +1400,14 @@ static void *ctx_storm_thread(void *unused)
 	return NULL;
 }
 
-/* The writer of 5: pinned to cpu 1 or not, its storm threads on any CPU; the run's errno. */
-static int ctx_storm_writer(void *pinned)
+/* The writer of 5: pinned to *cpu or not (NULL), its storm threads on any CPU; the run's errno. */
+static int ctx_storm_writer(void *cpu)
 {
 	pthread_t th[CTX_STORM_MAX];
 	int ret, i;
 
-	if (pinned)
-		ctx_pin(0, 1);
+	if (cpu)
+		ctx_pin(0, *(int *)cpu);
 	ret = cb_buffer_ready();
 	if (ret)
 		return -ret;
@@ -1421,12 +1422,12 @@ static int ctx_storm_writer(void *pinned)
 }
 
 /*
- * 5. A writer, pinned to the run's CPU and not, whose other threads map
- * and unmap in a loop: the run gets the lock often enough to take all its
- * samples well within max_run_ms (a read trylock fails while a writer of
- * the lock is queued, so tries alone could starve). Its run_ms is logged:
- * the cost of trying rather than queueing (Documentation/copybench.rst,
- * "Waits for the mmap lock").
+ * 5. A writer, pinned to the run's CPU (the last one) and not, whose
+ * other threads map and unmap in a loop: the run gets the lock often
+ * enough to take all its samples well within max_run_ms (a read trylock
+ * fails while a writer of the lock is queued, so tries alone could
+ * starve). Its run_ms is logged: the cost of trying rather than queueing
+ * (Documentation/copybench.rst, "Waits for the mmap lock").
  */
 TEST_F_TIMEOUT(ctx, a_run_beside_an_mmap_storm_takes_all_its_samples, 900)
 {
@@ -1434,20 +1435,18 @@ TEST_F_TIMEOUT(ctx, a_run_beside_an_mmap_storm_takes_all_its_samples, 900)
 		"direction=to_user", "variant=movsb", "size=65536", "cache=hot", "loops=1",
 		"samples=3000", "max_run_ms=120000", NULL,
 	};
-	static const char * const cpus[] = { "cpu=-1", "cpu=1" };
+	int status, pinned, last_cpu = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+	char why[256], cpu[16];
 	struct cb_res r;
-	char why[256];
-	int status, pinned;
 	pid_t pid;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		SKIP(return, "needs two online CPUs");
 	ctx_storm_threads = cb_env_ll("COPYBENCH_STORM_THREADS", 2);
 	ASSERT_TRUE(ctx_storm_threads >= 0 && ctx_storm_threads <= CTX_STORM_MAX);
 	ctx_set(_metadata, knobs);
 	for (pinned = 0; pinned < 2; pinned++) {
-		ASSERT_EQ(0, cb_write("cpu", cpus[pinned] + 4));
-		pid = cb_child(ctx_storm_writer, pinned ? &pinned : NULL);
+		snprintf(cpu, sizeof(cpu), "%d", pinned ? last_cpu : -1);
+		ASSERT_EQ(0, cb_write("cpu", cpu));
+		pid = cb_child(ctx_storm_writer, pinned ? &last_cpu : NULL);
 		ASSERT_LT(0, pid);
 		status = cb_wait_child(pid, 300);
 		if (status == -1) {
