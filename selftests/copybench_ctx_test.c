@@ -25,7 +25,10 @@
  *    io_uring run waiting in its preparation completes on ASYNC_CANCEL; a
  *    run faulting its buffer in (a thread zaps a page of it in a loop) and
  *    a pinned writer's run waiting before its window end on SIGUSR1,
- *    SIGSTOP, the cgroup freezer and max_run_ms. The module before slept
+ *    SIGSTOP, the cgroup freezer, max_run_ms, its CPU going offline
+ *    (ENODEV), an affinity that leaves its CPU out (EINVAL) and SIGKILL
+ *    (its thread dead, the HOLD thread still in FUSE's D until the server
+ *    answers). The module before slept
  *    in the lock's queue there (mmap_read_lock(), uninterruptible, in the
  *    fault-in; killable elsewhere): only the holder's release ended it.
  * 5. Beside a storm of mmap() calls in its writer's other threads, a run,
@@ -1031,6 +1034,9 @@ enum ctx_end {
 	CTX_END_SIGSTOP,	/* a stop: the writer stops outside the run */
 	CTX_END_FREEZER,	/* cgroup.freeze: the writer freezes outside the run */
 	CTX_END_DEADLINE,	/* max_run_ms: ETIME, or the samples taken */
+	CTX_END_OFFLINE,	/* the run's CPU goes offline: ENODEV */
+	CTX_END_AFFINITY,	/* the writer's affinity leaves the run's CPU out: EINVAL */
+	CTX_END_SIGKILL,	/* SIGKILL: the writer exits */
 };
 
 /* What a HOLD test sets up, which its teardown undoes. */
@@ -1039,6 +1045,7 @@ struct ctx_hold {
 	int kmsg;
 	char cg[256];		/* the writer's cgroup, removed at teardown */
 	pid_t child;		/* the writer, killed and reaped at teardown */
+	int offline_cpu;	/* put online again at teardown, or -1 */
 	struct ctx_fuse fuse;
 };
 
@@ -1066,6 +1073,18 @@ FIXTURE_VARIANT_ADD(hold, deadline) {
 	.end = CTX_END_DEADLINE,
 };
 
+FIXTURE_VARIANT_ADD(hold, offline) {
+	.end = CTX_END_OFFLINE,
+};
+
+FIXTURE_VARIANT_ADD(hold, affinity) {
+	.end = CTX_END_AFFINITY,
+};
+
+FIXTURE_VARIANT_ADD(hold, sigkill) {
+	.end = CTX_END_SIGKILL,
+};
+
 FIXTURE_SETUP(hold)
 {
 	const char *why = cb_unavailable();
@@ -1073,9 +1092,14 @@ FIXTURE_SETUP(hold)
 	self->h.kmsg = -1;
 	self->h.cg[0] = '\0';
 	self->h.child = 0;
+	self->h.offline_cpu = -1;
 	memset(&self->h.fuse, 0, sizeof(self->h.fuse));
 	if (why)
 		SKIP(return, "%s", why);
+	/* The endings that take the run's CPU away need a CPU to leave it for. */
+	if ((variant->end == CTX_END_OFFLINE || variant->end == CTX_END_AFFINITY) &&
+	    sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "one CPU: nothing to take the run's CPU away to");
 	cb_save(&self->h.saved);
 	self->h.kmsg = cb_kmsg_open();
 }
@@ -1098,6 +1122,8 @@ FIXTURE_TEARDOWN(hold)
 		cb_cgroup_write(self->h.cg, "cgroup.freeze", "0");
 		cb_cgroup_remove(self->h.cg);
 	}
+	if (self->h.offline_cpu >= 0)
+		cb_cpu_online(self->h.offline_cpu, true);
 	cb_restore(&self->h.saved);
 	if (self->h.kmsg >= 0)
 		close(self->h.kmsg);
@@ -1183,6 +1209,7 @@ static void ctx_hold_end(struct __test_metadata *_metadata, struct ctx_hold *h,
 			 enum ctx_end end, double deadline)
 {
 	pid_t pid = h->child;
+	cpu_set_t other;
 	char state;
 	int err;
 
@@ -1209,6 +1236,35 @@ static void ctx_hold_end(struct __test_metadata *_metadata, struct ctx_hold *h,
 		EXPECT_NE(-1, err) TH_LOG("max_run_ms did not end the run while the lock was held");
 		if (err != -1)
 			EXPECT_TRUE(err == 0 || err == ETIME) TH_LOG("%s", cb_last_error());
+		break;
+	case CTX_END_OFFLINE:
+		err = cb_cpu_online(ctx_w->cpu, false);
+		ASSERT_EQ(0, err) TH_LOG("cpu %d offline: %s", ctx_w->cpu, strerror(-err));
+		h->offline_cpu = ctx_w->cpu;
+		err = ctx_run_err(CTX_BOUND_S);
+		EXPECT_NE(-1, err) TH_LOG("the run's CPU offline did not end it while the lock was held");
+		if (err != -1)
+			EXPECT_EQ(ENODEV, err) TH_LOG("%s", cb_last_error());
+		break;
+	case CTX_END_AFFINITY:
+		CPU_ZERO(&other);
+		CPU_SET(ctx_w->cpu ? 0 : 1, &other);
+		ASSERT_EQ(0, sched_setaffinity(pid, sizeof(other), &other));
+		err = ctx_run_err(CTX_BOUND_S);
+		EXPECT_NE(-1, err) TH_LOG("an affinity change did not end the run while the lock was held");
+		if (err != -1)
+			EXPECT_EQ(EINVAL, err) TH_LOG("%s", cb_last_error());
+		break;
+	case CTX_END_SIGKILL:
+		/*
+		 * The HOLD thread waits for its READ, sent to the server, in
+		 * D whatever the signal (FUSE), so the writer exits when the
+		 * teardown answers; the run's thread must be out of the run
+		 * and dead (a zombie) before that.
+		 */
+		ASSERT_EQ(0, kill(pid, SIGKILL));
+		EXPECT_TRUE(ctx_outside_run(pid, 'Z', &state))
+			TH_LOG("SIGKILL did not end the run while the lock was held (state %c)", state);
 		break;
 	}
 	TH_LOG("after the action: %s", cb_last_error());
