@@ -26,7 +26,8 @@
  *    run faulting its buffer in (a thread zaps a page of it in a loop) and
  *    a pinned writer's run waiting before its window end on SIGUSR1,
  *    SIGSTOP, the cgroup freezer, max_run_ms, its CPU going offline
- *    (ENODEV), an affinity that leaves its CPU out (EINVAL) and SIGKILL
+ *    (ENODEV), an affinity that leaves its CPU out (EINVAL), a handler
+ *    with SA_RESTART (it runs; the write starts the run again) and SIGKILL
  *    (its thread dead, the HOLD thread still in FUSE's D until the server
  *    answers). The module before slept
  *    in the lock's queue there (mmap_read_lock(), uninterruptible, in the
@@ -331,6 +332,7 @@ struct ctx_writer {
 	int submit[2];		/* parent -> writer: submit the io_uring write */
 	int run_err;		/* the run's errno, once run_done */
 	int run_done;		/* __atomic */
+	int usr2_seen;		/* __atomic: SIGUSR2's handler (SA_RESTART) ran */
 };
 
 static struct ctx_writer *ctx_w;	/* shared with the writer (MAP_SHARED) */
@@ -1037,6 +1039,7 @@ enum ctx_end {
 	CTX_END_OFFLINE,	/* the run's CPU goes offline: ENODEV */
 	CTX_END_AFFINITY,	/* the writer's affinity leaves the run's CPU out: EINVAL */
 	CTX_END_SIGKILL,	/* SIGKILL: the writer exits */
+	CTX_END_RESTART,	/* a handler with SA_RESTART: it runs, the write starts again */
 };
 
 /* What a HOLD test sets up, which its teardown undoes. */
@@ -1083,6 +1086,10 @@ FIXTURE_VARIANT_ADD(hold, affinity) {
 
 FIXTURE_VARIANT_ADD(hold, sigkill) {
 	.end = CTX_END_SIGKILL,
+};
+
+FIXTURE_VARIANT_ADD(hold, sa_restart) {
+	.end = CTX_END_RESTART,
 };
 
 FIXTURE_SETUP(hold)
@@ -1133,6 +1140,11 @@ static void ctx_on_usr1(int sig)
 {
 }
 
+static void ctx_on_usr2(int sig)
+{
+	__atomic_store_n(&ctx_w->usr2_seen, 1, __ATOMIC_RELEASE);
+}
+
 /* 4b: zap the buffer's last page in a loop, from the test's word on, on cpu 0. */
 static void *ctx_zap_thread(void *last)
 {
@@ -1155,6 +1167,7 @@ static void *ctx_zap_thread(void *last)
 static int ctx_hold_writer(void *unused)
 {
 	struct sigaction sa = { .sa_handler = ctx_on_usr1 };
+	struct sigaction sr = { .sa_handler = ctx_on_usr2, .sa_flags = SA_RESTART };
 	unsigned char *buf;
 	pthread_t th;
 
@@ -1162,7 +1175,7 @@ static int ctx_hold_writer(void *unused)
 	if (ctx_w->cg[0] && cb_cgroup_enter(ctx_w->cg))
 		return 101;
 	ctx_pin(0, ctx_w->cpu);
-	if (sigaction(SIGUSR1, &sa, NULL))
+	if (sigaction(SIGUSR1, &sa, NULL) || sigaction(SIGUSR2, &sr, NULL))
 		return 102;
 	buf = cb_buffer_map(ctx_w->size);
 	if (buf == MAP_FAILED)
@@ -1210,6 +1223,7 @@ static void ctx_hold_end(struct __test_metadata *_metadata, struct ctx_hold *h,
 {
 	pid_t pid = h->child;
 	cpu_set_t other;
+	double until;
 	char state;
 	int err;
 
@@ -1254,6 +1268,26 @@ static void ctx_hold_end(struct __test_metadata *_metadata, struct ctx_hold *h,
 		EXPECT_NE(-1, err) TH_LOG("an affinity change did not end the run while the lock was held");
 		if (err != -1)
 			EXPECT_EQ(EINVAL, err) TH_LOG("%s", cb_last_error());
+		break;
+	case CTX_END_RESTART:
+		/*
+		 * The handler runs, outside the run, and the write starts the
+		 * run again, which waits for the lock again (HOLD stays): not
+		 * over, and never in D.
+		 */
+		ASSERT_EQ(0, syscall(SYS_tgkill, pid, pid, SIGUSR2));
+		until = cb_now() + CTX_BOUND_S;
+		err = ctx_run_err(0);
+		while (!__atomic_load_n(&ctx_w->usr2_seen, __ATOMIC_ACQUIRE) &&
+		       cb_now() < until && err == -1) {
+			usleep(10000);
+			err = ctx_run_err(0);
+		}
+		EXPECT_EQ(1, __atomic_load_n(&ctx_w->usr2_seen, __ATOMIC_ACQUIRE))
+			TH_LOG("the SA_RESTART handler did not run while the lock was held");
+		EXPECT_EQ(-1, err) TH_LOG("the write did not start again: %s", strerror(err));
+		usleep(200000);
+		EXPECT_NE('D', cb_task_state(pid, pid)) TH_LOG("the run started again sleeps in D");
 		break;
 	case CTX_END_SIGKILL:
 		/*
