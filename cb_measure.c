@@ -139,17 +139,7 @@ int cb_krun_check(struct cb_krun *c)
 {
 	if (c->timed)
 		return cb_check(c);
-	if (task_sigpending(current))
-		return -ERESTARTSYS;
-	if (cb_cancelled())
-		return cb_krun_cancelled(c);
-	if (ktime_get_ns() > c->deadline_ns)
-		return cb_krun_fail(c, -ETIME,
-				    "max_run_ms %u was reached after %llu ms, before the first copy, %llu ms of it waiting for the writer's mmap lock (another of its threads held it or queued for it); raise max_run_ms",
-				    c->k.max_run_ms,
-				    div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC),
-				    div_u64(c->lock_wait_ns, NSEC_PER_MSEC));
-	return 0;
+	return cb_prep_check(c, "waiting for the writer's mmap lock, before the first copy (another of its threads held it or queued for it)");
 }
 
 /*

@@ -74,12 +74,17 @@ static int cb_run_check(struct cb_krun *c)
 	return 0;
 }
 
-/*
- * Between steps of the preparation: a signal, io_uring's cancel or the
- * deadline ends it. A signal, not TIF_NOTIFY_SIGNAL, which is task_work's
- * (it waits for the write's return) in any writer but an io-wq worker.
+/**
+ * cb_prep_check - between steps of the preparation, and between its tries
+ * of the writer's mmap lock: a signal, io_uring's cancel or the deadline
+ * ends it. A signal, not TIF_NOTIFY_SIGNAL, which is task_work's (it waits
+ * for the write's return) in any writer but an io-wq worker.
+ * @c: the run
+ * @doing: what the run was doing, for last_error
+ *
+ * Return: 0, -ERESTARTSYS, or a negative errno with the reason in @c->why.
  */
-static int cb_prep_check(struct cb_krun *c, const char *doing)
+int cb_prep_check(struct cb_krun *c, const char *doing)
 {
 	cond_resched();
 	if (task_sigpending(current))

@@ -120,4 +120,7 @@ int cb_krun_cancelled(struct cb_krun *c);
 int cb_krun_check(struct cb_krun *c);
 int cb_measure(struct cb_krun *c);
 
+/* cb_run.c */
+int cb_prep_check(struct cb_krun *c, const char *doing);
+
 #endif /* CB_RUN_H */
