@@ -398,6 +398,39 @@ static int ctx_writer_main(void *p)
 	return -cb_write("run", "1");
 }
 
+/*
+ * How long HOLD may take to come. Once the server holds the READ, the
+ * GUP's thread waits for it in D, which hung_task (armed at 10 s) reports:
+ * a HOLD that did not come is given up, and the server answers, before.
+ */
+#define CTX_HOLD_START_S	6.0
+
+/*
+ * HOLD in writer pid: its thread reads the FUSE page (a GUP that holds the
+ * mmap lock until the server answers) and another queues mmap() behind
+ * it. True once the mmap() sleeps queued, within CTX_HOLD_START_S; false
+ * at once when the writer's run (4b, 4c) ended first: its exit left the
+ * READ unseen by the thread that would queue, the GUP waiting in D.
+ */
+static bool ctx_hold_start(pid_t pid)
+{
+	double end = cb_now() + CTX_HOLD_START_S;
+	pid_t tid;
+
+	if (write(ctx_w->go[1], "g", 1) != 1)
+		return false;
+	while (cb_now() < end && !__atomic_load_n(&ctx_w->run_done, __ATOMIC_ACQUIRE)) {
+		tid = __atomic_load_n(&ctx_w->mmap_tid, __ATOMIC_ACQUIRE);
+		if (tid && cb_task_state(pid, tid) == 'D') {
+			__atomic_store_n(&ctx_w->queued, 1, __ATOMIC_RELEASE);
+			return true;
+		}
+		usleep(10000);
+	}
+	__atomic_store_n(&ctx_w->queued, 1, __ATOMIC_RELEASE);
+	return false;
+}
+
 /* The action the attack waits for, in a thread of the test. */
 struct ctx_action {
 	int (*fn)(struct ctx_action *a);
@@ -446,7 +479,7 @@ static void ctx_lock_attack(struct __test_metadata *_metadata, int (*fn)(struct 
 	struct ctx_fuse f;
 	pthread_t act;
 	double end;
-	pid_t pid, tid = 0;
+	pid_t pid;
 	int status, ret;
 
 	ret = ctx_fuse_start(&f);
@@ -479,19 +512,11 @@ static void ctx_lock_attack(struct __test_metadata *_metadata, int (*fn)(struct 
 		EXPECT_EQ(0, sched_setaffinity(pid, sizeof(both), &both));
 	}
 	ksft_print_msg("the run measures: a thread of the writer reads the FUSE page\n");
-	ASSERT_EQ(1, write(ctx_w->go[1], "g", 1));
 	/* The mmap() queued: its thread asleep, the lock held for the GUP. */
-	end = cb_now() + CTX_BOUND_S;
-	while (cb_now() < end) {
-		tid = __atomic_load_n(&ctx_w->mmap_tid, __ATOMIC_ACQUIRE);
-		if (tid && cb_task_state(pid, tid) == 'D')
-			break;
-		usleep(10000);
-	}
-	__atomic_store_n(&ctx_w->queued, 1, __ATOMIC_RELEASE);
-	EXPECT_NE(0, tid) TH_LOG("the server never got the GUP's READ");
-	EXPECT_EQ('D', tid ? cb_task_state(pid, tid) : '?')
-		TH_LOG("the mmap() never queued for the lock");
+	EXPECT_TRUE(ctx_hold_start(pid))
+		TH_LOG("the mmap() never queued for the lock (%s)",
+		       __atomic_load_n(&ctx_w->mmap_tid, __ATOMIC_ACQUIRE) ?
+		       "the server holds the READ" : "the queueing thread never saw the READ");
 	usleep(200000);		/* the run at its next window, on any module */
 	ksft_print_msg("the lock is held and a writer queued: the action starts\n");
 
@@ -896,30 +921,6 @@ static void ctx_hold_free(void)
 	}
 	munmap(ctx_w, sizeof(*ctx_w));
 	ctx_w = NULL;
-}
-
-/*
- * HOLD in writer pid: its thread reads the FUSE page (a GUP that holds the
- * mmap lock until the server answers) and another queues mmap() behind
- * it. True once the mmap() sleeps queued, within CTX_BOUND_S.
- */
-static bool ctx_hold_start(pid_t pid)
-{
-	double end = cb_now() + CTX_BOUND_S;
-	pid_t tid;
-
-	if (write(ctx_w->go[1], "g", 1) != 1)
-		return false;
-	while (cb_now() < end) {
-		tid = __atomic_load_n(&ctx_w->mmap_tid, __ATOMIC_ACQUIRE);
-		if (tid && cb_task_state(pid, tid) == 'D') {
-			__atomic_store_n(&ctx_w->queued, 1, __ATOMIC_RELEASE);
-			return true;
-		}
-		usleep(10000);
-	}
-	__atomic_store_n(&ctx_w->queued, 1, __ATOMIC_RELEASE);
-	return false;
 }
 
 /* The run over, its knobs free: max_run_ms's own value is not refused with EBUSY. */
@@ -1376,10 +1377,14 @@ static bool ctx_hold_place(struct __test_metadata *_metadata, struct ctx_hold *h
 	}
 	if (!ctx_hold_start(h->child)) {
 		tid = __atomic_load_n(&ctx_w->mmap_tid, __ATOMIC_ACQUIRE);
-		ksft_print_msg("no mmap() seen queued in %.0f s (%s; the run: %c, %s)\n",
-			       CTX_BOUND_S, tid ? "the server holds the READ" :
-			       "the server never got the READ",
-			       cb_task_state(h->child, h->child), cb_last_error());
+		if (__atomic_load_n(&ctx_w->run_done, __ATOMIC_ACQUIRE))
+			ksft_print_msg("the run ended before HOLD came: %s\n",
+				       strerror(ctx_w->run_err));
+		else
+			ksft_print_msg("no mmap() seen queued in %.0f s (%s; the run: %c, %s)\n",
+				       CTX_HOLD_START_S, tid ? "the server holds the READ" :
+				       "the queueing thread never saw the READ",
+				       cb_task_state(h->child, h->child), cb_last_error());
 		return false;
 	}
 	ASSERT_EQ(0, __atomic_load_n(&ctx_w->run_done, __ATOMIC_ACQUIRE))
