@@ -212,7 +212,7 @@ paired_reference_moved()
 	cmp_rc 0 "$tmp/pbase.json" "$tmp/pref.json" &&
 		out_has 'machine-like +\+14\.[0-9]% +paired .* to_user\.native\.4K$' &&
 		out_has '^# machine-like, paired: the change is its reference' &&
-		out_has '^#   to_user\.native\.64K: \+14\.[0-9]% against [a-z_]+, native.s own level -2\.[0-9]% \(-[0-9.]+% to -[0-9.]+%\)$' ||
+		out_has '^#   to_user\.native\.64K: \+14\.[0-9]% against [a-z_]+ \(\+1[34]\.[0-9]% a call\), native.s own level -2\.[0-9]% \(-[0-9.]+% to -[0-9.]+%\)$' ||
 		return 1
 	cmp_rc 0 --json "$tmp/pbase.json" "$tmp/pref.json" &&
 		jq -s -e '[.[] | select(.type == "point" and .variant == "native")] | length == 3 and
@@ -249,6 +249,59 @@ paired_own_level_gross()
 			"$tmp/out"; return 1; }
 }
 check "paired: native's own level is its time per call, not moved by the baseline (machine-like)" paired_own_level_gross
+
+# pcrec FILE "G0 G1 ..." "P0 P1 ...": a record of native 64 B paired with
+# movsb, process r's time per call Gr (a baseline of 10 clocks, its cost
+# Gr - 10) and its ratio to its pair Pr; movsb 11 clocks net in each.
+pcrec()
+{
+	jq -c '.repeat = 10' "$tmp/header.json" > "$1"
+	awk -v gs="$2" -v ps="$3" 'BEGIN {
+		n = split(gs, g, " ")
+		split(ps, pr, " ")
+		for (r = 1; r <= n; r++) {
+			printf "{\"direction\":\"to_user\",\"variant\":\"native\",\"size\":64,"
+			printf "\"src_offset\":0,\"dst_offset\":0,\"cache\":\"hot\",\"repeat\":%d,", r - 1
+			printf "\"run_cpu\":0,\"loops\":64,\"samples\":101,\"samples_discarded\":0,"
+			printf "\"truncated\":false,\"cycles_min\":%.4f,\"cycles_median\":%.4f,", g[r] - 10, g[r] - 9
+			printf "\"cycles_mean\":%.4f,\"cycles_stddev\":0.5,\"cycles_max\":%.4f,", g[r] - 9, g[r] * 2
+			printf "\"baseline_cycles\":10,\"ns_median\":4,\"bytes_per_cycle\":6,\"verified\":true,"
+			printf "\"control\":\"movsb\",\"control_min\":11,\"control_median\":12,"
+			printf "\"control_ratio\":%.6f,\"pid\":%d}\n", pr[r], 1000 + r
+			printf "{\"direction\":\"to_user\",\"variant\":\"movsb\",\"size\":64,"
+			printf "\"src_offset\":0,\"dst_offset\":0,\"cache\":\"hot\",\"repeat\":%d,", r - 1
+			printf "\"run_cpu\":0,\"loops\":64,\"samples\":101,\"samples_discarded\":0,"
+			printf "\"truncated\":false,\"cycles_min\":11,\"cycles_median\":12,"
+			printf "\"cycles_mean\":12,\"cycles_stddev\":0.5,\"cycles_max\":30,"
+			printf "\"baseline_cycles\":10,\"ns_median\":4,\"bytes_per_cycle\":6,\"verified\":true,"
+			printf "\"pid\":%d}\n", 1000 + r
+		}
+	}' >> "$1"
+}
+
+# The paired change and native's own level in one unit, a call's: with a
+# baseline as large as the copy (64 B here, 1 B on this machine), a +5%
+# paired change net of it is +2.5% a call. Native's own level -0.2% a
+# call, its interval up to +4.5% (7 of 10 new processes slower): it
+# leaves +5% out but not +2.5%, so the pairs decide: regressed. Compared
+# with the net +5%, the own level denied it (machine-like) before.
+pcrec "$tmp/cbase.json" "20 20.01 19.99 20 20.02 19.98 20 20.01 19.99 20" \
+	"1 1.0001 0.9999 1 1.0002 0.9998 1 1.0001 0.9999 1"
+pcrec "$tmp/cnew.json" "19.96 20.9 20.9 19.96 20.9 20.9 19.96 20.9 20.9 20.9" \
+	"1.025 1.0251 1.0249 1.025 1.0252 1.0248 1.025 1.0251 1.0249 1.025"
+paired_own_level_per_call()
+{
+	cmp_rc 1 --json "$tmp/cbase.json" "$tmp/cnew.json" &&
+		jq -s -e '[.[] | select(.type == "point" and .variant == "native")] |
+			length == 1 and .[0].verdict == "regressed" and
+			.[0].test.ratio > 1.045 and .[0].test.ratio < 1.055 and
+			.[0].test.own_paired > 1.02 and .[0].test.own_paired < 1.03 and
+			.[0].test.own_ratio <= 1 and .[0].test.own_hi > 1.03 and
+			.[0].test.own_hi < .[0].test.ratio' "$tmp/out" > /dev/null ||
+		{ jq -c 'select(.type == "point" and .variant == "native") | {name, verdict, test}' \
+			"$tmp/out"; return 1; }
+}
+check "paired: native's own level weighs the paired change a call's, as it is taken (regressed)" paired_own_level_per_call
 
 # Native's own level too imprecise to deny the pairs (1 MiB here:
 # processes at one of two levels for life, native and its pair alike):

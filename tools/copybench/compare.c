@@ -349,9 +349,10 @@ static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_para
 			continue;
 		if (!n++)
 			fprintf(f, "# machine-like, paired: the change is its reference's, native's own fast level did not make it:\n");
-		fprintf(f, "#   %s: %s against %s, native's own level %s", p->name,
-			cb_pct(p->v.ratio, ch, sizeof(ch)), p->against ? p->against : "its control",
-			cb_pct(p->own_ratio, wi, sizeof(wi)));
+		fprintf(f, "#   %s: %s against %s", p->name, cb_pct(p->v.ratio, ch, sizeof(ch)),
+			p->against ? p->against : "its control");
+		fprintf(f, " (%s a call), native's own level %s",
+			cb_pct(p->own_paired, ch, sizeof(ch)), cb_pct(p->own_ratio, wi, sizeof(wi)));
 		fprintf(f, " (%s", cb_pct(p->own_lo, wi, sizeof(wi)));
 		fprintf(f, " to %s)\n", cb_pct(p->own_hi, wi, sizeof(wi)));
 	}
@@ -628,6 +629,7 @@ static void cb_json_tests(struct cb_str *b, const struct cb_cmp_point *p)
 		cb_jnum(b, "own_ratio", p->own_ratio);
 		cb_jnum(b, "own_lo", p->own_lo);
 		cb_jnum(b, "own_hi", p->own_hi);
+		cb_jnum(b, "own_paired", p->own_paired);
 	}
 	if (p->against) {
 		cb_str_add(b, ",\"against\":");

@@ -336,8 +336,33 @@ static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
 }
 
 /*
+ * A paired native point's change (p->v.ratio, of its paired costs, net of
+ * the baseline: cb_paired_costs()) in the own level's terms, a change of
+ * the time per call: the paired costs are c = pv * G / P - (G - N), so a
+ * call's figure is c + (G - N), base's N its median cost and G that plus
+ * its baseline. At 1 B (G about 1.9 N) a +4.3% paired change is +2.3% a
+ * call; taken as it was, against the own level's +1.0% upper end, it was
+ * denied where the call's was not (and the other way round).
+ */
+static double cb_paired_per_call(const struct cb_cmp_point *p, const struct cb_pointset *bs)
+{
+	double *t, N, gap, cb = p->v.level.base;
+
+	if (!bs->n || !isfinite(bs->gross_net) || !(cb > 0) || !isfinite(p->v.ratio))
+		return NAN;
+	t = cb_calloc(bs->n, sizeof(*t));
+	memcpy(t, bs->v, bs->n * sizeof(*t));
+	cb_stats_sort(t, bs->n);
+	N = cb_stats_median(t, bs->n);
+	free(t);
+	gap = N * (bs->gross_net - 1);
+	return (cb * p->v.ratio + gap) / (cb + gap);
+}
+
+/*
  * Whether native's own fast level contradicts a paired change: it did not
- * move the change's way, and its interval leaves the paired figure out.
+ * move the change's way, and its interval leaves the paired change (in its
+ * terms, a call's: cb_paired_per_call()) out.
  * Where the own level is too imprecise to say (1 MiB: processes at ~51k
  * or ~85k clocks for life, its interval +-10%), the pairs, which cancel
  * those levels, decide.
@@ -347,9 +372,9 @@ static bool cb_own_denies(const struct cb_cmp_point *p)
 	if (!isfinite(p->own_ratio))
 		return false;
 	if (p->out == CB_OUT_REGRESSED)
-		return p->own_ratio <= 1 && p->own_hi < p->v.ratio;
+		return p->own_ratio <= 1 && p->own_hi < p->own_paired;
 	if (p->out == CB_OUT_IMPROVED)
-		return p->own_ratio >= 1 && p->own_lo > p->v.ratio;
+		return p->own_ratio >= 1 && p->own_lo > p->own_paired;
 	return false;
 }
 
@@ -501,10 +526,12 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 		}
 	}
 	/* NaN but for a native point that stayed paired: cb_outcome() reads it. */
-	p->own_ratio = p->own_lo = p->own_hi = NAN;
+	p->own_ratio = p->own_lo = p->own_hi = p->own_paired = NAN;
 	if (p->paired && !p->control)
 		cb_own_level(p, bs, ns, par);
 	err = cb_judge_on(p, b, n, par, e);
+	if (!err && p->paired && !p->control && p->v.by_level)
+		p->own_paired = cb_paired_per_call(p, bs);
 	if (p->paired) {
 		free(pb.v);
 		free(pn.v);

@@ -118,6 +118,7 @@ struct cb_cmp_point {
 	const char *against;	/* paired: the variant its ratio is to */
 	double own_ratio;	/* paired native: its own costs' fast levels, new/base */
 	double own_lo, own_hi;	/* its bootstrap interval */
+	double own_paired;	/* its paired change in the own level's terms (a call's) */
 	double within;
 	enum cb_outcome out;
 	const char *why;
