@@ -340,15 +340,15 @@ static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
  * the baseline: cb_paired_costs()) in the own level's terms, a change of
  * the time per call: the paired costs are c = pv * G / P - (G - N), so a
  * call's figure is c + (G - N), base's N its median cost and G that plus
- * its baseline. At 1 B (G about 1.9 N) a +4.3% paired change is +2.3% a
- * call; taken as it was, against the own level's +1.0% upper end, it was
- * denied where the call's was not (and the other way round).
+ * its baseline. Where the baseline is as large as the copy (G = 2 N), a
+ * +5% paired change is +2.5% a call: an own level whose interval ends at
+ * +4.5% leaves the first out and holds the second, and must not deny it.
  */
 static double cb_paired_per_call(const struct cb_cmp_point *p, const struct cb_pointset *bs)
 {
-	double *t, N, gap, cb = p->v.level.base;
+	double *t, N, gap, lb = p->v.level.base;
 
-	if (!bs->n || !isfinite(bs->gross_net) || !(cb > 0) || !isfinite(p->v.ratio))
+	if (!bs->n || !isfinite(bs->gross_net) || !(lb > 0) || !isfinite(p->v.ratio))
 		return NAN;
 	t = cb_calloc(bs->n, sizeof(*t));
 	memcpy(t, bs->v, bs->n * sizeof(*t));
@@ -356,7 +356,7 @@ static double cb_paired_per_call(const struct cb_cmp_point *p, const struct cb_p
 	N = cb_stats_median(t, bs->n);
 	free(t);
 	gap = N * (bs->gross_net - 1);
-	return (cb * p->v.ratio + gap) / (cb + gap);
+	return (lb * p->v.ratio + gap) / (lb + gap);
 }
 
 /*
