@@ -242,22 +242,27 @@ static int cb_infer_fail(const struct cb_cmp_point *p, int err, struct cb_error 
  * the change of the cost it implies. The map is increasing, so the test
  * is the test of the ratios; the estimate is in the cost's own terms.
  */
+/* The median of v[0..n), n >= 1, left as it is. */
+static double cb_median_of(const double *v, size_t n)
+{
+	double *tmp = cb_calloc(n, sizeof(*tmp)), m;
+
+	memcpy(tmp, v, n * sizeof(*tmp));
+	cb_stats_sort(tmp, n);
+	m = cb_stats_median(tmp, n);
+	free(tmp);
+	return m;
+}
+
 static double *cb_paired_costs(const struct cb_pointset *s, const struct cb_pointset *base)
 {
-	double *v = cb_calloc(s->n, sizeof(*v)), *tmp = cb_calloc(base->n, sizeof(*tmp));
-	double N, G, P;
+	double *v = cb_calloc(s->n, sizeof(*v));
+	double N = cb_median_of(base->v, base->n), P = cb_median_of(base->pv, base->n);
+	double G = N * base->gross_net;
 	size_t i;
 
-	memcpy(tmp, base->v, base->n * sizeof(*tmp));
-	cb_stats_sort(tmp, base->n);
-	N = cb_stats_median(tmp, base->n);
-	memcpy(tmp, base->pv, base->n * sizeof(*tmp));
-	cb_stats_sort(tmp, base->n);
-	P = cb_stats_median(tmp, base->n);
-	G = N * base->gross_net;
 	for (i = 0; i < s->n; i++)
 		v[i] = P > 0 ? s->pv[i] * G / P - (G - N) : NAN;
-	free(tmp);
 	return v;
 }
 
@@ -346,16 +351,11 @@ static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
  */
 static double cb_paired_per_call(const struct cb_cmp_point *p, const struct cb_pointset *bs)
 {
-	double *t, N, gap, lb = p->v.level.base;
+	double gap, lb = p->v.level.base;
 
 	if (!bs->n || !isfinite(bs->gross_net) || !(lb > 0) || !isfinite(p->v.ratio))
 		return NAN;
-	t = cb_calloc(bs->n, sizeof(*t));
-	memcpy(t, bs->v, bs->n * sizeof(*t));
-	cb_stats_sort(t, bs->n);
-	N = cb_stats_median(t, bs->n);
-	free(t);
-	gap = N * (bs->gross_net - 1);
+	gap = cb_median_of(bs->v, bs->n) * (bs->gross_net - 1);
 	return (lb * p->v.ratio + gap) / (lb + gap);
 }
 
