@@ -96,6 +96,14 @@ static __always_inline bool cb_stopping(const struct cb_krun *c)
 	return READ_ONCE(c->stop) || task_sigpending(current) || cb_cancelled();
 }
 
+/* The run's CPU left the writer's allowed CPUs after cb_run_check() found it there. */
+static int cb_cpu_left(struct cb_krun *c)
+{
+	return cb_krun_fail(c, -EINVAL,
+			    "cpu %d left the writer's allowed CPUs (now %*pbl) during the run: a cpuset or affinity change",
+			    c->cpu, cpumask_pr_args(&current->cpus_mask));
+}
+
 /*
  * Between copies and samples (preemptible, outside any timed window): why
  * the run cannot go on, or 0. A signal first: -ERESTARTSYS, so that the
@@ -119,9 +127,7 @@ static int cb_check(struct cb_krun *c)
 	if (!cpu_active(cpu))
 		return cb_krun_fail(c, -ENODEV, "cpu %d went offline during the run", cpu);
 	if (!cpumask_test_cpu(cpu, &current->cpus_mask))
-		return cb_krun_fail(c, -EINVAL,
-				    "cpu %d left the writer's allowed CPUs (now %*pbl) during the run: a cpuset or affinity change",
-				    cpu, cpumask_pr_args(&current->cpus_mask));
+		return cb_cpu_left(c);
 	return 0;
 }
 
@@ -702,10 +708,9 @@ static int cb_measure_cpu(struct cb_krun *c)
 				    c->cpu, cpumask_pr_args(cpu_online_mask));
 	if (c->cpu == here)
 		return 0;
+	/* cb_run_check() found it allowed: it left during the preparation. */
 	if (!cpumask_test_cpu(c->cpu, &current->cpus_mask))
-		return cb_krun_fail(c, -EINVAL,
-				    "cpu %d is not among the writer's allowed CPUs %*pbl (its cpuset and affinity); write -1 or one of them to cpu",
-				    c->cpu, cpumask_pr_args(&current->cpus_mask));
+		return cb_cpu_left(c);
 	return cb_krun_fail(c, -EINVAL,
 			    "the writer is on cpu %d, not on cpu %d: a run runs on its writer's CPU and never moves it; pin the writer to cpu %d first (taskset -c %d, sched_setaffinity()), or write -1 to cpu",
 			    here, c->cpu, c->cpu, c->cpu);
