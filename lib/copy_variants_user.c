@@ -33,6 +33,12 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/*
+ * "native" in the variant table's shape (readers, the tests). copybench's
+ * user backend does not time it: its loops call libc's memcpy themselves,
+ * since this function's one call site settled at a speed of its own in
+ * each process (Documentation/measure.rst, "Call sites").
+ */
 static unsigned long cb_native_copy(void *dst, const void *src,
 				    unsigned long len)
 {

@@ -306,6 +306,35 @@ interleaved()
 }
 check "interleaved: rounds and bursts recorded, spread over the process, natives paired" interleaved
 
+# Call sites: the header says how many copies of the timing loop the user
+# backend has (libc's memcpy called by the loop itself); a point's samples
+# rotate over them, a burst a site (block: a sample a site), so a point
+# timed in fewer bursts than sites used as many sites as bursts.
+call_sites()
+{
+	"$CB" sweep --backend user --sizes 1,64,4K --variants native,movsb --repeat 1 \
+		--rounds 12 --burst 2 -o "$tmp/cs.json" > /dev/null 2>&1 &&
+		jq -s -e '(.[0].call_sites == 16) and (.[1:] | length == 6 and all(.sites == 12))' \
+			"$tmp/cs.json" > /dev/null || return 1
+	"$CB" sweep --backend user --sizes 64 --variants native,unrolled --repeat 1 \
+		--rounds 40 --burst 1 -o "$tmp/cs.json" > /dev/null 2>&1 &&
+		jq -s -e '.[1:] | length == 2 and all(.bursts == 40 and .sites == 16)' \
+			"$tmp/cs.json" > /dev/null || return 1
+	"$CB" sweep --backend user --sizes 64 --variants native,movsb --design block --repeat 1 \
+		--samples 5 -o "$tmp/cs.json" > /dev/null 2>&1 &&
+		jq -s -e '(.[0].call_sites == 16) and
+			(.[1:] | all(.samples == 5 and .sites == 5 and (has("bursts") | not)))' \
+			"$tmp/cs.json" > /dev/null || { jq -s -c '[.[0].call_sites, .[1:][] | [.samples, .sites]]' "$tmp/cs.json"; return 1; }
+	# Random sizes and cold copies: native through the same loops.
+	"$CB" sweep --backend user --sizes random:1-512 --variants native,movsb --repeat 1 \
+		--rounds 20 --burst 1 -o "$tmp/cs.json" > /dev/null 2>&1 &&
+		jq -s -e '.[1:] | all(.sites == 16 and .verified)' "$tmp/cs.json" > /dev/null &&
+		"$CB" sweep --backend user --sizes 4K --variants native --cache cold --repeat 1 \
+			--rounds 3 --burst 1 -o "$tmp/cs.json" > /dev/null 2>&1 &&
+		jq -s -e '.[1:] | all(.sites == 3 and .verified and .cycles_min > 0)' "$tmp/cs.json" > /dev/null
+}
+check "call sites: the header's call_sites; each point's samples from min(bursts, 16) sites" call_sites
+
 # By duration: with --process-ms the rounds go on until the process has
 # timed its points that long (the least rounds first); --rounds alone is
 # exact; --like measures as the record did.

@@ -536,13 +536,32 @@ other_machine()
 {
 	header_edit "$tmp/same.json" '.cpu_model = "Another CPU" | .microcode = "0x42"'
 	cmp_rc 2 "$tmp/base.json" "$tmp/h.json" && [ ! -s "$tmp/out" ] &&
-		grep -q "not recorded on the same machine with the same backend (cpu_model '.*' against 'Another CPU'; microcode '.*' against '0x42'): .* (--force compares them anyway)" "$tmp/err" ||
+		grep -q "not recorded on the same machine with the same backend and timing loop (cpu_model '.*' against 'Another CPU'; microcode '.*' against '0x42'): .* (--force compares them anyway)" "$tmp/err" ||
 		return 1
 	cmp_rc 0 --force "$tmp/base.json" "$tmp/h.json" &&
 		out_has '^# header differences: 2 \(different machines: compared anyway, --force\)' &&
 		out_has '^#   \(!\) cpu_model: .* ->  Another CPU$'
 }
 check "another CPU or microcode: refused (exit 2) unless --force, listed either way" other_machine
+
+# Records timed by another loop (call_sites: how the user backend calls the
+# copies; records made before it lack it): refused both ways unless --force.
+other_loop()
+{
+	head -n 1 "$tmp/base.json" | jq -e '.call_sites == 16' > /dev/null || return 1
+	header_edit "$tmp/base.json" 'del(.call_sites)'
+	cp "$tmp/h.json" "$tmp/loop-old.json"
+	cmp_rc 2 "$tmp/loop-old.json" "$tmp/same.json" && [ ! -s "$tmp/out" ] &&
+		grep -q "and timing loop (call_sites '(absent)' against '16'): .* (--force compares them anyway)" "$tmp/err" &&
+		cmp_rc 2 "$tmp/same.json" "$tmp/loop-old.json" &&
+		grep -q "(call_sites '16' against '(absent)')" "$tmp/err" || return 1
+	header_edit "$tmp/same.json" '.call_sites = 8'
+	cmp_rc 2 "$tmp/base.json" "$tmp/h.json" &&
+		grep -q "(call_sites '16' against '8')" "$tmp/err" &&
+		cmp_rc 0 --force "$tmp/loop-old.json" "$tmp/same.json" &&
+		out_has '^#   \(!\) call_sites: \(absent\)  ->  16$'
+}
+check "another timing loop (call_sites), or none said: refused (exit 2) unless --force" other_loop
 
 emulated_cpu()
 {

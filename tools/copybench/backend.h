@@ -71,6 +71,7 @@ struct cb_result {
 	long long dst_place;	/* where the destination was; -1 */
 	/* Interleaved design (cb_settings.rounds): */
 	unsigned long long bursts;	/* bursts timed; 0: one block */
+	unsigned int sites;		/* call sites the samples came from; 0: one */
 	double span_ms;		/* from its first burst to its last */
 	const char *control;	/* native: the paired control's variant, or NULL */
 	double control_min;	/* its figures from the paired bursts */
@@ -141,6 +142,12 @@ struct cb_backend;
 
 struct cb_backend_ops {
 	const char *name;
+	/*
+	 * The copies of the timing loop a point's samples rotate over, libc's
+	 * memcpy called by the loop itself (the record's call_sites); 0: the
+	 * backend does not say.
+	 */
+	unsigned int call_sites;
 	/* Sets variants, tsc_khz, cpu, size_max, buffers; pins the process. */
 	int (*open)(struct cb_backend *b, struct cb_error *e);
 	int (*measure)(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,

@@ -35,6 +35,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +127,8 @@ struct ub_run {
 	int cold;
 	unsigned long left;		/* OR of the copies' return values */
 	struct ub_slow slow;		/* test-only --slow-native: more copying */
+	unsigned int site;		/* ub_sites[] the next sample is taken from */
+	int libc;			/* native: libc's memcpy, called by the loop */
 };
 
 static unsigned long ub_empty_copy(void *dst, const void *src, unsigned long len)
@@ -133,6 +136,9 @@ static unsigned long ub_empty_copy(void *dst, const void *src, unsigned long len
 	asm volatile("" : : "r" (dst), "r" (src), "r" (len) : "memory");
 	return 0;
 }
+
+/* libc's memcpy, "native": called by the timing loops themselves (below). */
+typedef void *(*ub_libc_fn)(void *dst, const void *src, size_t len);
 
 /*
  * Hot, fixed size: one window around loops copies, as cb_sample() does,
@@ -143,42 +149,133 @@ static unsigned long ub_empty_copy(void *dst, const void *src, unsigned long len
  * copy's shadow and moved a 512 B copy by 5 to 70% for a 5% request). One
  * loop for plain and slowed samples: with a loop of its own the slowed
  * copy of 1 and 16 bytes came out up to 15% faster than the plain one,
- * the two loops' code placed apart.
+ * the two loops' code placed apart. libc: each copy is mc's (libc's
+ * memcpy, which returns no count of bytes left), else fn's; a constant
+ * (UB_SITE()), so no branch is left in the loop.
  */
-static noinline unsigned long long
-ub_hot_fixed(ub_copy_fn fn, char *dst, const char *src, unsigned long len, unsigned long loops,
-	     unsigned long *left, const struct ub_slow *sl)
+static inline __always_inline unsigned long long
+ub_hot_fixed(const bool libc, ub_copy_fn fn, ub_libc_fn mc, char *dst, const char *src,
+	     unsigned long len, unsigned long loops, unsigned long *left,
+	     const struct ub_slow *sl)
 {
 	unsigned long long t0, t1;
 	unsigned long l = 0, i, n = loops + sl->extra, part = sl->part;
 
-	asm volatile("" : "+r" (fn));
+	asm volatile("" : "+r" (fn), "+r" (mc));
 	t0 = cb_rdtsc();
 	for (i = 0; i < n; i++)
-		l |= fn(dst, src, len);
+		l |= libc ? (mc(dst, src, len), 0UL) : fn(dst, src, len);
 	if (part)
-		l |= fn(dst, src, part);
+		l |= libc ? (mc(dst, src, part), 0UL) : fn(dst, src, part);
 	t1 = cb_rdtsc();
 	*left |= l;
 	return t1 - t0;
 }
 
 /* Hot, random sizes: the same, each copy's size the next draw. */
-static noinline unsigned long long
-ub_hot_random(ub_copy_fn fn, char *dst, const char *src, const unsigned int *lens,
-	      unsigned long pos, unsigned long loops, unsigned long *left)
+static inline __always_inline unsigned long long
+ub_hot_random(const bool libc, ub_copy_fn fn, ub_libc_fn mc, char *dst, const char *src,
+	      const unsigned int *lens, unsigned long pos, unsigned long loops,
+	      unsigned long *left)
 {
 	unsigned long long t0, t1;
-	unsigned long l = 0, i;
+	unsigned long l = 0, i, len;
 
-	asm volatile("" : "+r" (fn));
+	asm volatile("" : "+r" (fn), "+r" (mc));
 	t0 = cb_rdtsc();
-	for (i = 0; i < loops; i++)
-		l |= fn(dst, src, lens[(pos + i) & (UB_RANDOM_DRAWS - 1)]);
+	for (i = 0; i < loops; i++) {
+		len = lens[(pos + i) & (UB_RANDOM_DRAWS - 1)];
+		l |= libc ? (mc(dst, src, len), 0UL) : fn(dst, src, len);
+	}
 	t1 = cb_rdtsc();
 	*left |= l;
 	return t1 - t0;
 }
+
+/*
+ * The call sites. Each hot loop exists UB_SITES times, each copy at the
+ * start of a page of its own (the same code at the same offset in its
+ * page, other addresses above it), and a point's samples rotate over them
+ * (r->site: a burst at one site, the next burst at the next). A call site
+ * of a short copy settles, in its first calls, into one of a few speeds a
+ * whole core clock apart and keeps it for the process's life; which one
+ * differs from site to site and from process to process, with ASLR and
+ * without. With one site a process's figure was the speed its site drew,
+ * and the processes of a record sat at two or three levels
+ * (Documentation/measure.rst, "Call sites"): the fastest sample of a point
+ * over UB_SITES sites is the speed every process finds.
+ *
+ * "native" is libc's memcpy called by the loop itself (mc), as every
+ * fixed copy is (fn): through a wrapper it was called from the wrapper's
+ * one call site in every loop and every process, and that site's level
+ * was the process's whatever the loop's sites did. Each loop is a
+ * function of its own at its site (the loop at the top of its page): with
+ * both kinds in one function the baseline's empty loop, placed after
+ * the other, ran at 3.5 to 5.3 TSC clocks a call from process to process
+ * on the Zen 4, against 3.50 to 3.52 at the top of a page.
+ */
+#define UB_SITES		16
+
+#define UB_SITE(k)									\
+static noinline __aligned(4096) unsigned long long					\
+ub_fixed_##k(ub_copy_fn fn, char *dst, const char *src, unsigned long len,		\
+	     unsigned long loops, unsigned long *left, const struct ub_slow *sl)		\
+{											\
+	/* The site's number in its code: no two sites folded into one. */		\
+	asm volatile("# call site " #k);						\
+	return ub_hot_fixed(false, fn, NULL, dst, src, len, loops, left, sl);		\
+}											\
+											\
+static noinline __aligned(4096) unsigned long long					\
+ub_libc_fixed_##k(ub_libc_fn mc, char *dst, const char *src, unsigned long len,	\
+		  unsigned long loops, unsigned long *left, const struct ub_slow *sl)	\
+{											\
+	asm volatile("# call site " #k);						\
+	return ub_hot_fixed(true, NULL, mc, dst, src, len, loops, left, sl);		\
+}											\
+											\
+static noinline __aligned(4096) unsigned long long					\
+ub_random_##k(ub_copy_fn fn, char *dst, const char *src, const unsigned int *lens,	\
+	      unsigned long pos, unsigned long loops, unsigned long *left)		\
+{											\
+	asm volatile("# call site " #k);						\
+	return ub_hot_random(false, fn, NULL, dst, src, lens, pos, loops, left);	\
+}											\
+											\
+static noinline __aligned(4096) unsigned long long					\
+ub_libc_random_##k(ub_libc_fn mc, char *dst, const char *src, const unsigned int *lens,	\
+		   unsigned long pos, unsigned long loops, unsigned long *left)		\
+{											\
+	asm volatile("# call site " #k);						\
+	return ub_hot_random(true, NULL, mc, dst, src, lens, pos, loops, left);	\
+}
+
+UB_SITE(0)  UB_SITE(1)  UB_SITE(2)  UB_SITE(3)
+UB_SITE(4)  UB_SITE(5)  UB_SITE(6)  UB_SITE(7)
+UB_SITE(8)  UB_SITE(9)  UB_SITE(10) UB_SITE(11)
+UB_SITE(12) UB_SITE(13) UB_SITE(14) UB_SITE(15)
+
+static const struct ub_site {
+	unsigned long long (*fixed)(ub_copy_fn fn, char *dst, const char *src, unsigned long len,
+				    unsigned long loops, unsigned long *left,
+				    const struct ub_slow *sl);
+	unsigned long long (*libc_fixed)(ub_libc_fn mc, char *dst, const char *src,
+					 unsigned long len, unsigned long loops,
+					 unsigned long *left, const struct ub_slow *sl);
+	unsigned long long (*random)(ub_copy_fn fn, char *dst, const char *src,
+				     const unsigned int *lens, unsigned long pos,
+				     unsigned long loops, unsigned long *left);
+	unsigned long long (*libc_random)(ub_libc_fn mc, char *dst, const char *src,
+					  const unsigned int *lens, unsigned long pos,
+					  unsigned long loops, unsigned long *left);
+} ub_sites[UB_SITES] = {
+#define UB_SITE_FNS(k)	{ ub_fixed_##k, ub_libc_fixed_##k, ub_random_##k, ub_libc_random_##k }
+	UB_SITE_FNS(0),  UB_SITE_FNS(1),  UB_SITE_FNS(2),  UB_SITE_FNS(3),
+	UB_SITE_FNS(4),  UB_SITE_FNS(5),  UB_SITE_FNS(6),  UB_SITE_FNS(7),
+	UB_SITE_FNS(8),  UB_SITE_FNS(9),  UB_SITE_FNS(10), UB_SITE_FNS(11),
+	UB_SITE_FNS(12), UB_SITE_FNS(13), UB_SITE_FNS(14), UB_SITE_FNS(15),
+#undef UB_SITE_FNS
+};
 
 static void ub_flush(const char *p, unsigned long len)
 {
@@ -188,38 +285,53 @@ static void ub_flush(const char *p, unsigned long len)
 		_mm_clflush((const void *)a);
 }
 
-/* Cold: both ranges flushed before each copy, each copy timed alone. */
+/*
+ * Cold: both ranges flushed before each copy, each copy timed alone; fn,
+ * or libc's memcpy mc when not NULL.
+ */
 static noinline unsigned long long
-ub_cold(struct ub_run *r, ub_copy_fn fn, unsigned long loops)
+ub_cold(struct ub_run *r, ub_copy_fn fn, ub_libc_fn mc, unsigned long loops)
 {
 	unsigned long long t0, sum = 0;
 	unsigned long i, len;
 
-	asm volatile("" : "+r" (fn));
+	asm volatile("" : "+r" (fn), "+r" (mc));
 	for (i = 0; i < loops; i++) {
 		len = r->lens ? r->lens[(r->pos + i) & (UB_RANDOM_DRAWS - 1)] : r->len;
 		ub_flush(r->src, len);
 		ub_flush(r->dst, len);
 		_mm_mfence();
 		t0 = cb_rdtsc();
-		r->left |= fn(r->dst, r->src, len);
+		if (mc)
+			mc(r->dst, r->src, len);
+		else
+			r->left |= fn(r->dst, r->src, len);
 		sum += cb_rdtsc() - t0;
 	}
 	return sum;
 }
 
-/* One sample of loops copies with fn (the copy, or the empty one). */
+/*
+ * One sample of loops copies with fn (the copy, or the empty one), hot
+ * from call site r->site; a cold copy is timed alone, at one site.
+ */
 static unsigned long long ub_sample(struct ub_run *r, ub_copy_fn fn, unsigned long loops)
 {
+	const struct ub_site *site = &ub_sites[r->site % UB_SITES];
+	ub_libc_fn mc = r->libc && fn == r->fn ? memcpy : NULL;
 	unsigned long long t;
 
 	if (r->cold)
-		t = ub_cold(r, fn, loops);
+		t = ub_cold(r, fn, mc, loops);
+	else if (r->lens && mc)
+		t = site->libc_random(mc, r->dst, r->src, r->lens, r->pos, loops, &r->left);
 	else if (r->lens)
-		t = ub_hot_random(fn, r->dst, r->src, r->lens, r->pos, loops, &r->left);
+		t = site->random(fn, r->dst, r->src, r->lens, r->pos, loops, &r->left);
+	else if (mc)
+		t = site->libc_fixed(mc, r->dst, r->src, r->len, loops, &r->left, &r->slow);
 	else
-		t = ub_hot_fixed(fn, r->dst, r->src, r->len, loops, &r->left,
-				 fn == r->fn ? &r->slow : &ub_no_slow);
+		t = site->fixed(fn, r->dst, r->src, r->len, loops, &r->left,
+				fn == r->fn ? &r->slow : &ub_no_slow);
 	r->pos += loops;
 	return t;
 }
@@ -241,8 +353,10 @@ static double ub_baseline_measure(struct ub *u, struct ub_run *r, unsigned long 
 {
 	unsigned long i, n = samples < UB_BASELINE_SAMPLES ? samples : UB_BASELINE_SAMPLES;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		r->site = (unsigned int)i;
 		u->base[i] = (double)ub_sample(r, ub_empty_copy, loops) / (double)loops;
+	}
 	cb_stats_sort(u->base, n);
 	return cb_stats_median(u->base, n);
 }
@@ -294,6 +408,7 @@ static void ub_baseline_table(struct ub *u)
 		for (k = 0; k < UB_BASE_POW2; k++) {
 			best = u->base_tab[kind][k];
 			for (i = 0; i < UB_BASE_TABLE_SAMPLES; i++) {
+				r.site = i;
 				t = (double)ub_sample(&r, ub_empty_copy, 1UL << k) / (double)(1UL << k);
 				best = best <= 0 || t < best ? t : best;
 			}
@@ -602,6 +717,7 @@ static double ub_slow_effect(struct ub_run *r, unsigned long loops, const struct
 
 	for (i = 0; i < UB_SLOW_PAIRS; i++) {
 		first = i & 1;
+		r->site = i;	/* a pair at one site */
 		for (k = 0; k < 2; k++) {
 			slowed = k ^ first;
 			r->slow = slowed ? *sl : ub_no_slow;
@@ -687,6 +803,7 @@ static int ub_prepare(struct cb_backend *b, const struct cb_point *p, struct ub_
 	for (j = 0; j < ARRAY_SIZE(ub_dirs); j++)
 		if (!strcmp(ub_dirs[j].name, cb_directions[p->dir]))
 			r->fn = ub_dirs[j].memcpy_entry ? v->copy_memcpy : v->copy;
+	r->libc = !strcmp(v->name, CB_NATIVE_NAME);
 	if (!r->fn)
 		return cb_fail(e, CB_EXIT_USAGE, "the user backend cannot time direction %s",
 			       cb_directions[p->dir]);
@@ -726,6 +843,7 @@ static unsigned long ub_samples(struct cb_backend *b, struct ub_run *r, unsigned
 		}
 		if (n >= UB_BUDGET_SAMPLES && cb_now_ns() > budget)
 			break;
+		r->site = (unsigned int)n;
 		u->s[n] = ub_timed(r, loops);
 		if (!(n % UB_PROBE_EVERY))
 			u->probe[(*np)++] = cb_probe();
@@ -793,6 +911,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		goto out;
 	}
 	res->loops = loops;
+	res->sites = n < UB_SITES ? (unsigned int)n : UB_SITES;
 	ub_summarize(u->s, res, n, dist);
 	res->slow_delivered = r.slow.bytes ? 100 * r.slow.got : NAN;
 	res->clock_ratio = cb_clock_ratio(u->probe, np);
@@ -920,6 +1039,8 @@ static int ub_burst(struct cb_backend *b, void *st, int slow, double *fastest,
 		q->first_ns = t0;
 	if (slow && q->spell.bytes)
 		q->r.slow = ub_slow_of(q->r.slow.bytes + q->spell.bytes, q->r.len);
+	/* A burst at one site, the next burst at the next. */
+	q->r.site = (unsigned int)q->res.bursts;
 	ub_sample(&q->r, q->r.fn, q->loops);	/* untimed: the point's state back */
 	for (k = 0; k < q->burst; k++) {
 		q->s[q->n] = ub_timed(&q->r, q->loops);
@@ -959,6 +1080,7 @@ static int ub_end(struct cb_backend *b, void *st, struct cb_result *res, struct 
 	}
 	*res = q->res;
 	res->loops = q->loops;
+	res->sites = res->bursts < UB_SITES ? (unsigned int)res->bursts : UB_SITES;
 	/* Every sample a burst's; interference only slows, and min is of all. */
 	ub_summarize(q->s, res, q->n, 0);
 	res->slow_delivered = q->r.slow.bytes ? 100 * q->r.slow.got : NAN;
@@ -979,6 +1101,7 @@ out:
 
 const struct cb_backend_ops cb_backend_user = {
 	.name = "user",
+	.call_sites = UB_SITES,
 	.open = ub_open,
 	.measure = ub_measure,
 	.begin = ub_begin,

@@ -982,6 +982,10 @@ static void cb_header(struct cb_job *r, const struct cb_backend *b, int cpu,
 		h->slow_spell = r->set.spell;
 		CB_HEADER_SET(h, slow_spell);
 	}
+	if (b->ops->call_sites) {
+		h->call_sites = b->ops->call_sites;
+		CB_HEADER_SET(h, call_sites);
+	}
 }
 
 /*

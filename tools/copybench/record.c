@@ -483,6 +483,10 @@ void cb_record_point_build(struct cb_record_point *rp, const struct cb_backend *
 		CB_POINT_SET(rp, bursts);
 		CB_POINT_SET(rp, span_ms);
 	}
+	if (r->sites) {
+		rp->sites = r->sites;
+		CB_POINT_SET(rp, sites);
+	}
 	if (r->control) {
 		rp->control = cb_strdup(r->control);
 		rp->control_min = r->control_min;

@@ -48,6 +48,7 @@ CB_HEADER_FIELD(rounds,			U64,	CB_OPT)
 CB_HEADER_FIELD(burst,			U64,	CB_OPT)
 CB_HEADER_FIELD(process_ms,		U64,	CB_OPT)
 CB_HEADER_FIELD(slow_spell,		DBL,	CB_OPT)
+CB_HEADER_FIELD(call_sites,		U64,	CB_OPT)
 #endif
 
 #ifdef CB_POINT_FIELD
@@ -82,6 +83,7 @@ CB_POINT_FIELD(dst_place,		U64,	CB_OPT)
 CB_POINT_FIELD(stack_place,		U64,	CB_OPT)
 CB_POINT_FIELD(bursts,			U64,	CB_OPT)
 CB_POINT_FIELD(span_ms,			DBL,	CB_OPT)
+CB_POINT_FIELD(sites,			U64,	CB_OPT)
 CB_POINT_FIELD(control,			STR,	CB_OPT)
 CB_POINT_FIELD(control_min,	DBL,	CB_OPT)
 CB_POINT_FIELD(control_median,	DBL,	CB_OPT)

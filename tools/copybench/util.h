@@ -29,6 +29,12 @@
 #ifndef noinline
 #define noinline	__attribute((__noinline__))
 #endif
+#ifndef __aligned
+#define __aligned(x)	__attribute((__aligned__(x)))
+#endif
+#ifndef __always_inline
+#define __always_inline	__attribute((__always_inline__))
+#endif
 
 /* Exit statuses of every subcommand. */
 #define CB_EXIT_OK	0

@@ -36,9 +36,16 @@ int cb_compare_status_merge(int a, int b)
 
 /* ---- Headers ------------------------------------------------------------ */
 
-/* Header members that make two records incomparable when they differ. */
+/*
+ * Header members that make two records incomparable when they differ, or
+ * one record has and the other lacks: the machine, the backend, and how
+ * the user backend's loop calls the copies (call_sites: native's figure
+ * halved at 256 B when libc's memcpy was called by the loop, not through
+ * a wrapper, so records from before it measure another path).
+ */
 static const char *const cb_blocking_fields[] = {
 	"cpu_model", "cpu_family", "cpu_model_id", "cpu_stepping", "microcode", "backend",
+	"call_sites",
 };
 
 /* Differ by nature between any two records: not listed. */
@@ -182,7 +189,8 @@ static void cb_diff_objects(struct cb_cmp *c, const char *prefix, const struct c
 		f.len = 0;
 		cb_str_printf(&f, "%s%s", prefix, *prefix ? "." : "");
 		cb_str_add_clean(&f, b->members[i].key);
-		cb_diff_add(c, f.s, NULL, &b->members[i].value, 0);
+		cb_diff_add(c, f.s, NULL, &b->members[i].value,
+			    !*prefix && cb_in(cb_blocking_fields, ARRAY_SIZE(cb_blocking_fields), f.s));
 	}
 	cb_str_free(&f);
 }
@@ -197,7 +205,7 @@ static int cb_refuse_machines(const struct cb_cmp *c, struct cb_error *e)
 			cb_str_printf(&m, "%s%s '%s' against '%s'", m.len ? "; " : "",
 				      c->diffs[i].field, c->diffs[i].base, c->diffs[i].new);
 	cb_fail(e, CB_EXIT_USAGE,
-		"%s and %s were not recorded on the same machine with the same backend (%s): comparing them would measure the machines, not the kernels (--force compares them anyway)",
+		"%s and %s were not recorded on the same machine with the same backend and timing loop (%s): comparing them would measure the machines or the tools, not the kernels (--force compares them anyway)",
 		c->base->path, c->new->path, m.s);
 	cb_str_free(&m);
 	return -1;
