@@ -311,6 +311,12 @@ ub_cold(struct ub_run *r, ub_copy_fn fn, ub_libc_fn mc, unsigned long loops)
 	return sum;
 }
 
+/* The call sites n samples (or bursts) came from, a site each in turn. */
+static unsigned int ub_sites_used(unsigned long long n)
+{
+	return n < UB_SITES ? (unsigned int)n : UB_SITES;
+}
+
 /*
  * One sample of loops copies with fn (the copy, or the empty one), hot
  * from call site r->site; a cold copy is timed alone, at one site.
@@ -911,7 +917,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		goto out;
 	}
 	res->loops = loops;
-	res->sites = n < UB_SITES ? (unsigned int)n : UB_SITES;
+	res->sites = ub_sites_used(n);
 	ub_summarize(u->s, res, n, dist);
 	res->slow_delivered = r.slow.bytes ? 100 * r.slow.got : NAN;
 	res->clock_ratio = cb_clock_ratio(u->probe, np);
@@ -1080,7 +1086,7 @@ static int ub_end(struct cb_backend *b, void *st, struct cb_result *res, struct 
 	}
 	*res = q->res;
 	res->loops = q->loops;
-	res->sites = res->bursts < UB_SITES ? (unsigned int)res->bursts : UB_SITES;
+	res->sites = ub_sites_used(res->bursts);
 	/* Every sample a burst's; interference only slows, and min is of all. */
 	ub_summarize(q->s, res, q->n, 0);
 	res->slow_delivered = q->r.slow.bytes ? 100 * q->r.slow.got : NAN;

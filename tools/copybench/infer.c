@@ -761,6 +761,11 @@ static double infer_side_level(const double *v, size_t n)
 	return m;
 }
 
+double infer_fast_level(const double *v, size_t n)
+{
+	return exp(infer_side_level(v, n));
+}
+
 double infer_level_ratio(const double *x, size_t nx, const double *y, size_t ny)
 {
 	return exp(infer_side_level(y, ny) - infer_side_level(x, nx));

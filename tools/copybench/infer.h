@@ -299,6 +299,17 @@ struct infer_level {
  */
 double infer_level_ratio(const double *x, size_t nx, const double *y, size_t ny);
 
+/**
+ * infer_fast_level() - one side's fast level, without a test.
+ * @v: costs, @n of them
+ * @n: 0..INFER_MAX_N
+ *
+ * Return: infer_level()'s @base for v alone (exp of the mean log of the
+ * fastest INFER_LEVEL_SHARE), or NaN when v is empty or holds a value
+ * that is not finite and > 0.
+ */
+double infer_fast_level(const double *v, size_t n);
+
 int infer_level(const double *x, size_t nx, const double *y, size_t ny,
 		const struct infer_params *par, struct infer_level *res);
 

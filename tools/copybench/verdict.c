@@ -394,29 +394,12 @@ static bool cb_own_denies(const struct cb_cmp_point *p)
  */
 static size_t cb_at_own_level(const struct cb_pointset *s, size_t *at)
 {
-	double *l, line = 0;
-	size_t i, k, m = 0;
+	double line = s->g ? infer_fast_level(s->g, s->n) * (1 + INFER_LEVEL_BAND) : NAN;
+	size_t i, m = 0;
 
-	for (i = 0; i < s->n && s->g; i++)
-		if (!(s->g[i] > 0) || !isfinite(s->g[i]))
-			break;
-	if (!s->g || i < s->n) {
-		for (i = 0; i < s->n; i++)
-			at[i] = i;
-		return s->n;
-	}
-	l = cb_calloc(s->n, sizeof(*l));
 	for (i = 0; i < s->n; i++)
-		l[i] = log(s->g[i]);
-	cb_stats_sort(l, s->n);
-	k = (size_t)ceil(INFER_LEVEL_SHARE * (double)s->n - 1e-9);
-	for (i = 0; i < k; i++)
-		line += l[i];
-	line = line / (double)k + log1p(INFER_LEVEL_BAND);
-	for (i = 0; i < s->n; i++)
-		if (log(s->g[i]) <= line)
+		if (!isfinite(line) || s->g[i] <= line)
 			at[m++] = i;
-	free(l);
 	return m;
 }
 
