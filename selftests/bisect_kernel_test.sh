@@ -137,21 +137,21 @@ history() {
 	local i note=Documentation/copybench-bisect-test.txt
 	git -C "$tree" checkout -q -b bisect-test base || return 1
 	for i in 1 2 3 4 5 6 7 8; do
-		if [ $i = "$planted" ]; then
+		if [ "$i" = "$planted" ]; then
 			# Copies of 64 bytes and more go to the byte loop.
 			sed -i 's/^\tjae \.Llarge$/\tjae .Lcopy_user_tail/' \
 				"$tree/arch/x86/lib/copy_user_64.S"
 			grep -q '^	jae .Lcopy_user_tail$' "$tree/arch/x86/lib/copy_user_64.S" ||
 				{ echo "the planted change did not apply"; return 1; }
 			msg="x86/lib: rep_movs_alternative: copy 64 bytes and more a byte at a time"
-		elif [ $i = $broken ]; then
+		elif [ "$i" = "$broken" ]; then
 			{
 				cat "$tree/init/version.c"
 				echo '#error "copybench bisect test: this commit does not build"'
 			} >"$tree/init/version.c.tmp"
 			mv -f "$tree/init/version.c.tmp" "$tree/init/version.c"
 			msg="init: a commit that does not build"
-		elif [ $i = $((broken + 1)) ]; then
+		elif [ "$i" = $((broken + 1)) ]; then
 			git -C "$tree" show "base:init/version.c" >"$tree/init/version.c.tmp" &&
 				mv -f "$tree/init/version.c.tmp" "$tree/init/version.c"
 			msg="init: build again"
@@ -202,7 +202,7 @@ refusals() {
 		# shellcheck disable=SC2086 # the case's words
 		"$bk" "${run[@]}" ${a%%|*} >"$tmp/o" 2>"$tmp/e"
 		rc=$?
-		if [ $rc != 2 ] || ! grep -qF -- "$want" "$tmp/e"; then
+		if [ "$rc" != 2 ] || ! grep -qF -- "$want" "$tmp/e"; then
 			echo "${a%%|*}: exit $rc, want 2 and '$want':"
 			cat "$tmp/e"
 			bad=1
@@ -215,7 +215,7 @@ refusals() {
 	"$bk" "${run[@]}" >"$tmp/o" 2>"$tmp/e"
 	rc=$?
 	git -C "$tree" checkout -q -f HEAD -- init/version.c
-	[ $rc = 2 ] && grep -q "uncommitted changes" "$tmp/e" ||
+	[ "$rc" = 2 ] && grep -q "uncommitted changes" "$tmp/e" ||
 		{ echo "uncommitted changes: exit $rc:"; cat "$tmp/e"; bad=1; }
 	[ "$(git -C "$tree" rev-parse HEAD)" = "$head" ] ||
 		{ echo "HEAD moved"; bad=1; }
@@ -223,7 +223,7 @@ refusals() {
 		{ echo "the tree changed:"; git -C "$tree" status --short; bad=1; }
 	[ ! -e "$dir" ] || { echo "$dir was created"; bad=1; }
 	! git -C "$tree" bisect log >/dev/null 2>&1 || { echo "a bisect was started"; bad=1; }
-	return $bad
+	return "$bad"
 }
 check "bad options and inputs: exit 2, the option named, nothing changed" refusals
 
@@ -251,18 +251,18 @@ first_run() {
 	set +m
 	# The watchers close the tree's lock (fd 9): killed with the test,
 	# a "tail -f" left behind held it, and every later run waited.
-	(tail --pid=$pid -f /dev/null; echo "# test: the command ended" >>"$tmp/ended") 9>&- &
+	(tail --pid="$pid" -f /dev/null; echo "# test: the command ended" >>"$tmp/ended") 9>&- &
 	ended=$!
 	grep -q -m1 -E "$step_re|^# test: the command ended" 9>&- \
 		< <(tail -q -n +1 -f "$dir/steps.log" "$tmp/ended" 2>/dev/null 9>&-)
 	follow=$!
-	kill -INT -- -$pid 2>/dev/null
-	wait $pid
+	kill -INT -- -"$pid" 2>/dev/null
+	wait "$pid"
 	rc1=$?
-	wait $ended
-	kill $follow 2>/dev/null
+	wait "$ended"
+	kill "$follow" 2>/dev/null
 	cat "$tmp/run1.out" "$tmp/run1.err"
-	[ $rc1 = 130 ] && grep -qx 'phase=bisecting' "$dir/state" &&
+	[ "$rc1" = 130 ] && grep -qx 'phase=bisecting' "$dir/state" &&
 		[ -s "$dir/good.json" ] && [ -s "$dir/bad.json" ] &&
 		git -C "$tree" bisect log >/dev/null 2>&1 || { echo "exit $rc1"; return 1; }
 	good_stamp=$(stat -c '%i %Y' "$dir/good.json" "$dir/bad.json")
@@ -275,7 +275,7 @@ second_run() {
 	"$bk" "${run[@]}" >"$tmp/run2.out" 2>"$tmp/run2.err"
 	rc2=$?
 	cat "$tmp/run2.out" "$tmp/run2.err"
-	[ $rc2 = 0 ]
+	[ "$rc2" = 0 ]
 }
 check "run again: it resumes and finishes (exit 0)" second_run
 
@@ -317,7 +317,7 @@ releases() {
 		[[ $k == *-copybench-bisect-g$c ]] || { echo "$f: kernel '$k' does not name $c"; return 1; }
 		n=$((n + 1))
 	done
-	[ $n -ge 2 ] || { echo "$n step records"; ls "$dir"; return 1; }
+	[ "$n" -ge 2 ] || { echo "$n step records"; ls "$dir"; return 1; }
 }
 check "each step's kernel names its commit in its release (LOCALVERSION_AUTO)" releases
 
@@ -354,7 +354,7 @@ again() {
 		{ echo "--dir alone:"; cat "$tmp/o" "$tmp/e"; return 1; }
 	"$bk" "${run[@]}" --sizes 64 >"$tmp/o" 2>"$tmp/e"
 	rc=$?
-	[ $rc = 2 ] && grep -q "holds another bisect (sizes: '4K' there, '64' now; " "$tmp/e" ||
+	[ "$rc" = 2 ] && grep -q "holds another bisect (sizes: '4K' there, '64' now; " "$tmp/e" ||
 		{ echo "another bisect's options: exit $rc"; cat "$tmp/e"; return 1; }
 }
 check "--dir alone prints the report again; other options on the same --dir are refused (2)" again

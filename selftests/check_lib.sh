@@ -12,7 +12,9 @@
 # diagnostics. check returns the command's status. (ktap_test_result would
 # split the arguments and let the command's output into the TAP stream.)
 
+# shellcheck shell=bash
 check() {
+	# shellcheck disable=SC2154 # check_logs: the sourcing script sets it
 	local name=$1 log=$check_logs/$KTAP_TESTNO.log
 	shift
 	if "$@" >"$log" 2>&1; then

@@ -11,6 +11,7 @@
 # every required field of tools/copybench/record_fields.h present);
 # cb_finish.
 
+# shellcheck shell=bash
 cb_lib_here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 cb_top=$(cd "$cb_lib_here/.." && pwd)
 CB=${COPYBENCH:-$cb_top/build/copybench}
@@ -67,7 +68,9 @@ record_ok()
 	local f=$1 hf pf
 
 	[ -s "$f" ] || { echo "$f is empty"; return 1; }
+	# shellcheck disable=SC2046 # field names, one word each
 	hf=$(as_json $(record_fields HEADER))
+	# shellcheck disable=SC2046 # field names, one word each
 	pf=$(as_json $(record_fields POINT))
 	[ "$(echo "$hf" | jq length)" -ge 20 ] && [ "$(echo "$pf" | jq length)" -ge 15 ] ||
 		{ echo "could not read the field lists of $CB_RECORD_FIELDS"; return 1; }

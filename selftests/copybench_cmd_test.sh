@@ -113,6 +113,7 @@ fields_documented()
 	local f bad=0
 
 	[ -r "$DOC" ] || { echo "no $DOC"; return 1; }
+	# shellcheck disable=SC2013 # field names, one word each
 	for f in $(sed -n 's/^CB_[A-Z]*_FIELD(\([a-z_0-9]*\),.*/\1/p' "$CB_RECORD_FIELDS"); do
 		grep -q "\`\`$f\`\`" "$DOC" || { echo "field $f not in $DOC"; bad=1; }
 	done
@@ -363,7 +364,7 @@ check "--process-ms: rounds until the process ran that long; --rounds alone exac
 # point's figure the way the same slowing for the whole process does.
 slow_spell()
 {
-	local a=(--backend user --sizes 4K --variants native,movsb --repeat 2 --rounds 30)
+	local a=(--backend user --sizes 4K --variants 'native,movsb' --repeat 2 --rounds 30)
 
 	"$CB" sweep "${a[@]}" -o "$tmp/sp0.json" > /dev/null 2>&1 &&
 		"$CB" sweep "${a[@]}" --slow-spell 100 -o "$tmp/sp.json" > /dev/null 2>&1 &&
@@ -384,6 +385,7 @@ design_refusals()
 {
 	local bad=0 a
 
+	# shellcheck disable=SC2089 # OPTIONS:MESSAGE, the quotes are MESSAGE's
 	for a in "--rounds 0:invalid --rounds '0'" "--burst 0:invalid --burst '0'" \
 		 "--burst 1001:invalid --burst '1001'" "--rounds x:invalid --rounds 'x'" \
 		 "--design nosuch:invalid --design 'nosuch' (accepted: interleaved, block)" \
@@ -396,7 +398,7 @@ design_refusals()
 		 "--process-ms 1s:invalid --process-ms '1s'" \
 		 "--design block --process-ms 100:--rounds, --burst, --process-ms and --slow-spell are the interleaved design's" \
 		 "--sizes 0-65535 --variants native,orig,movsb --repeat 1 --rounds 80:more than the interleaved design holds at once"; do
-		# shellcheck disable=SC2086 # options and values are words
+		# shellcheck disable=SC2086,SC2090 # options and values are words
 		"$CB" sweep --backend user --sizes 64 --variants native ${a%%:*} -o "$tmp/dr.json" \
 			> /dev/null 2> "$tmp/err"
 		if [ $? != 2 ] || [ -e "$tmp/dr.json" ] || ! grep -qF -- "${a#*:}" "$tmp/err"; then
@@ -438,6 +440,7 @@ worker_killed()
 	wait $pid
 	rc=$?
 	[ $rc = 137 ] || { echo "exit $rc, want 137"; cat "$tmp/ke"; return 1; }
+	# shellcheck disable=SC2010 # names of copybench's temporary files
 	grep -q "process $w was killed by signal 9" "$tmp/ke" && [ ! -e "$tmp/k.json" ] &&
 		! ls -a "$tmp" | grep -q '^\.k\.json\.' || { cat "$tmp/ke"; return 1; }
 	"$CB" "${long_sweep[@]}" > /dev/null 2>&1 &
@@ -485,11 +488,12 @@ check "pattern: the data file's content, raw and --hex, from any offset" pattern
 pattern_refusals()
 {
 	local args want
+	# shellcheck disable=SC2089 # OPTIONS:MESSAGE, the quotes are MESSAGE's
 	for args in "--size 2G:invalid --size '2G'" "--size x:invalid --size 'x'" \
 		    "--offset -1:invalid --offset '-1'" "--hex=1:takes no value" \
 		    "extra:unexpected argument 'extra'" "--nosuch:unknown option '--nosuch'"; do
 		want=${args#*:}
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086,SC2090 # options and values are words
 		"$CB" pattern ${args%%:*} > "$tmp/o" 2> "$tmp/e"
 		[ $? = 2 ] && [ ! -s "$tmp/o" ] && grep -qF -- "$want" "$tmp/e" ||
 			{ echo "${args%%:*}: $(cat "$tmp/e")"; return 1; }
@@ -577,10 +581,10 @@ placement_refusals()
 {
 	local a bad=0
 
-	ONE=1
 	"$CB" sweep --backend user --sizes 512 --variants native,movsb --samples 3 --repeat 1 \
 		--json 2> /dev/null | jq -c 'del(.pid, .src_place, .dst_place, .stack_place, .placement)' \
 		> "$tmp/plold.json"
+	# shellcheck disable=SC2089 # ARGUMENTS:MESSAGE, the quotes are MESSAGE's
 	for a in ":needs a point: POINT [RECORD]" \
 		 "a b c:takes a point and at most one record" \
 		 "to_user.native:invalid point 'to_user.native' (accepted: a point's name" \
@@ -601,7 +605,7 @@ placement_refusals()
 		 "to_user.native.512 $tmp/none.json:cannot read record" \
 		 "to_user.nosuch.512 --samples 3 -o $tmp/x.json:invalid --variants 'nosuch,movsb'" \
 		 "to_user.native.512 --bogus:unknown option '--bogus'"; do
-		# shellcheck disable=SC2086 # the arguments are words
+		# shellcheck disable=SC2086,SC2090 # the arguments are words
 		"$CB" placement ${a%%:*} > "$tmp/o" 2> "$tmp/e"
 		if [ $? != 2 ] || [ -s "$tmp/o" ] || ! grep -qF -- "${a#*:}" "$tmp/e" ||
 		   [ -e "$tmp/x.json" ] || [ -e "$tmp/x.svg" ]; then
@@ -680,6 +684,7 @@ bad()
 		"$CB" "$sub" "${fast[@]}" -o "$out" "$@" > /dev/null 2> "$tmp/e"
 	fi
 	rc=$?
+	# shellcheck disable=SC2010 # names of copybench's temporary files
 	if [ $rc = 2 ] && grep -qF -- "$want" "$tmp/e" && [ ! -e "$out" ] &&
 	   ! ls -a "$tmp" | grep -q '^\.bad\.json\.'; then
 		ktap_test_pass "bad input: $name"
@@ -823,7 +828,7 @@ precision()
 	[ $? = 2 ] && grep -q "invalid --variants 'movsb,bytes': unknown 'bytes' (accepted: movsb, native" \
 		"$tmp/e" || return 1
 	command -v perf > /dev/null || { echo "perf missing (apt-get install linux-perf)"; return 1; }
-	COPYBENCH= "$p" --runs 2 --sizes 64,4K --variants movsb,native --perf-bytes 4M -- \
+	COPYBENCH='' "$p" --runs 2 --sizes 64,4K --variants movsb,native --perf-bytes 4M -- \
 		--samples 21 > "$tmp/prec" 2>&1 || { cat "$tmp/prec"; return 1; }
 	grep -q '^# load before: ' "$tmp/prec" &&
 		[ "$(grep -cE '^ +64 +[0-9.]+% +[0-9.]+% ' "$tmp/prec")" = 2 ] &&
@@ -837,12 +842,12 @@ check "tools/precision: bad options refused; a short run gives both tools' sprea
 # Progress on a terminal, nothing on a pipe.
 progress()
 {
-	local cmd="$CB sweep --backend user --sizes pow2:1-64K --variants all --samples 51 --repeat 2"
+	local cmd=("$CB" sweep --backend user --sizes pow2:1-64K --variants all --samples 51 --repeat 2)
 
-	$cmd > /dev/null 2> "$tmp/e" || return 1
+	"${cmd[@]}" > /dev/null 2> "$tmp/e" || return 1
 	[ "$(wc -l < "$tmp/e")" = 0 ] || [ "$(grep -vc '^copybench sweep: backend' "$tmp/e")" = 0 ] ||
 		{ echo "stderr not a terminal yet got:"; cat "$tmp/e"; return 1; }
-	python3 -c 'import pty, sys; pty.spawn(sys.argv[1:])' $cmd > "$tmp/tty" 2>&1 || return 1
+	python3 -c 'import pty, sys; pty.spawn(sys.argv[1:])' "${cmd[@]}" > "$tmp/tty" 2>&1 || return 1
 	grep -qE 'points \([0-9]+%\), [0-9]+ s left' "$tmp/tty" ||
 		{ echo "no progress on a terminal"; tail -c 300 "$tmp/tty"; return 1; }
 }
@@ -857,6 +862,7 @@ sigint()
 		-o "$tmp/int.json" > /dev/null 2>&1 &
 	pid=$!
 	for ((i = 0; i < 500; i++)); do
+		# shellcheck disable=SC2010 # names of copybench's temporary files
 		ls -a "$tmp" | grep -q '^\.int\.json\.' && break
 		sleep 0.02
 	done
@@ -864,6 +870,7 @@ sigint()
 	wait $pid
 	rc=$?
 	[ $rc = 130 ] || { echo "exit $rc, want 130"; return 1; }
+	# shellcheck disable=SC2010 # names of copybench's temporary files
 	[ ! -e "$tmp/int.json" ] && ! ls -a "$tmp" | grep -q '^\.int\.json\.'
 }
 check "SIGINT: exit 130, no record, no temporary file" sigint

@@ -711,6 +711,7 @@ bad_options()
 {
 	local bad=0 a
 
+	# shellcheck disable=SC2089 # OPTIONS:MESSAGE, the quotes are MESSAGE's
 	for a in "--alpha 0:invalid --alpha '0' (accepted: a significance level, 0 < alpha <= 0.5)" \
 		 "--alpha x:invalid --alpha 'x'" "--alpha 0.6:invalid --alpha '0.6'" \
 		 "--threshold -1:invalid --threshold '-1' (accepted: a percentage, 0 <= PCT < 1000)" \
@@ -721,7 +722,7 @@ bad_options()
 		 "--points nothing.here:invalid --points: no point of" \
 		 "--resamples 5:invalid --resamples '5' (accepted: a decimal integer, 100..1000000)" \
 		 "--seed -1:invalid --seed '-1'" "--bogus:unknown option '--bogus' (accepted: --alpha"; do
-		# shellcheck disable=SC2086 # the option and its value are two words
+		# shellcheck disable=SC2086,SC2090 # the option and its value are two words
 		"$CB" compare ${a%%:*} "$tmp/base.json" "$tmp/same.json" > "$tmp/out" 2> "$tmp/err"
 		if [ $? != 2 ] || [ -s "$tmp/out" ] || ! grep -qF -- "${a#*:}" "$tmp/err"; then
 			echo "${a%%:*}: not refused with '${a#*:}':"
@@ -769,6 +770,7 @@ like_refusals()
 {
 	local bad=0 a
 
+	# shellcheck disable=SC2089 # OPTIONS:MESSAGE, the quotes are MESSAGE's
 	for a in "--like $tmp/l.json --sizes 64:--sizes and --like exclude each other" \
 		 "--like $tmp/l.json --dst-offset 0:--dst-offset and --like exclude each other" \
 		 "--points *.native.*:--points picks points of a record: it needs --like REC" \
@@ -781,7 +783,7 @@ like_refusals()
 		 "--perturb-controls 0:invalid --perturb-controls '0' (accepted: a factor, 0.1..10)" \
 		 "--perturb-controls 11:invalid --perturb-controls '11'" \
 		 "--like $tmp/base.json --as-native movsb:measures movsb as a control too"; do
-		# shellcheck disable=SC2086 # options and values are words
+		# shellcheck disable=SC2086,SC2090 # options and values are words
 		"$CB" sweep "${fast[@]}" ${a%%:*} -o "$tmp/x.json" > /dev/null 2> "$tmp/err"
 		if [ $? != 2 ] || [ -e "$tmp/x.json" ] || ! grep -qF -- "${a#*:}" "$tmp/err"; then
 			echo "${a%%:*}: not refused with '${a#*:}':"
@@ -846,6 +848,7 @@ validate_short()
 {
 	local cv=$cb_top/tools/compare-validate
 
+	# shellcheck disable=SC2089 # OPTIONS:MESSAGE, the quotes are MESSAGE's
 	for a in "--pairs 1001:invalid --pairs '1001'" "--repeat 4:invalid --repeat '4'" \
 		 "--env-change =1:invalid --env-change '=1' (accepted: VAR=VALUE" \
 		 "--env-change GLIBC_TUNABLES:invalid --env-change 'GLIBC_TUNABLES'" \
@@ -855,7 +858,7 @@ validate_short()
 		 "--power-pairs 1001:invalid --power-pairs '1001' (accepted: a decimal integer, 0..1000)" \
 		 "--process-ms 0:invalid --process-ms '0' (accepted: a decimal integer, 1..600000)" \
 		 "--cpu x:invalid --cpu 'x'" "--bogus:unknown option '--bogus'"; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086,SC2090 # options and values are words
 		COPYBENCH=$CB "$cv" ${a%%:*} > /dev/null 2> "$tmp/err"
 		[ $? = 2 ] && grep -qF -- "${a#*:}" "$tmp/err" || { echo "${a%%:*}:"; cat "$tmp/err"; return 1; }
 	done
@@ -944,6 +947,7 @@ bisect_refusals()
 {
 	local bad=0 a
 
+	# shellcheck disable=SC2089 # OPTIONS:MESSAGE, the quotes are MESSAGE's
 	for a in ":--good GOOD.json is required" "--good $tmp/nothere.json:cannot read record" \
 		 "--good $tmp/cut.json:truncated record" "--good $tmp/base3.json:has 3 repeat(s) of some point: alpha 0.01 needs 5 a side" \
 		 "--good $tmp/good.json --alpha 2:invalid --alpha '2'" \
@@ -952,7 +956,7 @@ bisect_refusals()
 		 "--good $tmp/good.json --bad $tmp/good.json:shows no native regression against" \
 		 "--good $tmp/good.json stray:unexpected argument 'stray'" \
 		 "--good $tmp/good.json --frob:unknown option '--frob'"; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086,SC2090 # options and values are words
 		"$CB" bisect-run ${a%%:*} > "$tmp/out" 2> "$tmp/err"
 		if [ $? != 125 ] || ! grep -qF -- "${a#*:}" "$tmp/err"; then
 			echo "'${a%%:*}': not exit 125 with '${a#*:}':"
@@ -1027,6 +1031,7 @@ scaled()
 
 # put.sh, a PREFIX for bisect-run: instead of measuring, $STEP is put
 # where the sweep would have written its record.
+# shellcheck disable=SC2016 # put.sh's own variables
 printf '%s\n' '#!/bin/sh' \
 	'while [ $# -gt 0 ]; do [ "$1" = -o ] && exec cp "$STEP" "$2"; shift; done' \
 	'exit 99' > "$tmp/put.sh" && chmod +x "$tmp/put.sh"
@@ -1135,6 +1140,7 @@ e2e_bisect()
 	skipped=$(git bisect log | grep -c "^git bisect skip $first")
 	git bisect reset -q > /dev/null 2>&1
 	cd - > /dev/null || return 1
+	# shellcheck disable=SC2012 # bisect-run's step records: no odd characters
 	[ "$found" = "$(git -C "$repo" rev-parse c11)" ] && [ "$skipped" = 1 ] &&
 		grep -q ": skip (exit 125): the machine moved" "$tmp/e2e/bisect-run.log" &&
 		[ "$(ls "$tmp"/e2e/bisect-*-[0-9a-f]*.json | wc -l)" -ge 4 ] && return 0

@@ -59,6 +59,7 @@ diag() { sed 's/^/# /' "$1" | tail -n 25; }
 
 # The Debian repositories apt uses here, as sources.list lines.
 apt_sources() {
+	# shellcheck disable=SC2016 # apt's $(FIELD) placeholders
 	apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' \
 		'Created-By: Packages' | sort -u | awk '$2 ~ /^'$suite'/ { print "deb " $0 }'
 }
@@ -67,6 +68,7 @@ apt_sources() {
 # mount and PID namespaces: its mounts and every process it starts (dpkg,
 # DKMS's build) go when it ends or this script is killed.
 in_root() {
+	# shellcheck disable=SC2016 # the sh -c script's own variables
 	unshare --mount --propagation private --pid --fork --kill-child -- /bin/sh -c '
 		r=$1; shift
 		mount -t proc proc "$r/proc" && mount --rbind /dev "$r/dev" &&
@@ -79,6 +81,7 @@ in_root() {
 # overlay whose upper layer is OVL/upper, with no network at all (a network
 # namespace of its own: only a loopback, down).
 in_chroot() {
+	# shellcheck disable=SC2016 # the sh -c script's own variables
 	unshare --mount --propagation private --pid --net --fork --kill-child -- /bin/sh -c '
 		lower=$1 ovl=$2; shift 2
 		mount -t overlay overlay \
@@ -164,6 +167,7 @@ setup_build() {
 # The run chroot: DKMS and the headers installed; what the packages need
 # downloaded only, so that installing them is the test of their Depends.
 setup_run() {
+	# shellcheck disable=SC2086 # run_packages: package names, split on purpose
 	cp "$cb_deb" "$dkms_deb" "$1/tmp/" &&
 	in_root "$1" apt-get install -y -q --no-install-recommends $run_packages &&
 	in_root "$1" apt-get clean &&
@@ -390,7 +394,7 @@ static_ok() {
 			{ echo "$name: not in debian/copyright"; bad=1; }
 		grep -qF "$name" <<<"$refs" || { echo "$name: used by nothing"; bad=1; }
 	done
-	return $bad
+	return "$bad"
 }
 check "the HTML's own files are licensed in debian/copyright, and used" static_ok
 
@@ -410,6 +414,7 @@ ktap_print_msg "run chroot ${chroot_how:-not made} in $(($(date +%s) - start)) s
 if [ -z "$run_root" ] || [ ! -f "$run_root/.complete" ]; then
 	ktap_exit_fail_msg "no chroot: the install tests cannot run"
 fi
+# shellcheck disable=SC2012 # kernel releases: no odd characters
 rel=$(ls "$run_root/lib/modules" | head -n 1)
 ktap_print_msg "the chroot's kernel headers: $rel"
 

@@ -39,7 +39,7 @@ kernels=("$@")
 export mok_signing_key=$root/mok.key mok_certificate=$root/mok.pub
 dkms_opts=(--sourcetree "$root/usr/src" --dkmstree "$root/var/lib/dkms"
 	   --installtree "$root/lib/modules")
-mv="-m copybench -v $version"
+mv=(-m copybench -v "$version")
 
 . "$CB_SELFTESTS/check_lib.sh"
 check_logs=$root/log
@@ -70,7 +70,7 @@ mkdir -p "$root/var/lib/dkms" "$root/log"
 check "make dkms-source installs the module's sources" \
 	make -s dkms-source DESTDIR="$root"
 check "dkms add copybench/$version from $root/usr/src" \
-	dkms "${dkms_opts[@]}" add $mv
+	dkms "${dkms_opts[@]}" add "${mv[@]}"
 
 for k in "${kernels[@]}"; do
 	rel=$(tools/vm-run --kernel "$k" --resolve 2>/dev/null)
@@ -86,7 +86,7 @@ for k in "${kernels[@]}"; do
 
 	built=0
 	start=$(date +%s)
-	if check "$rel: dkms build" dkms "${dkms_opts[@]}" build $mv -k "$rel"; then
+	if check "$rel: dkms build" dkms "${dkms_opts[@]}" build "${mv[@]}" -k "$rel"; then
 		built=1
 	fi
 	ktap_print_msg "$rel: dkms build took $(($(date +%s) - start)) s"
@@ -101,7 +101,7 @@ for k in "${kernels[@]}"; do
 	# Installed where modprobe looks: <installtree>/<rel>/updates/dkms/.
 	# modprobe -d needs the kernel's modules.builtin* beside it.
 	installed=
-	if dkms "${dkms_opts[@]}" install $mv -k "$rel" --no-depmod >"$log.install" 2>&1; then
+	if dkms "${dkms_opts[@]}" install "${mv[@]}" -k "$rel" --no-depmod >"$log.install" 2>&1; then
 		installed=$(ls "$root/lib/modules/$rel"/updates/dkms/copybench.ko* 2>/dev/null)
 	fi
 	cp /lib/modules/"$rel"/modules.builtin* "$root/lib/modules/$rel/" 2>/dev/null
@@ -125,6 +125,7 @@ for k in "${kernels[@]}"; do
 	fi
 
 	# In the VM: the steps print "step:ok" or "step:fail" lines.
+	# shellcheck disable=SC2016 # the sh -c script's own variables
 	timeout 900 tools/vm-run --kernel "$rel" --cpus 2 -- sh -c '
 		if modprobe -d "$1" copybench; then echo load:ok; else echo load:fail; fi
 		v=$(cat /sys/module/copybench/version 2>&1)
@@ -150,7 +151,7 @@ for k in "${kernels[@]}"; do
 		ktap_test_fail "$rel: rmmod unloads it"
 	fi
 
-	if dkms "${dkms_opts[@]}" remove $mv -k "$rel" --no-depmod >"$log.remove" 2>&1 &&
+	if dkms "${dkms_opts[@]}" remove "${mv[@]}" -k "$rel" --no-depmod >"$log.remove" 2>&1 &&
 	   ! ls "$root/lib/modules/$rel"/updates/dkms/copybench.ko* >/dev/null 2>&1; then
 		ktap_test_pass "$rel: dkms remove deletes it"
 	else

@@ -104,7 +104,9 @@ reading_order() {
 	got=$(toctrees | sed -n 's/^caption //p')
 	want=$(printf '%s\n' "${parts[@]}")
 	[ "$got" = "$want" ] && return 0
+	# shellcheck disable=SC2086 # as written: echo joins the lines with spaces
 	echo "parts: $(echo $got | tr '\n' ',')"
+	# shellcheck disable=SC2086 # as written: echo joins the lines with spaces
 	echo "want:  $(echo $want | tr '\n' ',')"
 	return 1
 }
@@ -182,6 +184,7 @@ options_typed() {
 	local f name opt bad=0
 	for f in Documentation/*.rst; do
 		name=$(basename "$f" .rst)
+		# shellcheck disable=SC2013 # options, one word each
 		for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$f" | sort -u); do
 			grep -qF -- "$opt" "$out/$name.html" ||
 				{ echo "$name: $opt is not in $name.html as typed"; bad=1; }

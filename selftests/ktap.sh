@@ -32,6 +32,7 @@
 # them. Exits 4 (kselftest's skip) with a message when the helpers cannot
 # be found.
 
+# shellcheck shell=sh
 : "${CB_SELFTESTS:=$(cd "$(dirname "$0")" && pwd)}"
 for KTAP_HELPERS in \
 	${KSFT_DIR:+"$KSFT_DIR/kselftest/ktap_helpers.sh"} \
@@ -44,7 +45,9 @@ if [ ! -r "$KTAP_HELPERS" ]; then
 	echo "1..0 # SKIP the kernel's kselftest/ktap_helpers.sh not found: run 'make selftests'"
 	exit 4
 fi
+# shellcheck source=/dev/null # the kernel's file, not in this tree
 . "$KTAP_HELPERS"
+# shellcheck disable=SC2034 # for the scripts that source this file
 KSFT_BASE=$(cd "$(dirname "$KTAP_HELPERS")/.." && pwd)
 
 ktap_diag()
@@ -74,5 +77,6 @@ ktap_end()
 	ktap_print_totals
 	[ "$KTAP_CNT_FAIL" -gt 0 ] && exit "$KSFT_FAIL"
 	[ "$KTAP_CNT_PASS" -eq 0 ] && exit "$KSFT_SKIP"
+	# shellcheck disable=SC2153 # KSFT_PASS: set by ktap_helpers.sh
 	exit "$KSFT_PASS"
 }

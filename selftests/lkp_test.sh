@@ -231,7 +231,9 @@ cd_src_pkg_dir()
 EOF
 	ln -s "$top" "$tmp/src/copybench-$version"
 	(
+		# shellcheck disable=SC2030 # for this subshell only, on purpose
 		export LKP_SRC=$tmp/lkp srcdir=$tmp/src pkgdir=$tmp/pkg
+		# shellcheck source=SCRIPTDIR/../contrib/lkp/programs/copybench/pkg/PKGBUILD
 		. "$prog/pkg/PKGBUILD" &&
 			prepare && package >/dev/null
 	)
@@ -427,7 +429,8 @@ run_killed_cleans() {
 		sleep 0.1
 	done
 	# A 120 s read stopped: run must end long before (bound: 60 s).
-	local start=$(date +%s)
+	local start
+	start=$(date +%s)
 	kill -TERM $bg
 	wait $bg
 	bg=
@@ -507,6 +510,7 @@ check "run mode=sweep (user backend): tables on stdout, record kept, every point
 # stderr; the build directory goes.
 run_auto_builds_module() {
 	local kdir
+	# shellcheck disable=SC2012 # kernel releases: no odd characters
 	kdir=$(ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | head -n 1)
 	[ -n "$kdir" ] || { echo "no /usr/src/linux-headers-6.12*-amd64: run tools/setup"; return 1; }
 	lkp_run mode=sweep backend=auto sizes=64 variants=movsb directions=memcpy repeat=1 \
@@ -539,6 +543,7 @@ pkgbuild_ok() {
 	diff "$lkp_rec/package.txt" \
 		<(cd "$tmp/pkg" && find lkp -type f | sort | sed "s|/copybench-$version/|/copybench-VERSION/|") ||
 		return 1
+	# shellcheck disable=SC2013 # package names, one word each
 	for p in $(cat "$prog/pkg/depends" "$prog/pkg/depends-dev"); do
 		case $p in copybench*) echo "pkg/depends names $p"; return 1 ;; esac
 		apt-cache show "$p" >/dev/null 2>&1 || { echo "$p: not a Debian package"; return 1; }
@@ -616,10 +621,12 @@ replay_job() {
 	local rr=$tmp/replay
 	rm -rf "$rr" && mkdir -p "$rr"
 	(
+		# shellcheck disable=SC2031 # LKP_SRC: this subshell sets its own
 		export LKP_SRC=$tmp/lkp TMP_RESULT_ROOT=$rr BENCHMARK_ROOT=$bench
 		run_test() {
 			local a vars=()
 			for a; do
+				# shellcheck disable=SC2016 # '$LKP_SRC...': job2sh's text, as written
 				case $a in
 				*=*) vars+=("$a") ;;
 				'$LKP_SRC/bin/run-test' | */bin/run-test) ;;
@@ -628,6 +635,7 @@ replay_job() {
 				esac
 			done
 		}
+		# shellcheck source=/dev/null # lkp-tests' job2sh output, recorded
 		. "$lkp_rec/copybench-check.job2sh"
 		export_top_env
 		eval "$(grep -E '^[[:space:]]+run_test ' "$lkp_rec/copybench-check.job2sh")"

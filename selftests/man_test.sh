@@ -57,6 +57,7 @@ pages_all() {
 	for p in "${want[@]}"; do
 		[ -s "$man_dir/$p.1" ] || { echo "no $p.1"; return 1; }
 	done
+	# shellcheck disable=SC2012 # the pages' names: NAME.1
 	[ "$(ls "$man_dir" | wc -l)" = ${#want[@]} ] ||
 		{ echo "pages: $(ls "$man_dir" | tr '\n' ' '), want ${want[*]}"; return 1; }
 }
@@ -68,7 +69,7 @@ no_warnings() {
 		render "$p" >"$tmp/$(basename "$p").txt" 2>"$tmp/warn" || { echo "$p: man failed"; bad=1; }
 		[ -s "$tmp/warn" ] && { echo "$(basename "$p"):"; cat "$tmp/warn"; bad=1; }
 	done
-	return $bad
+	return "$bad"
 }
 check "every page renders with man --warnings and no warning" no_warnings
 
@@ -90,7 +91,7 @@ synopses() {
 	for s in "${subs[@]}"; do
 		synopsis_ok "copybench-$s" "$CB" "$s" --help || bad=1
 	done
-	return $bad
+	return "$bad"
 }
 check "every page's SYNOPSIS is its --help's Usage: line" synopses
 
@@ -110,7 +111,7 @@ options_all() {
 		grep -qF -- "$opt" "$tmp/readers.1.txt" || { echo "readers(1) lacks $opt"; bad=1; }
 	done
 	echo "$n options"
-	[ $n -gt 0 ] && return $bad
+	[ "$n" -gt 0 ] && return "$bad"
 }
 check "every option of every --help is in its page, as typed" options_all
 
@@ -120,7 +121,7 @@ links_all() {
 		grep -q "^ *copybench-$s(1)\$" "$tmp/copybench.1.txt" ||
 			{ echo "copybench(1) has no entry copybench-$s(1)"; bad=1; }
 	done
-	return $bad
+	return "$bad"
 }
 check "copybench(1) has an entry linking each subcommand's page, bisect-run and help included" \
 	links_all
@@ -170,16 +171,16 @@ bad_usage() {
 	mkdir -p "$tmp/keep" && echo old >"$tmp/keep/x.1"
 	tools/mkman --out "$tmp/keep" --bogus 2>"$tmp/err"; rc=$?
 	cat "$tmp/err"
-	[ $rc = 2 ] && grep -q -- "--bogus" "$tmp/err" || return 1
+	[ "$rc" = 2 ] && grep -q -- "--bogus" "$tmp/err" || return 1
 	tools/mkman --out "$tmp/keep" "$CB" 2>"$tmp/err"; rc=$?
 	cat "$tmp/err"
-	[ $rc = 2 ] || return 1
+	[ "$rc" = 2 ] || return 1
 	# A help without "Usage:" (its SYNOPSIS would be missing): exit 1, and
 	# the page of the good command before it is not written either.
 	printf '#!/bin/sh\necho "usage: lower case"\n' >"$tmp/nousage" && chmod +x "$tmp/nousage"
 	tools/mkman --out "$tmp/keep" --version 1 "$CB" x "$tmp/nousage" y 2>"$tmp/err"; rc=$?
 	cat "$tmp/err"
-	[ $rc = 1 ] && grep -q "Usage:" "$tmp/err" || return 1
+	[ "$rc" = 1 ] && grep -q "Usage:" "$tmp/err" || return 1
 	[ "$(ls "$tmp/keep")" = x.1 ] || { echo "written: $(ls "$tmp/keep")"; return 1; }
 }
 check "mkman: bad usage exit 2, a help without Usage: exit 1, nothing written" bad_usage

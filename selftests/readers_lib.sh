@@ -16,6 +16,7 @@
 # PATH), and cb_byte, copybench.h's cb_data_byte() as "copybench pattern"
 # gives it (the one way scripts get the data pattern).
 
+# shellcheck shell=bash
 rd_here=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)
 if [ -z "${READERS:-}" ]; then
 	for c in "$rd_here/readers" "$rd_here/../build/selftests/readers"; do
@@ -176,6 +177,7 @@ rd_start()
 	exec 7< "$tmp/sig.fifo"
 	rd_started=
 	while IFS= read -r -u 7 line; do
+		# shellcheck disable=SC2034 # rd_started: for the caller
 		case $line in threads*buffer*) rd_started=1; break ;; esac
 	done
 }
@@ -184,10 +186,12 @@ rd_start()
 # of its output and rd_rc to its exit status.
 rd_sigterm()
 {
-	kill -TERM $rd_pid 2>/dev/null
+	kill -TERM "$rd_pid" 2>/dev/null
+	# shellcheck disable=SC2034 # rd_rest: for the caller
 	rd_rest=$(cat <&7)
 	exec 7<&-
-	wait $rd_pid
+	wait "$rd_pid"
+	# shellcheck disable=SC2034 # rd_rc: for the caller
 	rd_rc=$?
 	rm -f "$tmp/sig.fifo"
 }

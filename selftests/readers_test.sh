@@ -246,7 +246,7 @@ readers_timed()
 	rc=$?
 	t1=$(date +%s%N)
 	echo "$(((t1 - t0) / 1000))" > "$tmp/elapsed_us"
-	return $rc
+	return "$rc"
 }
 readers_bin=$READERS
 READERS=readers_timed
@@ -339,9 +339,11 @@ done
 # --- tools/bench names itself in its errors ---
 bench=$rd_here/../tools/bench
 if [ -x "$bench" ]; then
+	# shellcheck disable=SC2089 # OPTIONS:MESSAGE, the quotes are MESSAGE's
 	for bad in "--repeat abc:invalid --repeat 'abc'" "--duration 0:invalid --duration '0'" \
 		   "--threads 0:invalid --threads '0'"; do
 		opt=${bad%% *}
+		# shellcheck disable=SC2086,SC2090 # OPTIONS, split on purpose
 		"$bench" ${bad%%:*} > "$tmp/out.txt" 2> "$tmp/err.txt"
 		rc=$?
 		if [ $rc -eq 2 ] && grep -q "^bench: ${bad#*:}" "$tmp/err.txt" &&

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tree_test.sh - checks on the source tree itself, as TAP: licence headers,
-# kernel style (the kernel's own checkpatch.pl), one variant list that the
+# kernel style (the kernel's own checkpatch.pl), the shell scripts' style
+# (shellcheck, with the tree's .shellcheckrc), one variant list that the
 # docs follow, the README's two commands, a clean tree after a build, and the
 # selftests directory building as a kernel-tree kselftest target.
 #
@@ -41,7 +42,7 @@ spdx_missing() {
 		head -n 3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0' ||
 			{ echo "no GPL-2.0 SPDX line: $f"; bad=1; }
 	done < <(git ls-files)
-	return $bad
+	return "$bad"
 }
 check "every source file carries a GPL-2.0 SPDX line" spdx_missing
 
@@ -55,7 +56,7 @@ tree_clean() {
 			echo "generated file not ignored or tracked: $f"; bad=1 ;;
 		esac
 	done < <(git ls-files; git ls-files --others --exclude-standard)
-	return $bad
+	return "$bad"
 }
 check "build output is neither tracked nor left unignored" tree_clean
 
@@ -66,14 +67,16 @@ variants_documented() {
 		grep -q "^\`\`$v\`\`\|^$v\$\|\`\`$v\`\`" Documentation/variants.rst 2>/dev/null ||
 			{ echo "variant $v not described in Documentation/variants.rst"; bad=1; }
 	done
-	return $bad
+	return "$bad"
 }
 check "every variant of copy_variants_list.h is documented" variants_documented
 
 # README: the main job's and the tests' commands in its first lines, and
 # .ci/run runs the latter.
 readme_commands() {
+	# shellcheck disable=SC2016 # Markdown's backquotes, not the shell's
 	head -n 12 README.md | grep -q '`make bench`' || { echo "no make bench at the top"; return 1; }
+	# shellcheck disable=SC2016 # Markdown's backquotes, not the shell's
 	head -n 12 README.md | grep -q '`make check`' || { echo "no make check at the top"; return 1; }
 	grep -q '^exec make check' .ci/run || { echo ".ci/run does not run make check"; return 1; }
 }
@@ -101,6 +104,7 @@ check "the data pattern is defined once (copybench.h)" pattern_once
 map_files_exist() {
 	local p bad=0 n=0
 	[ -f HACKING.md ] || { echo "no HACKING.md"; return 1; }
+	# shellcheck disable=SC2016 # Markdown's backquotes, not the shell's
 	while IFS= read -r p; do
 		case $p in *NAME*|*' '*|*'('*) continue ;; esac
 		n=$((n + 1))
@@ -109,8 +113,8 @@ map_files_exist() {
 	done < <(grep -o '`[^`]*`' HACKING.md | tr -d '`' |
 		 grep -E '/|\.(c|h|S|sh|rst|mk|config|md)$' | sort -u)
 	echo "HACKING.md: $n paths"
-	[ $n -gt 0 ] || { echo "HACKING.md names no file"; bad=1; }
-	return $bad
+	[ "$n" -gt 0 ] || { echo "HACKING.md names no file"; bad=1; }
+	return "$bad"
 }
 check "HACKING.md (the map) names only files that exist" map_files_exist
 
@@ -125,7 +129,7 @@ debug_plan_exists() {
 	for t in $CB_DEBUG_NOT_SUITES; do
 		[ -x "selftests/vm-tests/$t" ] || { echo "no suite selftests/vm-tests/$t"; bad=1; }
 	done
-	return $bad
+	return "$bad"
 }
 check "the debug kernel's plan names suites and tests that exist" debug_plan_exists
 
@@ -146,6 +150,7 @@ names_once() {
 		<(git ls-files 'tools/*.[ch]' 'lib/*.[ch]' 'selftests/*.[ch]' |
 		  xargs ctags -x --kinds-C=fvdstegu --_xformat='%N' -o - | sort -u) |
 		grep -Ev "^($xmacros)\$")
+	# shellcheck disable=SC2086 # the names, on one line
 	[ -z "$both" ] || { echo "defined in both the module and userspace:" $both; return 1; }
 }
 check "no C identifier is defined in both the module and userspace" names_once
@@ -175,6 +180,36 @@ else
 	ktap_test_fail "checkpatch: $ksft/scripts/checkpatch.pl missing (run make ksft-headers)"
 fi
 
+# Shell style, judged by shellcheck -x (it follows what a script sources)
+# from the top of the tree, with .shellcheckrc's settings: each shell script
+# must come out with nothing to say. A shell script is a tracked *.sh file
+# or one whose first line is #!/bin/sh, #!/bin/bash or #!/bin/busybox sh.
+# Not the recorded job2sh scripts of selftests/lkp/lkp-tests/: lkp-tests'
+# job2sh wrote them, and they are kept as it wrote them.
+shell_scripts() {
+	local f
+	while IFS= read -r f; do
+		case "$f" in
+		selftests/lkp/lkp-tests/*.job2sh) continue ;;
+		*.sh) echo "$f"; continue ;;
+		esac
+		case "$(head -n 1 "$f" 2>/dev/null)" in
+		'#!/bin/sh'|'#!/bin/sh '*|'#!/bin/bash'|'#!/bin/bash '*|'#!/bin/busybox sh')
+			echo "$f" ;;
+		esac
+	done < <(git ls-files)
+}
+shell_style() {
+	shellcheck -x -f gcc "$1"
+}
+if command -v shellcheck >/dev/null; then
+	while IFS= read -r f; do
+		check "shellcheck: $f" shell_style "$f"
+	done < <(shell_scripts)
+else
+	ktap_test_fail "shellcheck: shellcheck missing (tools/setup installs it)"
+fi
+
 # The selftests directory also builds as tools/testing/selftests/copybench
 # inside a kernel tree, with the kernel's own selftests Makefile.
 in_tree_build() {
@@ -185,6 +220,7 @@ in_tree_build() {
 	make -C "$ksft/tools/testing/selftests" TARGETS=copybench CB_TOP="$top" \
 		KBUILD_OUTPUT="$out" >"$top/build/intree.log" 2>&1 ||
 		{ tail -n 20 "$top/build/intree.log"; return 1; }
+	# shellcheck disable=SC2012 # a listing for the log
 	[ -x "$out/kselftest/copybench/copybench_test" ] ||
 		{ echo "no copybench_test built"; ls -R "$out" | head; return 1; }
 }
@@ -199,6 +235,7 @@ module_says_its_kernel() {
 	if [ -d "/lib/modules/$running/build" ]; then
 		want=$running why="the running kernel"
 	else
+		# shellcheck disable=SC2012 # kernel releases: no odd characters
 		want=$(basename "$(dirname "$(ls -d /lib/modules/*/build | sort -V | tail -n 1)")")
 		why="no headers for the running kernel $running, so the newest in /lib/modules"
 	fi
@@ -235,7 +272,7 @@ hardened_no_warning() {
 			-I"$top/tools/readers" -pthread \
 			-c -o /dev/null "$f" 2>&1 | grep -A3 'warning:' && out=1
 	done
-	return $out
+	return "$out"
 }
 if command -v dpkg-buildflags >/dev/null; then
 	check "the selftests compile without a warning under Debian's hardening flags" \

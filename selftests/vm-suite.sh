@@ -36,6 +36,7 @@ trap 'rm -rf "$tmp"' EXIT
 CB_SELFTESTS=$top/selftests
 . "$CB_SELFTESTS/ktap.sh"
 BASE_DIR=$KSFT_BASE
+# shellcheck source=/dev/null # the kernel's file, not in this tree
 . "$BASE_DIR/kselftest/runner.sh"
 kselftest_timeout=${CB_SUITE_TIMEOUT:-3000}
 
@@ -54,6 +55,7 @@ run_nested() {
 	{ tap_timeout "$2" < /dev/null 2>&1; echo $? > "$tmp/rc"; } | tap_prefix
 	rc=$(cat "$tmp/rc")
 	ktap_print_msg "$name: exit $rc after $(($(date +%s) - start)) s"
+	# shellcheck disable=SC2154 # skip_rc, timeout_rc: set by runner.sh
 	case $rc in
 	0) ktap_test_pass "$name" ;;
 	"$skip_rc") ktap_skip_why "$name" "exit $rc" ;;

@@ -22,6 +22,7 @@
 # (tools/vm-run gives each vCPU a socket of its own), so every test of the
 # suites it runs is in its plan.
 
+# shellcheck shell=sh
 cb_plan_localversion=$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"$/\1/p' \
 	"$CB_SELFTESTS/../tools/debug-kernel.config")
 
@@ -34,6 +35,7 @@ cb_debug_kernel()
 	return 1
 }
 
+# shellcheck disable=SC2034 # for the scripts that source this file
 CB_DEBUG_NOT_SUITES="bpftrace_tools.sh copybench_bisect.sh copybench_sweep.sh readers_vm_test.sh"
 
 cb_debug_not_suite_why()

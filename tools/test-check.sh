@@ -15,6 +15,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 CB_SELFTESTS=$top/selftests
+# shellcheck source=SCRIPTDIR/../selftests/ktap.sh
 . "$CB_SELFTESTS/ktap.sh"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT

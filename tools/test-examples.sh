@@ -19,6 +19,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 CB_SELFTESTS=$top/selftests
+# shellcheck source=SCRIPTDIR/../selftests/ktap.sh
 . "$CB_SELFTESTS/ktap.sh"
 work=$top/build/examples-test
 rm -rf "$work"
@@ -35,6 +36,7 @@ fi
 {
 	(cd "$work/clone" && tools/vm-run --help) |
 		sed -n '/^Examples/,/^[^ ]/{/^  [^ ]/s/^  /vm-run --help\t/p}'
+	# shellcheck disable=SC2016 # Markdown's backquotes, not the shell's
 	sed -n '/^## The VM runner/,/^## /{/^```sh/,/^```$/{/^```/d;s/^/README.md\t/p}}' \
 		"$work/clone/README.md"
 } > "$work/examples"

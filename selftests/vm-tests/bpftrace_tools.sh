@@ -31,6 +31,7 @@
 # only those.
 
 CB_SELFTESTS=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../ktap.sh
 . "$CB_SELFTESTS/ktap.sh"
 top=$(cd "$CB_SELFTESTS/.." && pwd)
 cd "$top" || exit 1
@@ -76,7 +77,7 @@ save_knobs()
 	local k
 
 	for k in $knobs; do
-		saved="$saved$k=$(cat $dbg/$k) "
+		saved="$saved$k=$(cat "$dbg/$k") "
 	done
 }
 restore_knobs()
@@ -105,7 +106,7 @@ bt_run()
 	rc=$?
 	ktap_diag "$(cut -c 1-400 "$out" "$out.err")" \
 		"$name: bpftrace exit $rc after $((SECONDS - start)) s"
-	if [ $rc -eq 0 ] && [ -f "$tmp/$name.done" ] && jq -e -s 'length > 0' "$out" > /dev/null; then
+	if [ "$rc" -eq 0 ] && [ -f "$tmp/$name.done" ] && jq -e -s 'length > 0' "$out" > /dev/null; then
 		ktap_test_pass "${name}_runs_and_prints_json"
 	else
 		ktap_fail_why "${name}_runs_and_prints_json" \
@@ -137,7 +138,7 @@ check()
 }
 checks_run()
 {
-	local all=$out.all prog= i got
+	local all=$out.all prog='' i got
 
 	jq -s '(map(select(.type == "map" or .type == "hist") | .data) | add // {}) +
 		{printf: map(select(.type == "printf") | .data)}' "$out" > "$all" 2> /dev/null ||
@@ -180,7 +181,7 @@ example_jq()
 			ktap_fail_why "${tool}_example_jq_line_${n}_works" "$cmd" "$(cat "$tmp/ex/out")"
 		fi
 	done < "$tmp/ex/cmds"
-	[ $n -gt 0 ] || ktap_fail_why "${tool}_example_has_jq_lines" "no '# jq' line in tools/${tool}_example.txt"
+	[ "$n" -gt 0 ] || ktap_fail_why "${tool}_example_has_jq_lines" "no '# jq' line in tools/${tool}_example.txt"
 }
 
 # --- cbcopy.bt: the module's tracepoints, per variant ----------------------
@@ -282,12 +283,13 @@ test_copysize()
 	# has hardened usercopy, so seen exactly then.
 	if grep -qw __check_object_size /proc/kallsyms; then want=true; else want=false; fi
 	check copysize_checked_copies_seen_when_the_kernel_checks \
-		'm("@copy_bytes") | has("dd,other,to_user")' $want
+		'm("@copy_bytes") | has("dd,other,to_user")' "$want"
 	checks_run
 	example_jq copysize
 }
 
 # --- readlint.bt: blogbench's two mistakes, per process ---------------------
+# shellcheck disable=SC2154 # pid_A ... pid_py: the eval of each NAME.pid sets them
 test_readlint()
 {
 	if ! "$readers" --fill "$mnt/r" --size 1M > /dev/null; then

@@ -20,7 +20,9 @@
 set -u
 
 CB_SELFTESTS=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../ktap.sh
 . "$CB_SELFTESTS/ktap.sh"
+# shellcheck source=SCRIPTDIR/../copybench_cmd_lib.sh
 . "$CB_SELFTESTS/copybench_cmd_lib.sh"
 
 ko=${COPYBENCH_KO:-}
@@ -51,6 +53,7 @@ step()
 	case $rc in 0|1|125) ;; *) echo "exit $rc"; cat "$tmp/o" "$tmp/e"; return 1 ;; esac
 	grep -q "^copybench bisect-run: .* $(uname -r) .* (exit $rc): " "$tmp/o" ||
 		{ echo "no step line for exit $rc:"; cat "$tmp/o" "$tmp/e"; return 1; }
+	# shellcheck disable=SC2012 # copybench's names; nothing when no match
 	rec=$(ls "$tmp"/bisect-"$(uname -r)"*.json 2> /dev/null | head -n 1)
 	[ -n "$rec" ] || { echo "no step record beside GOOD (exit $rc):"; cat "$tmp/o" "$tmp/e"; return 1; }
 	record_ok "$rec" &&

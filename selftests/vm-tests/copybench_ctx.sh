@@ -17,6 +17,7 @@ top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 CB_SELFTESTS=$top/selftests
 bin=$top/build/selftests/copybench_ctx_test
 if [ ! -x "$bin" ]; then
+	# shellcheck source=SCRIPTDIR/../ktap.sh
 	. "$CB_SELFTESTS/ktap.sh"
 	ktap_print_header
 	ktap_set_plan 1

@@ -13,6 +13,7 @@ top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 bin=$top/build/selftests/copybench_limits_test
 CB_SELFTESTS=$top/selftests
 if [ ! -x "$bin" ]; then
+	# shellcheck source=SCRIPTDIR/../ktap.sh
 	. "$CB_SELFTESTS/ktap.sh"
 	ktap_print_header
 	ktap_set_plan 1

@@ -18,6 +18,7 @@ top=$(cd "$(dirname "$(readlink -f "$0")")/../.." && pwd)
 bin=$top/build/selftests/copybench_owner_test
 if [ ! -x "$bin" ]; then
 	CB_SELFTESTS=$top/selftests
+	# shellcheck source=SCRIPTDIR/../ktap.sh
 	. "$CB_SELFTESTS/ktap.sh"
 	ktap_print_header
 	ktap_set_plan 1

@@ -18,7 +18,9 @@
 set -u
 
 CB_SELFTESTS=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+# shellcheck source=SCRIPTDIR/../ktap.sh
 . "$CB_SELFTESTS/ktap.sh"
+# shellcheck source=SCRIPTDIR/../copybench_cmd_lib.sh
 . "$CB_SELFTESTS/copybench_cmd_lib.sh"
 
 dir=/sys/kernel/debug/copybench
@@ -45,6 +47,7 @@ sweep_all()
 		> "$tmp/m.txt" 2> "$tmp/m.err" || { cat "$tmp/m.err"; return 1; }
 	record_ok "$tmp/m.json" || return 1
 	# One jq: what is missing, or nothing.
+	# shellcheck disable=SC2086 # lists of C identifiers, split on purpose
 	jq -s -r --argjson v "$(as_json native $variants)" --argjson d "$(as_json $directions)" '
 		[if .[0].backend != "module" or .[0].buffers != "kernel" then "not the module backend"
 		 else empty end,

@@ -24,9 +24,11 @@ top=$(cd "$here/../.." && pwd)
 bin=$top/build/selftests
 
 CB_SELFTESTS=$top/selftests
+# shellcheck source=SCRIPTDIR/../ktap.sh
 . "$CB_SELFTESTS/ktap.sh"
 BASE_DIR=$KSFT_BASE
 export BASE_DIR
+# shellcheck source=/dev/null # the kernel's file, not in this tree
 . "$BASE_DIR/kselftest/runner.sh"
 export kselftest_override_timeout=${CB_STRESS_TIMEOUT:-1500}
 

@@ -27,6 +27,7 @@ export TMPDIR=$work/tmp
 
 # TAP through the kernel's kselftest/ktap_helpers.sh (selftests/ktap.sh).
 CB_SELFTESTS=$top/selftests
+# shellcheck source=SCRIPTDIR/../../selftests/ktap.sh
 . "$CB_SELFTESTS/ktap.sh"
 NTESTS=27
 ktap_print_header
