@@ -4,8 +4,9 @@
 # tree_test.sh - checks on the source tree itself, as TAP: licence headers,
 # kernel style (the kernel's own checkpatch.pl), the shell scripts' style
 # (shellcheck, with the tree's .shellcheckrc), one variant list that the
-# docs follow, the README's two commands, a clean tree after a build, and the
-# selftests directory building as a kernel-tree kselftest target.
+# docs follow, the README's two commands, a clean tree after a build, the
+# selftests directory building as a kernel-tree kselftest target, and the
+# commit rule of HACKING.md.
 #
 # Usage: selftests/tree_test.sh     (from anywhere; needs `make lib selftests`
 #                                    to have run, which extracts the kernel files)
@@ -280,5 +281,31 @@ if command -v dpkg-buildflags >/dev/null; then
 else
 	ktap_test_fail "dpkg-buildflags missing (dpkg-dev): hardening flags not checked"
 fi
+
+# The commit rule of HACKING.md ("Commits") for every commit made after
+# 1df543c (committed 2026-12-06 16:59:01 UTC), the last before it was
+# written: a subject of at most 72 characters, "area: summary", and a body.
+# By date, so a shallow clone checks what it holds.
+commits_follow_the_rule() {
+	local h subject bad=0
+	while IFS= read -r h; do
+		subject=$(git log -1 --format=%s "$h")
+		if [ ${#subject} -gt 72 ]; then
+			echo "$h: subject of ${#subject} characters (at most 72): $subject"
+			bad=1
+		fi
+		if ! [[ $subject =~ ^[A-Za-z0-9_./+-]+(,\ [A-Za-z0-9_./+-]+)*:\ [^\ ] ]]; then
+			echo "$h: subject not \"area: summary\": $subject"
+			bad=1
+		fi
+		if [ -z "$(git log -1 --format=%b "$h" | tr -d '[:space:]')" ]; then
+			echo "$h: no body (why, what was measured, the failure it fixes)"
+			bad=1
+		fi
+	done < <(git rev-list --no-merges --since=@1796576342 HEAD)
+	return "$bad"
+}
+check "commits since the rule follow HACKING.md's: area: summary, <= 72, a body" \
+	commits_follow_the_rule
 
 ktap_end
