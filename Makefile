@@ -159,6 +159,10 @@ FORCE:
 check:
 	$(PWD_TOP)/tools/check
 
+# The native suites alone (no kernel build, no VM): a few minutes.
+check-native:
+	$(PWD_TOP)/tools/check --native-only
+
 # The main job: set up (light), build, and when the running kernel has its
 # headers build copybench.ko for it too, so tools/bench can load it.
 bench:
