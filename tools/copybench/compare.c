@@ -37,32 +37,6 @@ static const char cb_compare_usage[] =
 	"\n"
 	"Options:\n";
 
-static int cb_opt_alpha(void *field, const char *v, struct cb_error *e)
-{
-	char *end;
-	double d = strtod(v, &end);
-
-	if (end == v || *end || !(d > 0 && d <= 0.5))
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --alpha '%s' (accepted: a significance level, 0 < alpha <= 0.5)",
-			       v);
-	*(double *)field = d;
-	return 0;
-}
-
-static int cb_opt_threshold(void *field, const char *v, struct cb_error *e)
-{
-	char *end;
-	double d = strtod(v, &end);
-
-	if (end == v || *end || !(d >= 0 && d < 1000))
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --threshold '%s' (accepted: a percentage, 0 <= PCT < 1000)",
-			       v);
-	*(double *)field = d / 100;
-	return 0;
-}
-
 static int cb_opt_points(void *field, const char *v, struct cb_error *e)
 {
 	struct cb_points_opt *p = field;
@@ -78,12 +52,13 @@ static const char *const cb_cmp_estimators[] = { "min", "median" };
 static const char *const cb_cmp_clocks[] = { "tsc", "core" };
 
 const struct cb_option cb_compare_decide_options[] = {
-	CB_OPT_CALLBACK("alpha", struct cb_compare_args, o.par.alpha, required_argument,
-			cb_opt_alpha, "A",
+	CB_OPT_DOUBLE("alpha", struct cb_compare_args, o.par.alpha, 0, 0.5, CB_LO_OPEN, 1,
+		      "a significance level", "alpha", "A",
 			"significance level of the test (default 0.01,\n"
 			"0 < A <= 0.5)"),
-	CB_OPT_CALLBACK("threshold", struct cb_compare_args, o.par.threshold, required_argument,
-			cb_opt_threshold, "PCT", "smallest change reported, percent (default 2)"),
+	CB_OPT_DOUBLE("threshold", struct cb_compare_args, o.par.threshold, 0, 1000, CB_HI_OPEN,
+		      1.0 / 100, "a percentage", "PCT", "PCT",
+		      "smallest change reported, percent (default 2)"),
 	CB_OPT_CALLBACK("points", struct cb_compare_args, points, required_argument,
 			cb_opt_points, "SPEC",
 			"only these points, comma-separated names or\n"

@@ -92,18 +92,6 @@ static int cb_opt_placement(void *field, const char *v, struct cb_error *e)
 	return cb_placement_parse(v, field, e);
 }
 
-static int cb_opt_tolerance(void *field, const char *v, struct cb_error *e)
-{
-	char *end;
-	double t = strtod(v, &end);
-
-	if (end == v || *end || !(t >= 0 && t <= CB_TOLERANCE_MAX))
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --tolerance '%s' (accepted: a percentage, 0..100)", v);
-	*(double *)field = t / 100;
-	return 0;
-}
-
 static const struct cb_option cb_job_options[] = {
 	CB_OPT_NAME("backend", struct cb_job, backend, cb_backends, "B",
 		    "auto (default): module when copybench.ko is\n"
@@ -191,8 +179,8 @@ static const struct cb_option cb_job_options[] = {
 	CB_OPT_FLAG("plateau", 0, struct cb_job, plateau,
 		    "ranges of equal cost (within the noise) instead\n"
 		    "of tables"),
-	CB_OPT_CALLBACK("tolerance", struct cb_job, tolerance, required_argument,
-			cb_opt_tolerance, "PCT",
+	CB_OPT_DOUBLE("tolerance", struct cb_job, tolerance, 0, CB_TOLERANCE_MAX, 0, 1.0 / 100,
+		      "a percentage", "PCT", "PCT",
 			"plateau: least difference that splits a range,\n"
 			"percent (default 1, 0..100), widened by noise"),
 	CB_OPT_FLAG("dry-run", 0, struct cb_job, dry_run,
@@ -224,43 +212,6 @@ static int cb_opt_as_native(void *field, const char *v, struct cb_error *e)
 	return 0;
 }
 
-static int cb_opt_perturb(void *field, const char *v, struct cb_error *e)
-{
-	char *end;
-	double d = strtod(v, &end);
-
-	if (end == v || *end || !(d >= CB_PERTURB_MIN && d <= CB_PERTURB_MAX))
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --perturb-controls '%s' (accepted: a factor, %g..%g)",
-			       v, CB_PERTURB_MIN, CB_PERTURB_MAX);
-	*(double *)field = d;
-	return 0;
-}
-
-/* --slow-native and --slow-spell: a percentage, 0 < PCT <= CB_SLOW_NATIVE_MAX. */
-static int cb_opt_slow_pct(const char *opt, void *field, const char *v, struct cb_error *e)
-{
-	char *end;
-	double d = strtod(v, &end);
-
-	if (end == v || *end || !(d > 0 && d <= CB_SLOW_NATIVE_MAX))
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --%s '%s' (accepted: a percentage, 0 < PCT <= %g)", opt, v,
-			       CB_SLOW_NATIVE_MAX);
-	*(double *)field = d;
-	return 0;
-}
-
-static int cb_opt_slow_native(void *field, const char *v, struct cb_error *e)
-{
-	return cb_opt_slow_pct("slow-native", field, v, e);
-}
-
-static int cb_opt_slow_spell(void *field, const char *v, struct cb_error *e)
-{
-	return cb_opt_slow_pct("slow-spell", field, v, e);
-}
-
 /*
  * Test-only: sweep's options that make a record lie on purpose, so the
  * tests of compare and bisect-run (and tools/compare-validate) can make a
@@ -272,18 +223,18 @@ static const struct cb_option cb_job_test_options[] = {
 			cb_opt_as_native, "V",
 			"test-only: time variant V where native would be\n"
 			"and record it as native (validation, bisect test)"),
-	CB_OPT_CALLBACK("perturb-controls", struct cb_job, perturb, required_argument,
-			cb_opt_perturb, "F",
+	CB_OPT_DOUBLE("perturb-controls", struct cb_job, perturb, CB_PERTURB_MIN, CB_PERTURB_MAX,
+		      0, 1, "a factor", "F", "F",
 			"test-only: multiply the control variants' costs\n"
 			"by F (0.1..10) after timing: the machine 'moved'"),
-	CB_OPT_CALLBACK("slow-spell", struct cb_job, set.spell, required_argument,
-			cb_opt_slow_spell, "PCT",
+	CB_OPT_DOUBLE("slow-spell", struct cb_job, set.spell, 0, CB_SLOW_NATIVE_MAX, CB_LO_OPEN,
+		      1, "a percentage", "PCT", "PCT",
 			"test-only: the native copy PCT% dearer (as\n"
 			"--slow-native) in the first third of each\n"
 			"process's rounds only: a slow spell of the\n"
 			"machine made to order (interleaved, user backend)"),
-	CB_OPT_CALLBACK("slow-native", struct cb_job, slow_native, required_argument,
-			cb_opt_slow_native, "PCT",
+	CB_OPT_DOUBLE("slow-native", struct cb_job, slow_native, 0, CB_SLOW_NATIVE_MAX,
+		      CB_LO_OPEN, 1, "a percentage", "PCT", "PCT",
 			"test-only: the native copy's time per call\n"
 			"PCT% dearer, by more of the same copying, as\n"
 			"much as measured in the process makes it\n"

@@ -5,8 +5,8 @@
  * against values worked out by hand, the --sizes language, the JSON parser
  * and the record reader and writer (good records, and every kind of bad
  * one a reader must refuse with the file and line), point names, size
- * classes and --points patterns (compare), and the search of the
- * test-only slowdown on synthetic costs.
+ * classes and --points patterns (compare), the search of the test-only
+ * slowdown on synthetic costs, and the option tables' number type.
  *
  * Built by "make copybench" as build/copybench_unit_test, on the kernel's
  * kselftest_harness.h; run by selftests/copybench_cmd_test.sh.
@@ -21,6 +21,7 @@
 #include "kselftest_harness.h"
 
 #include "json.h"
+#include "options.h"
 #include "plateau.h"
 #include "points.h"
 #include "record.h"
@@ -471,6 +472,79 @@ TEST(sizes_language)
 	EXPECT_EQ(1ULL << 20, s[3].lo);
 	EXPECT_TRUE(s[4].random && s[4].lo == 1 && s[4].hi == 64);
 	free(s);
+}
+
+/* A double option: its bounds, open or not, its scale, and what it refuses. */
+struct dopt_ctx {
+	double pct, level;
+	int help;
+};
+
+static const struct cb_option dopt_table[] = {
+	CB_OPT_DOUBLE("pct", struct dopt_ctx, pct, 0, 1000, CB_HI_OPEN, 1.0 / 100,
+		      "a percentage", "PCT", "PCT", "a percentage"),
+	CB_OPT_DOUBLE("level", struct dopt_ctx, level, 0, 0.5, CB_LO_OPEN, 1,
+		      "a significance level", "alpha", "A", "a level"),
+	CB_OPT_FLAG("help", 'h', struct dopt_ctx, help, "this help"),
+	CB_OPT_END(),
+};
+
+static int dopt_parse(const char *name, const char *value, struct dopt_ctx *c,
+		      struct cb_error *e)
+{
+	static const struct cb_option *const tables[] = { dopt_table, NULL };
+	char prog[] = "test", opt[32];
+	char *argv[4];
+
+	snprintf(opt, sizeof(opt), "--%s", name);
+	argv[0] = prog;
+	argv[1] = opt;
+	argv[2] = (char *)value;
+	argv[3] = NULL;
+	optind = 0;
+	memset(e, 0, sizeof(*e));
+	return cb_options_parse(3, argv, tables, c, NULL, e);
+}
+
+TEST(options_double)
+{
+	static const char *const bad_pct[] = {
+		"", "x", "5%", "1e", "-0.1", "1000", "1e3", "nan", "inf", "-inf", " 5x",
+	};
+	static const char *const bad_level[] = { "0", "0.0", "-0", "0.51", "0.5.", "nan" };
+	struct dopt_ctx c = { .pct = -1, .level = -1 };
+	struct cb_error e;
+	unsigned int i;
+
+	ASSERT_EQ(3, dopt_parse("pct", "0", &c, &e));
+	EXPECT_TRUE(NEAR(0, c.pct));
+	ASSERT_EQ(3, dopt_parse("pct", "999.5", &c, &e));
+	EXPECT_TRUE(NEAR(9.995, c.pct));
+	ASSERT_EQ(3, dopt_parse("pct", "2", &c, &e));
+	EXPECT_TRUE(NEAR(0.02, c.pct));
+	ASSERT_EQ(3, dopt_parse("level", "0.5", &c, &e));
+	EXPECT_TRUE(NEAR(0.5, c.level));
+	ASSERT_EQ(3, dopt_parse("level", "1e-3", &c, &e));
+	EXPECT_TRUE(NEAR(0.001, c.level));
+	for (i = 0; i < ARRAY_SIZE(bad_pct); i++) {
+		EXPECT_EQ(-1, dopt_parse("pct", bad_pct[i], &c, &e)) {
+			TH_LOG("--pct '%s' was accepted", bad_pct[i]);
+		}
+		EXPECT_EQ(CB_EXIT_USAGE, e.status);
+		EXPECT_NE(NULL, strstr(e.msg, "(accepted: a percentage, 0 <= PCT < 1000)")) {
+			TH_LOG("--pct '%s': %s", bad_pct[i], e.msg);
+		}
+		EXPECT_TRUE(NEAR(0.02, c.pct));	/* unchanged */
+	}
+	for (i = 0; i < ARRAY_SIZE(bad_level); i++) {
+		EXPECT_EQ(-1, dopt_parse("level", bad_level[i], &c, &e)) {
+			TH_LOG("--level '%s' was accepted", bad_level[i]);
+		}
+		EXPECT_NE(NULL, strstr(e.msg, "(accepted: a significance level, 0 < alpha <= 0.5)")) {
+			TH_LOG("--level '%s': %s", bad_level[i], e.msg);
+		}
+		EXPECT_TRUE(NEAR(0.001, c.level));	/* unchanged */
+	}
 }
 
 /* Bad --sizes: a usage error naming the item and the accepted forms. */

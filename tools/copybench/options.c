@@ -82,6 +82,14 @@ static int cb_option_refuse(const struct cb_option *o, const char *v, struct cb_
 		cb_str_printf(&list, "%s%llu..%llu%s%s", o->unit ? "" : "a decimal integer, ",
 			      o->min, o->max, o->unit ? " " : "", o->unit ? o->unit : "");
 		break;
+	case CB_OPTT_DOUBLE:
+		if (o->open)
+			cb_str_printf(&list, "%s, %g %s %s %s %g", o->unit, o->dmin,
+				      o->open & CB_LO_OPEN ? "<" : "<=", o->sym,
+				      o->open & CB_HI_OPEN ? "<" : "<=", o->dmax);
+		else
+			cb_str_printf(&list, "%s, %g..%g", o->unit, o->dmin, o->dmax);
+		break;
 	default:
 		cb_str_printf(&list, "%s%lld..%lld%s%s", o->unit ? "" : "a decimal integer, ",
 			      o->smin, o->smax, o->unit ? " " : "", o->unit ? o->unit : "");
@@ -99,6 +107,8 @@ static int cb_option_store(const struct cb_option *o, void *ctx, const char *v,
 	void *field = (char *)ctx + o->off;
 	unsigned long long u;
 	long long s;
+	char *end;
+	double d;
 	int i;
 
 	switch (o->type) {
@@ -120,6 +130,14 @@ static int cb_option_store(const struct cb_option *o, void *ctx, const char *v,
 		if (cb_parse_i64(v, o->smin, o->smax, &s))
 			return cb_option_refuse(o, v, e);
 		*(long long *)field = s;
+		return 0;
+	case CB_OPTT_DOUBLE:
+		d = strtod(v, &end);
+		/* NaN fails every comparison, so it is refused too. */
+		if (end == v || *end || !(o->open & CB_LO_OPEN ? d > o->dmin : d >= o->dmin) ||
+		    !(o->open & CB_HI_OPEN ? d < o->dmax : d <= o->dmax))
+			return cb_option_refuse(o, v, e);
+		*(double *)field = d * o->scale;
 		return 0;
 	case CB_OPTT_NAME:
 	case CB_OPTT_CHOICE:

@@ -26,6 +26,7 @@ enum cb_option_type {
 	CB_OPTT_INT,		/* long long: decimal with an optional '-', in smin..smax */
 	CB_OPTT_NAME,		/* const char *: one of names[] */
 	CB_OPTT_CHOICE,		/* int: the index of the value in names[] */
+	CB_OPTT_DOUBLE,		/* double: a decimal number in dmin..dmax, times scale */
 	CB_OPTT_CALLBACK,	/* cb(field, value, e): anything else */
 };
 
@@ -37,7 +38,8 @@ typedef int (*cb_option_cb)(void *field, const char *value, struct cb_error *e);
  * given to cb_options_parse(); short_name is 0 or its letter; help may hold
  * several lines separated by '\n'. A refused value gets "invalid --NAME
  * 'VALUE' (accepted: ...)": the names, "MIN..MAX UNIT" with a unit, else "a
- * decimal integer, MIN..MAX" (a callback writes its own). Write entries
+ * decimal integer, MIN..MAX", a double "WHAT, MIN..MAX" or, with a bound
+ * left open, "WHAT, MIN < SYM <= MAX" (a callback writes its own). Write entries
  * with the CB_OPT_* macros below; a table ends with CB_OPT_END().
  */
 struct cb_option {
@@ -52,9 +54,16 @@ struct cb_option {
 	long long smin, smax;		/* CB_OPTT_INT */
 	const char *const *names;	/* CB_OPTT_NAME, CB_OPTT_CHOICE */
 	unsigned int nnames;
-	const char *unit;	/* UINT, INT: "(accepted: MIN..MAX UNIT)" */
+	const char *unit;	/* UINT, INT: "(accepted: MIN..MAX UNIT)"; DOUBLE: WHAT */
+	double dmin, dmax, scale;	/* CB_OPTT_DOUBLE */
+	unsigned int open;	/* CB_OPTT_DOUBLE: CB_LO_OPEN, CB_HI_OPEN */
+	const char *sym;	/* CB_OPTT_DOUBLE: the value's name in MIN < SYM */
 	cb_option_cb cb;
 };
+
+/* A double's bounds that are not accepted themselves. */
+#define CB_LO_OPEN	1u
+#define CB_HI_OPEN	2u
 
 #define CB_OPT_FIELD(T, f)	.off = offsetof(T, f), .size = sizeof(((T *)0)->f)
 /* The field's type is t (a mistyped field does not compile). */
@@ -87,6 +96,16 @@ struct cb_option {
 	{ .type = CB_OPTT_CHOICE + CB_OPT_IS(T, f, int), .name = (n),	\
 	  .has_arg = required_argument, CB_OPT_FIELD(T, f), .names = (list),	\
 	  .nnames = ARRAY_SIZE(list), .arg = (a), .help = (h) }
+/*
+ * A double field: a decimal number in lo..hi (bounds in open left out),
+ * stored times scale (1.0 / 100 for a percentage kept as a fraction);
+ * wh and sy name it in the message ("a percentage", "PCT").
+ */
+#define CB_OPT_DOUBLE(n, T, f, lo, hi, op, scl, wh, sy, a, h)		\
+	{ .type = CB_OPTT_DOUBLE + CB_OPT_IS(T, f, double), .name = (n),	\
+	  .has_arg = required_argument, CB_OPT_FIELD(T, f), .dmin = (lo),	\
+	  .dmax = (hi), .open = (op), .scale = (scl), .unit = (wh),	\
+	  .sym = (sy), .arg = (a), .help = (h) }
 /* has: required_argument, or optional_argument (then fn may get NULL). */
 #define CB_OPT_CALLBACK(n, T, f, has, fn, a, h)				\
 	{ .type = CB_OPTT_CALLBACK, .name = (n), .has_arg = (has),	\

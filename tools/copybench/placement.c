@@ -82,18 +82,6 @@ static int cb_opt_control(void *field, const char *v, struct cb_error *e)
 	return 0;
 }
 
-static int cb_opt_pl_threshold(void *field, const char *v, struct cb_error *e)
-{
-	char *end;
-	double d = strtod(v, &end);
-
-	if (end == v || *end || !(d >= 0 && d <= 1000))
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --threshold '%s' (accepted: a percentage, 0..1000)", v);
-	*(double *)field = d;
-	return 0;
-}
-
 /* --load[=KO]: "" for --load alone. */
 static int cb_opt_pl_load(void *field, const char *v, struct cb_error *e)
 {
@@ -114,8 +102,8 @@ static const struct cb_option cb_placement_options[] = {
 	CB_OPT_CALLBACK("control", struct cb_pl_opts, control, required_argument, cb_opt_control,
 			"V", "the fixed variant measured just after the point\n"
 			"in each process (default movsb), or none"),
-	CB_OPT_CALLBACK("threshold", struct cb_pl_opts, threshold, required_argument,
-			cb_opt_pl_threshold, "PCT",
+	CB_OPT_DOUBLE("threshold", struct cb_pl_opts, threshold, 0, 1000, 0, 1,
+		      "a percentage", "PCT", "PCT",
 			"slow: more than PCT percent above the fast\n"
 			"quarter's edge, the 25th percentile of the\n"
 			"processes (default 5, 0..1000)"),

@@ -45,18 +45,6 @@ struct cb_plot {
 static const char *const cb_plot_estimators[] = { "min", "median" };
 static const char *const cb_plot_clocks[] = { "tsc", "core" };
 
-static int cb_opt_plot_tolerance(void *field, const char *v, struct cb_error *e)
-{
-	char *end;
-	double t = strtod(v, &end) / 100;
-
-	if (end == v || *end || !(t >= 0 && t <= 1))
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --tolerance '%s' (accepted: a percentage, 0..100)", v);
-	*(double *)field = t;
-	return 0;
-}
-
 static const struct cb_option cb_plot_options[] = {
 	CB_OPT_STRING("output", 'o', struct cb_plot, output, "FILE",
 		      "the image: .svg or .png (required)"),
@@ -68,8 +56,8 @@ static const struct cb_option cb_plot_options[] = {
 		    "records' own)"),
 	CB_OPT_CHOICE("clock", struct cb_plot, core_clocks, cb_plot_clocks, "C",
 		      "tsc (default) or core: TSC cycles x clock_ratio"),
-	CB_OPT_CALLBACK("tolerance", struct cb_plot, tolerance, required_argument,
-			cb_opt_plot_tolerance, "PCT",
+	CB_OPT_DOUBLE("tolerance", struct cb_plot, tolerance, 0, 100, 0, 1.0 / 100,
+		      "a percentage", "PCT", "PCT",
 			"plateau: least difference that splits a range,\n"
 			"percent (default 1, 0..100)"),
 	CB_OPT_FLAG("help", 'h', struct cb_plot, help, "this help"),
