@@ -35,6 +35,12 @@ const char *const cb_caches[] = {
 };
 const unsigned int cb_ncaches = ARRAY_SIZE(cb_caches);
 
+#define CB_BACKENDS	"user", "module"
+const char *const cb_estimator_names[2] = { "min", "median" };
+const char *const cb_clock_names[2] = { "tsc", "core" };
+const char *const cb_backend_choices[3] = { "auto", CB_BACKENDS };
+const char *const cb_backend_names[2] = { CB_BACKENDS };
+
 int cb_stop_signal;
 
 int cb_name_index(const char *const *list, unsigned int n, const char *name)

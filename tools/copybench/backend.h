@@ -23,6 +23,18 @@ extern const unsigned int cb_ndirections;
 extern const char *const cb_caches[];
 extern const unsigned int cb_ncaches;
 
+/*
+ * The names the options take, each list once: --estimator (a point's
+ * cycles_min or cycles_median), --clock (TSC or core clocks), the index
+ * their CB_OPT_CHOICE() stores; --backend, "auto" first where it is
+ * accepted (sweep, alias, placement), the two that measure where only
+ * those are (bisect-run).
+ */
+extern const char *const cb_estimator_names[2];
+extern const char *const cb_clock_names[2];
+extern const char *const cb_backend_choices[3];
+extern const char *const cb_backend_names[2];
+
 /* Index of name in list (n entries), or -1. */
 int cb_name_index(const char *const *list, unsigned int n, const char *name);
 

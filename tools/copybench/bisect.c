@@ -75,7 +75,6 @@ struct cb_bisect {
 _Static_assert(offsetof(struct cb_bisect, cmp) == 0,
 	       "cb_compare_decide_options are fields of struct cb_bisect too");
 
-static const char *const cb_bisect_backends[] = { "user", "module" };
 
 /* --load[=KO]: "" for --load alone, NULL when not given. */
 static int cb_opt_bisect_load(void *field, const char *v, struct cb_error *e)
@@ -96,7 +95,7 @@ static const struct cb_option cb_bisect_options[] = {
 	CB_OPT_UINT("repeat", struct cb_bisect, repeat, 1, 1000, NULL, "N",
 		    "repeats per point (default: GOOD's, raised to\n"
 		    "what alpha needs against GOOD's)"),
-	CB_OPT_NAME("backend", struct cb_bisect, backend, cb_bisect_backends, "B",
+	CB_OPT_NAME("backend", struct cb_bisect, backend, cb_backend_names, "B",
 		    "user or module (default: GOOD's)"),
 	CB_OPT_CALLBACK("load", struct cb_bisect, load, optional_argument, cb_opt_bisect_load,
 			"KO", "module backend: load KO (default ./copybench.ko)\n"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "builtin.h"
 #include "compare.h"
 #include "options.h"
@@ -48,8 +49,6 @@ static int cb_opt_points(void *field, const char *v, struct cb_error *e)
 	return 0;
 }
 
-static const char *const cb_cmp_estimators[] = { "min", "median" };
-static const char *const cb_cmp_clocks[] = { "tsc", "core" };
 
 const struct cb_option cb_compare_decide_options[] = {
 	CB_OPT_DOUBLE("alpha", struct cb_compare_args, o.par.alpha, 0, 0.5, CB_LO_OPEN, 1,
@@ -64,10 +63,10 @@ const struct cb_option cb_compare_decide_options[] = {
 			"only these points, comma-separated names or\n"
 			"shell patterns ('to_user.native.*', '*.4K'), and\n"
 			"the controls of their size classes"),
-	CB_OPT_CHOICE("estimator", struct cb_compare_args, o.median, cb_cmp_estimators, "E",
+	CB_OPT_CHOICE("estimator", struct cb_compare_args, o.median, cb_estimator_names, "E",
 		      "each repeat's figure: min (cycles_min) or median\n"
 		      "(default: the base record's estimator)"),
-	CB_OPT_CHOICE("clock", struct cb_compare_args, o.core, cb_cmp_clocks, "C",
+	CB_OPT_CHOICE("clock", struct cb_compare_args, o.core, cb_clock_names, "C",
 		      "tsc (default) or core: TSC cycles x clock_ratio"),
 	CB_OPT_UINT("resamples", struct cb_compare_args, o.par.resamples, INFER_BOOT_MIN,
 		    INFER_BOOT_MAX, NULL, "N",

@@ -58,9 +58,6 @@
 #define CB_TOLERANCE_MAX	100.0
 #define CB_PROGRESS_NS		200000000ULL
 
-static const char *const cb_backends[] = { "auto", "user", "module" };
-static const char *const cb_estimators[] = { "min", "median" };
-static const char *const cb_clocks[] = { "tsc", "core" };
 /* --design: the order of enum cb_design (job.h). */
 static const char *const cb_designs[] = { "interleaved", "block" };
 
@@ -93,7 +90,7 @@ static int cb_opt_placement(void *field, const char *v, struct cb_error *e)
 }
 
 static const struct cb_option cb_job_options[] = {
-	CB_OPT_NAME("backend", struct cb_job, backend, cb_backends, "B",
+	CB_OPT_NAME("backend", struct cb_job, backend, cb_backend_choices, "B",
 		    "auto (default): module when copybench.ko is\n"
 		    "loaded, else user; user: libcopyvariants timed in\n"
 		    "this process; module: copybench.ko (root)"),
@@ -164,10 +161,10 @@ static const struct cb_option cb_job_options[] = {
 		    CB_MAX_RUN_MS_MAX, NULL, "MS",
 		    "bound of one point's run: then it ends with the\n"
 		    "samples it has (default 10000, 1..600000)"),
-	CB_OPT_CHOICE("estimator", struct cb_job, estimator, cb_estimators, "E",
+	CB_OPT_CHOICE("estimator", struct cb_job, estimator, cb_estimator_names, "E",
 		      "what tables and plateaus show: min (default),\n"
 		      "the fastest kept sample, or median"),
-	CB_OPT_CHOICE("clock", struct cb_job, core_clocks, cb_clocks, "C",
+	CB_OPT_CHOICE("clock", struct cb_job, core_clocks, cb_clock_names, "C",
 		      "the clock of tables and plateaus: tsc (default),\n"
 		      "TSC cycles; core: TSC cycles x clock_ratio, the\n"
 		      "core clocks the run had (see the clock probe)"),
@@ -396,17 +393,17 @@ static int cb_like_settings(struct cb_job *r, const struct cb_record_header *h,
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "%s:1: field 'placement': '%s' is not a placement sweep takes (accepted: vary, vary-pages, fixed, SRC:DST:STACK)",
 			       r->like, h->placement);
-	i = cb_name_index(cb_estimators, ARRAY_SIZE(cb_estimators), h->estimator);
+	i = cb_name_index(cb_estimator_names, ARRAY_SIZE(cb_estimator_names), h->estimator);
 	if (!cb_job_given(r, "estimator") && i >= 0)
 		r->estimator = (enum cb_estimator)i;
-	i = cb_name_index(cb_clocks, ARRAY_SIZE(cb_clocks), h->clock);
+	i = cb_name_index(cb_clock_names, ARRAY_SIZE(cb_clock_names), h->clock);
 	if (!cb_job_given(r, "clock") && i >= 0)
 		r->core_clocks = i;
 	if (r->set.samples < CB_SAMPLES_MIN || r->set.samples > CB_SAMPLES_MAX ||
 	    r->set.loops > CB_LOOPS_MAX || r->set.max_run_ms < CB_MAX_RUN_MS_MIN ||
 	    r->set.max_run_ms > CB_MAX_RUN_MS_MAX || r->repeat < 1 || r->repeat > CB_REPEAT_MAX ||
 	    r->set.process_ms > CB_PROCESS_MS_MAX ||
-	    cb_name_index(cb_backends, ARRAY_SIZE(cb_backends), r->backend) < 0)
+	    cb_name_index(cb_backend_choices, ARRAY_SIZE(cb_backend_choices), r->backend) < 0)
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "%s:1: samples, loops, max_run_ms, process_ms, repeat or backend out of the range sweep takes (see sweep --help)",
 			       r->like);
@@ -899,8 +896,8 @@ static void cb_header(struct cb_job *r, const struct cb_backend *b, int cpu,
 		h->seed = r->seed;
 		CB_HEADER_SET(h, seed);
 	}
-	h->estimator = cb_strdup(cb_estimators[r->estimator]);
-	h->clock = cb_strdup(cb_clocks[r->core_clocks]);
+	h->estimator = cb_strdup(cb_estimator_names[r->estimator]);
+	h->clock = cb_strdup(cb_clock_names[r->core_clocks]);
 	h->buffers = cb_strdup(buffers ? buffers : "unknown");
 	if (r->as_native) {
 		h->as_native = cb_strdup(r->as_native);

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "builtin.h"
 #include "copybench.h"
 #include "gnuplot.h"
@@ -70,7 +71,6 @@ struct cb_pl_opts {
 	int json, help;
 };
 
-static const char *const cb_pl_backends[] = { "auto", "user", "module" };
 
 static int cb_opt_control(void *field, const char *v, struct cb_error *e)
 {
@@ -107,7 +107,7 @@ static const struct cb_option cb_placement_options[] = {
 			"slow: more than PCT percent above the fast\n"
 			"quarter's edge, the 25th percentile of the\n"
 			"processes (default 5, 0..1000)"),
-	CB_OPT_NAME("backend", struct cb_pl_opts, backend, cb_pl_backends, "B",
+	CB_OPT_NAME("backend", struct cb_pl_opts, backend, cb_backend_choices, "B",
 		    "auto (default), user or module, as sweep's"),
 	CB_OPT_CALLBACK("load", struct cb_pl_opts, load, optional_argument, cb_opt_pl_load, "KO",
 			"module backend: load KO (default ./copybench.ko)\n"

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "builtin.h"
 #include "gnuplot.h"
 #include "options.h"
@@ -42,8 +43,6 @@ struct cb_plot {
 	int plateau, help, core_clocks;
 };
 
-static const char *const cb_plot_estimators[] = { "min", "median" };
-static const char *const cb_plot_clocks[] = { "tsc", "core" };
 
 static const struct cb_option cb_plot_options[] = {
 	CB_OPT_STRING("output", 'o', struct cb_plot, output, "FILE",
@@ -51,10 +50,10 @@ static const struct cb_option cb_plot_options[] = {
 	CB_OPT_FLAG("plateau", 0, struct cb_plot, plateau,
 		    "draw each line's plateau ranges (equal cost\n"
 		    "within the repeats' spread) as steps"),
-	CB_OPT_NAME("estimator", struct cb_plot, estimator, cb_plot_estimators, "E",
+	CB_OPT_NAME("estimator", struct cb_plot, estimator, cb_estimator_names, "E",
 		    "cycles_min or cycles_median (default: the\n"
 		    "records' own)"),
-	CB_OPT_CHOICE("clock", struct cb_plot, core_clocks, cb_plot_clocks, "C",
+	CB_OPT_CHOICE("clock", struct cb_plot, core_clocks, cb_clock_names, "C",
 		      "tsc (default) or core: TSC cycles x clock_ratio"),
 	CB_OPT_DOUBLE("tolerance", struct cb_plot, tolerance, 0, 100, 0, 1.0 / 100,
 		      "a percentage", "PCT", "PCT",
