@@ -43,6 +43,20 @@ const char *const cb_backend_names[2] = { CB_BACKENDS };
 
 int cb_stop_signal;
 
+/*
+ * --load[=KO] of sweep, alias, placement and bisect-run: the file, or ""
+ * for --load alone (CB_DEFAULT_KO, which the module backend loads, and
+ * what placement and bisect-run pass on as "--load"); NULL when not given.
+ */
+int cb_opt_load(void *field, const char *v, struct cb_error *e)
+{
+	if (v && !*v)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --load '': a .ko file, or no value for %s", CB_DEFAULT_KO);
+	*(const char **)field = v ? v : "";
+	return 0;
+}
+
 int cb_name_index(const char *const *list, unsigned int n, const char *name)
 {
 	unsigned int i;

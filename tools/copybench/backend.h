@@ -113,6 +113,13 @@ struct cb_result {
 /* What --load loads when given no file. */
 #define CB_DEFAULT_KO	"./copybench.ko"
 
+/*
+ * The option callback (options.h) of --load[=KO], as sweep, alias,
+ * placement and bisect-run take it: KO, "" for --load alone (then
+ * CB_DEFAULT_KO), NULL not given.
+ */
+int cb_opt_load(void *field, const char *v, struct cb_error *e);
+
 struct cb_place;
 
 /* The measuring settings both backends honour (command-line options). */

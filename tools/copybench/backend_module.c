@@ -251,7 +251,7 @@ static int mb_find(struct cb_backend *b, struct mb *m, struct cb_error *e)
 		return cb_fail(e, CB_EXIT_RUNTIME,
 			       "copybench.ko is not loaded (%s does not exist): insmod it, pass --load[=KO], or use --backend user",
 			       CB_DEBUGFS_DIR);
-	if (mb_load(m, b->set->load, e))
+	if (mb_load(m, *b->set->load ? b->set->load : CB_DEFAULT_KO, e))
 		return -1;
 	if (stat(CB_DEBUGFS_DIR, &st))
 		return cb_fail(e, CB_EXIT_RUNTIME,

@@ -76,16 +76,6 @@ _Static_assert(offsetof(struct cb_bisect, cmp) == 0,
 	       "cb_compare_decide_options are fields of struct cb_bisect too");
 
 
-/* --load[=KO]: "" for --load alone, NULL when not given. */
-static int cb_opt_bisect_load(void *field, const char *v, struct cb_error *e)
-{
-	if (v && !*v)
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --load '': a .ko file, or no value for %s", CB_DEFAULT_KO);
-	*(const char **)field = v ? v : "";
-	return 0;
-}
-
 static const struct cb_option cb_bisect_options[] = {
 	CB_OPT_STRING("good", 0, struct cb_bisect, good, "FILE",
 		      "the record of the good kernel (required)"),
@@ -97,7 +87,7 @@ static const struct cb_option cb_bisect_options[] = {
 		    "what alpha needs against GOOD's)"),
 	CB_OPT_NAME("backend", struct cb_bisect, backend, cb_backend_names, "B",
 		    "user or module (default: GOOD's)"),
-	CB_OPT_CALLBACK("load", struct cb_bisect, load, optional_argument, cb_opt_bisect_load,
+	CB_OPT_CALLBACK("load", struct cb_bisect, load, optional_argument, cb_opt_load,
 			"KO", "module backend: load KO (default ./copybench.ko)\n"
 			"if not loaded, unload it after"),
 	CB_OPT_STRING("cpu", 0, struct cb_bisect, cpu, "N",

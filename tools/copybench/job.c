@@ -63,15 +63,6 @@ static const char *const cb_designs[] = { "interleaved", "block" };
 
 /* ---- The options: each written once, with its field (options.h) -------- */
 
-static int cb_opt_load(void *field, const char *v, struct cb_error *e)
-{
-	if (v && !*v)
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --load '': a .ko file, or no value for %s", CB_DEFAULT_KO);
-	*(const char **)field = v ? v : CB_DEFAULT_KO;
-	return 0;
-}
-
 static int cb_opt_cpu(void *field, const char *v, struct cb_error *e)
 {
 	long long cpu;

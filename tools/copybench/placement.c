@@ -82,16 +82,6 @@ static int cb_opt_control(void *field, const char *v, struct cb_error *e)
 	return 0;
 }
 
-/* --load[=KO]: "" for --load alone. */
-static int cb_opt_pl_load(void *field, const char *v, struct cb_error *e)
-{
-	if (v && !*v)
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "invalid --load '': a .ko file, or no value for ./copybench.ko");
-	*(const char **)field = v ? v : "";
-	return 0;
-}
-
 static const struct cb_option cb_placement_options[] = {
 	CB_OPT_UINT("placements", struct cb_pl_opts, placements, 2, CB_PL_MAX, NULL, "N",
 		    "placements, each a process per round (default\n"
@@ -109,7 +99,7 @@ static const struct cb_option cb_placement_options[] = {
 			"processes (default 5, 0..1000)"),
 	CB_OPT_NAME("backend", struct cb_pl_opts, backend, cb_backend_choices, "B",
 		    "auto (default), user or module, as sweep's"),
-	CB_OPT_CALLBACK("load", struct cb_pl_opts, load, optional_argument, cb_opt_pl_load, "KO",
+	CB_OPT_CALLBACK("load", struct cb_pl_opts, load, optional_argument, cb_opt_load, "KO",
 			"module backend: load KO (default ./copybench.ko)\n"
 			"when not loaded, unload it after"),
 	CB_OPT_STRING("samples", 0, struct cb_pl_opts, samples, "N",
