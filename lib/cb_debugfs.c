@@ -31,6 +31,23 @@ const char *const cbfs_directions[] = {
 };
 const unsigned int cbfs_ndirections = CBFS_ARRAY_SIZE(cbfs_directions);
 
+const char *const cbfs_caches[] = {
+#define CB_CACHE(name)	CBFS_STR(name),
+#include "copybench.h"
+#undef CB_CACHE
+};
+const unsigned int cbfs_ncaches = CBFS_ARRAY_SIZE(cbfs_caches);
+
+int cbfs_name_index(const char *const *list, unsigned int n, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return (int)i;
+	return -1;
+}
+
 int cbfs_file_write(const char *path, const void *buf, size_t len)
 {
 	ssize_t n;

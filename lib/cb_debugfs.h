@@ -67,9 +67,18 @@ bool cbfs_value_ok(const char *unit, const char *v);
 int cbfs_results_parse(char *text, const char *vals[CBFS_NKEYS], bool strict, char *why,
 		       size_t whylen);
 
-/* The directions (CB_DIRECTION), in copybench.h's order. */
+/*
+ * The directions (CB_DIRECTION) and cache modes (CB_CACHE), in
+ * copybench.h's order: the one table of their names for the command and
+ * the tests.
+ */
 extern const char *const cbfs_directions[];
 extern const unsigned int cbfs_ndirections;
+extern const char *const cbfs_caches[];
+extern const unsigned int cbfs_ncaches;
+
+/* Index of name in list (n entries), or -1. */
+int cbfs_name_index(const char *const *list, unsigned int n, const char *name);
 
 /*
  * A line of "variants", "NAME usable|unusable [DIRS] DESCRIPTION", split in

@@ -45,28 +45,6 @@ const struct cb_knob_info cb_knob_list[CB_NKNOBS] = {
 #undef CB_KNOB
 };
 
-const char * const cb_directions[CB_NDIRECTIONS] = {
-#define CB_DIRECTION(name)	CB_STR(name),
-#include "copybench.h"
-#undef CB_DIRECTION
-};
-
-const char * const cb_caches[CB_NCACHES] = {
-#define CB_CACHE(name)	CB_STR(name),
-#include "copybench.h"
-#undef CB_CACHE
-};
-
-int cb_name_index(const char * const *list, unsigned int n, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(list[i], name))
-			return (int)i;
-	return -1;
-}
-
 bool cb_is_knob(int i)
 {
 	int k;
@@ -242,7 +220,7 @@ bool cb_variant_has_dir(const char *name, const char *dir)
 {
 	struct cb_variant v[CB_MAX_VARIANTS];
 	int i, n = cb_variants(v, CB_MAX_VARIANTS);
-	int d = cb_name_index(cb_directions, CB_NDIRECTIONS, dir);
+	int d = cbfs_name_index(cbfs_directions, CB_NDIRECTIONS, dir);
 
 	for (i = 0; i < n; i++)
 		if (!strcmp(v[i].name, name))

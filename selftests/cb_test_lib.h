@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include "copybench.h"
+#include "lib/cb_debugfs.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -64,11 +65,10 @@ enum {
 	CB_NCACHES
 };
 
-extern const char * const cb_directions[CB_NDIRECTIONS];
-extern const char * const cb_caches[CB_NCACHES];
-
-/* Index of name in list[0..n), or -1. */
-int cb_name_index(const char * const *list, unsigned int n, const char *name);
+/*
+ * Their names: lib/cb_debugfs.h's cbfs_directions and cbfs_caches (as
+ * many as CB_NDIRECTIONS and CB_NCACHES), cbfs_name_index().
+ */
 
 /*
  * The CB_KNOB list: each knob's name, type ("u64", "cpu", "direction"...)
@@ -124,7 +124,7 @@ const char *cb_unavailable(void);
 
 /*
  * The "variants" file, one entry per line "NAME usable|unusable DIRS
- * DESCRIPTION": dirs is DIRS as a bit mask over cb_directions.
+ * DESCRIPTION": dirs is DIRS as a bit mask over cbfs_directions.
  */
 struct cb_variant {
 	char name[CB_NAME_LEN];

@@ -379,7 +379,7 @@ TEST_F(iface, variants_file_lists_names_states_directions_in_list_order)
 
 	for (d = 0; d < CB_NDIRECTIONS; d++)
 		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", d ? "," : "",
-			 cb_directions[d]);
+			 cbfs_directions[d]);
 	ASSERT_LT(0, cb_read("variants", buf, sizeof(buf)));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
 		char name[CB_NAME_LEN], state[16], dirs[128];

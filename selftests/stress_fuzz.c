@@ -195,7 +195,7 @@ static int fz_expect_name(const struct fz_rule *r, const char *s, char *out, siz
 	size_t i;
 
 	for (i = 0; i < (r->kind == FZ_CACHE ? CB_NCACHES : CB_NDIRECTIONS); i++) {
-		const char *n = r->kind == FZ_CACHE ? cb_caches[i] : cb_directions[i];
+		const char *n = r->kind == FZ_CACHE ? cbfs_caches[i] : cbfs_directions[i];
 
 		if (!strcmp(s, n)) {
 			snprintf(out, outlen, "%s", n);
@@ -343,9 +343,9 @@ static void fz_value(struct fz *f, const struct fz_rule *r, char *s, size_t *len
 		const char *name;
 
 		if (r->kind == FZ_DIRECTION)
-			name = cb_directions[cb_below(&f->rng, CB_NDIRECTIONS)];
+			name = cbfs_directions[cb_below(&f->rng, CB_NDIRECTIONS)];
 		else if (r->kind == FZ_CACHE)
-			name = cb_caches[cb_below(&f->rng, CB_NCACHES)];
+			name = cbfs_caches[cb_below(&f->rng, CB_NCACHES)];
 		else
 			name = f->variants[cb_below(&f->rng, f->nvariants)].name;
 		snprintf(s, FZ_VALUE_MAX, "%s%s", name, pick < 30 ? "\n" : "");
@@ -719,7 +719,7 @@ static bool fz_run_op(struct fz *f)
 	r.max_ms = cb_value_ll("max_run_ms");
 	snprintf(r.dir, sizeof(r.dir), "%s", cb_value("direction"));
 	snprintf(r.var, sizeof(r.var), "%s", cb_value("variant"));
-	r.dir_i = cb_name_index(cb_directions, CB_NDIRECTIONS, r.dir);
+	r.dir_i = cbfs_name_index(cbfs_directions, CB_NDIRECTIONS, r.dir);
 	for (r.v_i = 0; r.v_i < f->nvariants && strcmp(r.var, f->variants[r.v_i].name); r.v_i++)
 		;
 	t0 = cb_now();

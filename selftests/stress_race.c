@@ -209,7 +209,7 @@ static void *race_knobs(void *arg)
 		case 2:
 			name = "direction";
 			snprintf(val, sizeof(val), "%s",
-				 cb_directions[cb_below(&rng, CB_NDIRECTIONS)]);
+				 cbfs_directions[cb_below(&rng, CB_NDIRECTIONS)]);
 			break;
 		case 3:
 			name = "size";
@@ -218,7 +218,7 @@ static void *race_knobs(void *arg)
 			break;
 		case 4:
 			name = "cache";
-			snprintf(val, sizeof(val), "%s", cb_caches[cb_below(&rng, CB_NCACHES)]);
+			snprintf(val, sizeof(val), "%s", cbfs_caches[cb_below(&rng, CB_NCACHES)]);
 			break;
 		default:
 			name = "src_offset";

@@ -21,20 +21,6 @@
 
 #define CB_STR(x)	#x
 
-const char *const cb_directions[] = {
-#define CB_DIRECTION(name)	CB_STR(name),
-#include "copybench.h"
-#undef CB_DIRECTION
-};
-const unsigned int cb_ndirections = ARRAY_SIZE(cb_directions);
-
-const char *const cb_caches[] = {
-#define CB_CACHE(name)	CB_STR(name),
-#include "copybench.h"
-#undef CB_CACHE
-};
-const unsigned int cb_ncaches = ARRAY_SIZE(cb_caches);
-
 #define CB_BACKENDS	"user", "module"
 const char *const cb_estimator_names[2] = { "min", "median" };
 const char *const cb_clock_names[2] = { "tsc", "core" };
@@ -55,16 +41,6 @@ int cb_opt_load(void *field, const char *v, struct cb_error *e)
 			       "invalid --load '': a .ko file, or no value for %s", CB_DEFAULT_KO);
 	*(const char **)field = v ? v : "";
 	return 0;
-}
-
-int cb_name_index(const char *const *list, unsigned int n, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(list[i], name))
-			return (int)i;
-	return -1;
 }
 
 int cb_backend_variant(const struct cb_backend *b, const char *name)

@@ -14,14 +14,9 @@
 #ifndef CB_BACKEND_H
 #define CB_BACKEND_H
 
+#include "lib/cb_debugfs.h"	/* copybench.h's lists: cbfs_directions, cbfs_caches */
 #include "sizes.h"
 #include "util.h"
-
-/* copybench.h's lists, in enum order. */
-extern const char *const cb_directions[];
-extern const unsigned int cb_ndirections;
-extern const char *const cb_caches[];
-extern const unsigned int cb_ncaches;
 
 /*
  * The names the options take, each list once: --estimator (a point's
@@ -35,24 +30,21 @@ extern const char *const cb_clock_names[2];
 extern const char *const cb_backend_choices[3];
 extern const char *const cb_backend_names[2];
 
-/* Index of name in list (n entries), or -1. */
-int cb_name_index(const char *const *list, unsigned int n, const char *name);
-
 /* struct cb_variant_info - a variant as a backend offers it. */
 struct cb_variant_info {
 	char *name;
 	char *desc;
 	int usable;		/* the CPU can run it */
-	unsigned long dirs;	/* bit i: cb_directions[i] supported */
+	unsigned long dirs;	/* bit i: cbfs_directions[i] supported */
 };
 
 /* struct cb_point - one thing to measure. */
 struct cb_point {
-	unsigned int dir;		/* index into cb_directions */
+	unsigned int dir;		/* index into cbfs_directions */
 	unsigned int variant;		/* index into the backend's variants */
 	struct cb_size size;		/* random: each copy draws from [lo, hi] */
 	unsigned int src_offset, dst_offset;
-	unsigned int cache;		/* index into cb_caches */
+	unsigned int cache;		/* index into cbfs_caches */
 	unsigned int repeat;		/* 0-based */
 	unsigned long long seed;	/* of the random sizes */
 	unsigned int label;		/* recorded as: variant, or native (--as-native) */

@@ -164,7 +164,7 @@ static int mb_variants(struct cb_backend *b, struct cb_error *e)
 	if (!text)
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(classic); i++) {
-		d = cb_name_index(cb_directions, cb_ndirections, classic[i]);
+		d = cbfs_name_index(cbfs_directions, cbfs_ndirections, classic[i]);
 		if (d >= 0)
 			classic_dirs |= 1UL << d;
 	}
@@ -399,7 +399,7 @@ static int mb_buffer(struct mb *m, const struct cb_point *p, struct cb_error *e)
 	size_t len = 64 << 10;
 	char path[256];
 
-	if (!strcmp(cb_directions[p->dir], "memcpy") || (m->buf && need <= m->buf_len))
+	if (!strcmp(cbfs_directions[p->dir], "memcpy") || (m->buf && need <= m->buf_len))
 		return 0;
 	while (len < need)
 		len *= 2;
@@ -446,7 +446,7 @@ static bool mb_knob_value(const struct cb_backend *b, const struct cb_point *p, 
 		snprintf(num, len, "%u", dst);
 		break;
 	case MB_KNOB_cache:
-		snprintf(num, len, "%s", cb_caches[p->cache]);
+		snprintf(num, len, "%s", cbfs_caches[p->cache]);
 		break;
 	case MB_KNOB_loops:
 		snprintf(num, len, "%lu", b->set->loops);
@@ -479,9 +479,9 @@ static int mb_set_point(struct cb_backend *b, const struct cb_point *p, unsigned
 	/* Variant and direction: through native, which takes any direction. */
 	if ((!m->cur[MB_KNOB_variant] || strcmp(m->cur[MB_KNOB_variant], v->name) ||
 	     !m->cur[MB_KNOB_direction] ||
-	     strcmp(m->cur[MB_KNOB_direction], cb_directions[p->dir])) &&
+	     strcmp(m->cur[MB_KNOB_direction], cbfs_directions[p->dir])) &&
 	    (mb_knob(m, MB_KNOB_variant, CB_NATIVE_NAME, e) ||
-	     mb_knob(m, MB_KNOB_direction, cb_directions[p->dir], e) ||
+	     mb_knob(m, MB_KNOB_direction, cbfs_directions[p->dir], e) ||
 	     mb_knob(m, MB_KNOB_variant, v->name, e)))
 		return -1;
 	for (k = MB_KNOB_size; k < MB_NKNOBS; k++)

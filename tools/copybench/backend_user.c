@@ -535,7 +535,7 @@ static int ub_open(struct cb_backend *b, struct cb_error *e)
 		b->variants[i].desc = cb_strdup(v->desc);
 		b->variants[i].usable = cb_variant_usable(v);
 		for (j = 0; j < ARRAY_SIZE(ub_dirs); j++) {
-			d = cb_name_index(cb_directions, cb_ndirections, ub_dirs[j].name);
+			d = cbfs_name_index(cbfs_directions, cbfs_ndirections, ub_dirs[j].name);
 			if (d >= 0)
 				b->variants[i].dirs |= 1UL << d;
 		}
@@ -807,17 +807,17 @@ static int ub_prepare(struct cb_backend *b, const struct cb_point *p, struct ub_
 	unsigned int j;
 
 	for (j = 0; j < ARRAY_SIZE(ub_dirs); j++)
-		if (!strcmp(ub_dirs[j].name, cb_directions[p->dir]))
+		if (!strcmp(ub_dirs[j].name, cbfs_directions[p->dir]))
 			r->fn = ub_dirs[j].memcpy_entry ? v->copy_memcpy : v->copy;
 	r->libc = !strcmp(v->name, CB_NATIVE_NAME);
 	if (!r->fn)
 		return cb_fail(e, CB_EXIT_USAGE, "the user backend cannot time direction %s",
-			       cb_directions[p->dir]);
+			       cbfs_directions[p->dir]);
 	r->dst = u->dst_at + p->dst_offset;
 	r->src = u->src_at + p->src_offset;
 	res->src_place = (long long)((uintptr_t)r->src % CB_PLACE_SPAN);
 	res->dst_place = (long long)((uintptr_t)r->dst % CB_PLACE_SPAN);
-	r->cold = !strcmp(cb_caches[p->cache], "cold");
+	r->cold = !strcmp(cbfs_caches[p->cache], "cold");
 	if (p->size.random) {
 		r->lens = u->lens;
 		*max = ub_draw(p, u, &res->size_mean);
@@ -913,7 +913,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	}
 	if (r.left) {
 		ret = cb_fail(e, CB_EXIT_RUNTIME, "%s %s size %llu: a copy came back short",
-			      b->variants[p->variant].name, cb_directions[p->dir], p->size.lo);
+			      b->variants[p->variant].name, cbfs_directions[p->dir], p->size.lo);
 		goto out;
 	}
 	res->loops = loops;
@@ -1076,12 +1076,12 @@ static int ub_end(struct cb_backend *b, void *st, struct cb_result *res, struct 
 		goto out;
 	if (!q->n) {
 		ret = cb_fail(e, CB_EXIT_RUNTIME, "%s %s size %llu: no burst was timed",
-			      b->variants[q->p.variant].name, cb_directions[q->p.dir], q->p.size.lo);
+			      b->variants[q->p.variant].name, cbfs_directions[q->p.dir], q->p.size.lo);
 		goto out;
 	}
 	if (q->r.left) {
 		ret = cb_fail(e, CB_EXIT_RUNTIME, "%s %s size %llu: a copy came back short",
-			      b->variants[q->p.variant].name, cb_directions[q->p.dir], q->p.size.lo);
+			      b->variants[q->p.variant].name, cbfs_directions[q->p.dir], q->p.size.lo);
 		goto out;
 	}
 	*res = q->res;

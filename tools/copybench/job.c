@@ -286,7 +286,7 @@ static int cb_pick(const char *opt, const char *arg, const char *const *names, u
 	}
 	copy = cb_strdup(arg);
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		k = cb_name_index(names, n, tok);
+		k = cbfs_name_index(names, n, tok);
 		if (k < 0)
 			break;
 		for (i = 0; i < *nout && (*out)[i] != (unsigned int)k; i++)
@@ -349,7 +349,7 @@ static int cb_like_settings(struct cb_job *r, const struct cb_record_header *h,
 	if (!cb_job_given(r, "samples") && !cb_job_given(r, "rounds"))
 		r->set.samples = (unsigned long)h->samples;
 	/* A record of the block design (none says so) is measured again alike. */
-	i = CB_HEADER_HAS(h, design) ? cb_name_index(cb_designs, ARRAY_SIZE(cb_designs), h->design) :
+	i = CB_HEADER_HAS(h, design) ? cbfs_name_index(cb_designs, ARRAY_SIZE(cb_designs), h->design) :
 				       CB_DESIGN_BLOCK;
 	if (i < 0)
 		return cb_fail(e, CB_EXIT_USAGE,
@@ -384,17 +384,17 @@ static int cb_like_settings(struct cb_job *r, const struct cb_record_header *h,
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "%s:1: field 'placement': '%s' is not a placement sweep takes (accepted: vary, vary-pages, fixed, SRC:DST:STACK)",
 			       r->like, h->placement);
-	i = cb_name_index(cb_estimator_names, ARRAY_SIZE(cb_estimator_names), h->estimator);
+	i = cbfs_name_index(cb_estimator_names, ARRAY_SIZE(cb_estimator_names), h->estimator);
 	if (!cb_job_given(r, "estimator") && i >= 0)
 		r->estimator = (enum cb_estimator)i;
-	i = cb_name_index(cb_clock_names, ARRAY_SIZE(cb_clock_names), h->clock);
+	i = cbfs_name_index(cb_clock_names, ARRAY_SIZE(cb_clock_names), h->clock);
 	if (!cb_job_given(r, "clock") && i >= 0)
 		r->core_clocks = i;
 	if (r->set.samples < CB_SAMPLES_MIN || r->set.samples > CB_SAMPLES_MAX ||
 	    r->set.loops > CB_LOOPS_MAX || r->set.max_run_ms < CB_MAX_RUN_MS_MIN ||
 	    r->set.max_run_ms > CB_MAX_RUN_MS_MAX || r->repeat < 1 || r->repeat > CB_REPEAT_MAX ||
 	    r->set.process_ms > CB_PROCESS_MS_MAX ||
-	    cb_name_index(cb_backend_choices, ARRAY_SIZE(cb_backend_choices), r->backend) < 0)
+	    cbfs_name_index(cb_backend_choices, ARRAY_SIZE(cb_backend_choices), r->backend) < 0)
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "%s:1: samples, loops, max_run_ms, process_ms, repeat or backend out of the range sweep takes (see sweep --help)",
 			       r->like);
@@ -486,10 +486,10 @@ static int cb_plan_options(struct cb_job *r, struct cb_plan *pl, struct cb_error
 		return -1;
 	if (cb_sizes_parse(r->sizes, CB_SIZE_MAX, &pl->sizes, &pl->nsizes, e))
 		return -1;
-	if (cb_pick("directions", r->directions, cb_directions, cb_ndirections, &pl->dirs,
+	if (cb_pick("directions", r->directions, cbfs_directions, cbfs_ndirections, &pl->dirs,
 		    &pl->ndirs, e))
 		return -1;
-	if (cb_pick("cache", r->caches, cb_caches, cb_ncaches, &pl->caches, &pl->ncaches, e))
+	if (cb_pick("cache", r->caches, cbfs_caches, cbfs_ncaches, &pl->caches, &pl->ncaches, e))
 		return -1;
 	pl->all_dirs = !strcmp(r->directions, "all");
 	/* Offsets asked for, and alias's distances, are kept: only pages and stack vary. */
@@ -529,7 +529,7 @@ static int cb_plan_options(struct cb_job *r, struct cb_plan *pl, struct cb_error
 /* Whether the plan has cold points and random sizes (their baselines). */
 static void cb_plan_kinds(struct cb_job *r, const struct cb_plan *pl)
 {
-	int cold = cb_name_index(cb_caches, cb_ncaches, "cold");
+	int cold = cbfs_name_index(cbfs_caches, cbfs_ncaches, "cold");
 	size_t i;
 
 	r->set.cold = r->set.random = 0;
@@ -583,8 +583,8 @@ static int cb_plan_like_backend(struct cb_job *r, struct cb_plan *pl, const stru
 		k = &ls->key;
 		label = cb_backend_variant(b, k->variant);
 		v = label == pl->native && pl->as_native >= 0 ? pl->as_native : label;
-		d = cb_name_index(cb_directions, cb_ndirections, k->direction);
-		c = cb_name_index(cb_caches, cb_ncaches, k->cache);
+		d = cbfs_name_index(cbfs_directions, cbfs_ndirections, k->direction);
+		c = cbfs_name_index(cbfs_caches, cbfs_ncaches, k->cache);
 		if (label >= 0 && label == pl->as_native)
 			return cb_fail(e, CB_EXIT_USAGE,
 				       "--as-native %s: %s measures %s as a control too (line %lu): it cannot also stand in for native",
@@ -696,7 +696,7 @@ static int cb_plan_fits(const struct cb_job *r, const struct cb_plan *pl,
 			if (!(v->dirs >> pl->dirs[j] & 1))
 				return cb_fail(e, CB_EXIT_USAGE,
 					       "variant '%s' does not support direction '%s' with the %s backend (accepted: the directions it lists; --directions all picks them per variant)",
-					       v->name, cb_directions[pl->dirs[j]], b->ops->name);
+					       v->name, cbfs_directions[pl->dirs[j]], b->ops->name);
 	}
 	for (s = 0; s < pl->nsizes; s++)
 		if (pl->sizes[s].random && !b->random_sizes)
@@ -835,12 +835,12 @@ static void cb_print_plan(FILE *f, const struct cb_job *r, const struct cb_plan 
 			fprintf(f, "# process %u: %s\n", pl->pts[i].repeat, d.s);
 		}
 		fprintf(f, "%u %s %s%s%s%s %s %u %u %s\n", pl->pts[i].repeat,
-			cb_directions[pl->pts[i].dir], cb_point_label(b->variants, &pl->pts[i]),
+			cbfs_directions[pl->pts[i].dir], cb_point_label(b->variants, &pl->pts[i]),
 			pl->pts[i].label == pl->pts[i].variant ? "" : "(",
 			pl->pts[i].label == pl->pts[i].variant ? "" : b->variants[pl->pts[i].variant].name,
 			pl->pts[i].label == pl->pts[i].variant ? "" : ")",
 			cb_size_name(&pl->pts[i].size, sz, sizeof(sz)), pl->pts[i].src_offset,
-			pl->pts[i].dst_offset, cb_caches[pl->pts[i].cache]);
+			pl->pts[i].dst_offset, cbfs_caches[pl->pts[i].cache]);
 	}
 	cb_str_free(&d);
 }
@@ -1110,12 +1110,12 @@ struct cb_parent {
 static int cb_line_is(const struct cb_record_point *rp, const struct cb_point *p,
 		      const struct cb_backend *b)
 {
-	return !strcmp(rp->direction, cb_directions[p->dir]) &&
+	return !strcmp(rp->direction, cbfs_directions[p->dir]) &&
 	       !strcmp(rp->variant, cb_point_label(b->variants, p)) &&
 	       rp->size == p->size.lo && CB_POINT_HAS(rp, size_max) == p->size.random &&
 	       (!p->size.random || rp->size_max == p->size.hi) &&
 	       rp->src_offset == p->src_offset && rp->dst_offset == p->dst_offset &&
-	       !strcmp(rp->cache, cb_caches[p->cache]) && rp->repeat == p->repeat;
+	       !strcmp(rp->cache, cbfs_caches[p->cache]) && rp->repeat == p->repeat;
 }
 
 /* To -o and, with --json, stdout. */
@@ -1337,7 +1337,7 @@ static int cb_plan_ready(struct cb_job *r, struct cb_plan *pl, const struct cb_b
 			       CB_INTERLEAVED_SAMPLES_MAX);
 	for (i = 0; r->slow_native > 0 && i < pl->npts; i++)
 		if (!strcmp(cb_point_label(b->variants, &pl->pts[i]), CB_NATIVE_NAME) &&
-		    (pl->pts[i].size.random || strcmp(cb_caches[pl->pts[i].cache], "hot")))
+		    (pl->pts[i].size.random || strcmp(cbfs_caches[pl->pts[i].cache], "hot")))
 			return cb_fail(e, CB_EXIT_USAGE,
 				       "--slow-native: hot, fixed-size native points only (accepted: --cache hot, sizes without random:)");
 	return 0;

@@ -436,7 +436,7 @@ void cb_record_point_build(struct cb_record_point *rp, const struct cb_backend *
 			   const struct cb_point *p, const struct cb_result *r)
 {
 	memset(rp, 0, sizeof(*rp));
-	rp->direction = cb_strdup(cb_directions[p->dir]);
+	rp->direction = cb_strdup(cbfs_directions[p->dir]);
 	rp->variant = cb_strdup(cb_point_label(b->variants, p));
 	rp->size = p->size.lo;
 	if (p->size.random) {
@@ -447,7 +447,7 @@ void cb_record_point_build(struct cb_record_point *rp, const struct cb_backend *
 	}
 	rp->src_offset = p->src_offset;
 	rp->dst_offset = p->dst_offset;
-	rp->cache = cb_strdup(cb_caches[p->cache]);
+	rp->cache = cb_strdup(cbfs_caches[p->cache]);
 	rp->repeat = p->repeat;
 	rp->run_cpu = r->run_cpu;
 	rp->loops = r->loops;

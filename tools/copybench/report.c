@@ -157,8 +157,8 @@ static void cb_group_title(FILE *f, const struct cb_job *run, const struct cb_ba
 {
 	char sz[64];
 
-	fprintf(f, "# %s %s, cache %s", cb_directions[p->dir], cb_point_label(b->variants, p),
-		cb_caches[p->cache]);
+	fprintf(f, "# %s %s, cache %s", cbfs_directions[p->dir], cb_point_label(b->variants, p),
+		cbfs_caches[p->cache]);
 	if (run->mode == CB_MODE_ALIAS)
 		fprintf(f, ", size %s, x = dst - src (mod 4096)", cb_size_name(&p->size, sz, sizeof(sz)));
 	else
