@@ -30,7 +30,6 @@
 
 #define CB_DEBUGFS_MAGIC	0x64626720
 #define CB_CGROUP2_MAGIC	0x63677270
-#define CB_STR(x)		#x
 
 const struct cb_file_info cb_files[CB_NFILES] = {
 #define CB_FILE(fname, fmode)	{ .name = #fname, .mode = fmode },

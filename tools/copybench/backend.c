@@ -19,8 +19,6 @@
 #include "backend.h"
 #include "stats.h"
 
-#define CB_STR(x)	#x
-
 #define CB_BACKENDS	"user", "module"
 const char *const cb_estimator_names[2] = { "min", "median" };
 const char *const cb_clock_names[2] = { "tsc", "core" };
