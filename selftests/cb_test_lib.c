@@ -364,10 +364,15 @@ long long cb_buffer_rss(pid_t pid)
 int cb_wait_measuring(pid_t pid, size_t bytes, double timeout)
 {
 	double end = cb_now() + timeout;
+	siginfo_t si;
 
 	do {
 		if (cb_buffer_rss(pid) >= (long long)bytes)
 			return 0;
+		/* A child of ours that has exited (left to its waiter) never will. */
+		si.si_pid = 0;
+		if (!waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid == pid)
+			return -1;
 		sched_yield();
 	} while (cb_now() < end);
 	return -1;

@@ -195,7 +195,8 @@ int cb_do_run(void);
  * faults the part it uses in as its preparation's last step:
  * cb_wait_measuring() waits (polling) until at least bytes are, that is,
  * the run of a process with a fresh buffer is measuring; 0, or -1 after
- * timeout seconds.
+ * timeout seconds, or at once when pid is a child of the caller that has
+ * exited (still unreaped: its status is left to the caller's wait).
  */
 long long cb_buffer_rss(pid_t pid);
 int cb_wait_measuring(pid_t pid, size_t bytes, double timeout);
