@@ -44,6 +44,8 @@ set -u
 # NATLEVELS="F0 F1 ..." multiplies repeat r's native costs by Fr: a
 # process that spent its life at a slow level. BASELINE=B (default 4.0)
 # is every line's baseline_cycles, the call and loop as timed.
+# PAIRSLOW="R F" multiplies process R's paired movsb (its control_min and
+# its movsb point) by F: a process where the reference alone was slow.
 mkrec()
 {
 	local f=$1 nf=$2 cf=$3 reps=$4 seed=${5:-0} sizes=${6:-64 4096 65536}
@@ -53,8 +55,9 @@ mkrec()
 	awk -v nf="$nf" -v cf="$cf" -v reps="$reps" -v seed="$seed" -v sizes="$sizes" \
 	    -v vars="$vars" -v step="${NOISE:-0.001}" -v one="${ONE:-0}" -v pairs="${PAIRS:-0}" \
 	    -v levels="${LEVELS:-}" -v natlevels="${NATLEVELS:-}" -v base="${BASELINE:-4.0}" \
-	    -v pairlevels="${PAIRLEVELS:-0}" 'BEGIN {
+	    -v pairlevels="${PAIRLEVELS:-0}" -v pairslow="${PAIRSLOW:-}" 'BEGIN {
 		nl = split(levels, lv, " ")
+		split(pairslow, psl, " ")
 		nnl = split(natlevels, nlv, " ")
 		split("native 1.0 movsb 1.1 movsq 1.3 unrolled 2.0 orig 2.2 laight 2.4", t, " ")
 		for (i = 1; i < 12; i += 2)
@@ -71,6 +74,8 @@ mkrec()
 						c *= lv[r % nl + 1]
 					if (nnl && vr[v] == "native")
 						c *= nlv[r % nnl + 1]
+					if (pairslow != "" && vr[v] == "movsb" && r == psl[1])
+						c *= psl[2]
 					printf "{\"direction\":\"to_user\",\"variant\":\"%s\",\"size\":%d,", vr[v], sz[s]
 					printf "\"src_offset\":0,\"dst_offset\":0,\"cache\":\"hot\",\"repeat\":%d,", r
 					printf "\"run_cpu\":0,\"loops\":64,\"samples\":101,\"samples_discarded\":0,"
@@ -85,6 +90,8 @@ mkrec()
 						# the level of the process, which its pair shares
 						if (pairlevels && nnl)
 							m *= nlv[r % nnl + 1]
+						if (pairslow != "" && r == psl[1])
+							m *= psl[2]
 						printf ",\"control\":\"movsb\",\"control_min\":%.4f", m
 						printf ",\"control_median\":%.4f", m * 1.05
 						printf ",\"control_ratio\":%.6f", (c + base) / (m + base)
@@ -325,6 +332,41 @@ paired_own_level_imprecise()
 			"$tmp/out"; return 1; }
 }
 check "paired: native's own level too imprecise to deny the pairs decides nothing (regressed)" paired_own_level_imprecise
+
+# Decided on the levels: in process 2 of 10 every control ran 4% slower
+# than in the rest, native did not, in both records. Its ratios are fast
+# outliers that the ratios' level takes in as the bootstrap draws them:
+# "within" +-4.0% to +-4.1% (it was so before the levels). Native's fast
+# level against its reference's, each of its own fastest processes,
+# leaves the process out: under +-1%, net column "levels", the levels in
+# --json. Native 5% dearer with the same slow process: regressed on the
+# levels. Every control 10% dearer besides (the machine moved): the
+# ratios decide, exit 3.
+slow2="1 1 1.04 1 1 1 1 1 1 1"
+PAIRS=1 PAIRSLOW="2 1.04" LEVELS=$slow2 mkrec "$tmp/ps_a.json" 1 1 10 0
+PAIRS=1 PAIRSLOW="2 1.04" LEVELS=$slow2 mkrec "$tmp/ps_b.json" 1 1 10 3
+PAIRS=1 PAIRSLOW="2 1.04" LEVELS=$slow2 mkrec "$tmp/ps_c.json" 1.05 1 10 3
+PAIRS=1 PAIRSLOW="2 1.144" LEVELS="1.1 1.1 1.144 1.1 1.1 1.1 1.1 1.1 1.1 1.1" \
+	mkrec "$tmp/ps_d.json" 1 1 10 3
+decided_on_levels()
+{
+	cmp_rc 0 "$tmp/ps_a.json" "$tmp/ps_b.json" &&
+		out_has '^#   3 of them on the levels: native.s fast level against its reference.s' &&
+		out_has ' unchanged .* levels .* ±0\.[0-9]% .* to_user\.native\.64K$' || return 1
+	cmp_rc 0 --json "$tmp/ps_a.json" "$tmp/ps_b.json" &&
+		jq -s -e '[.[] | select(.type == "point" and .variant == "native")] | length == 3 and
+			all(.test.decided_on == "levels" and .test.within < 0.01 and
+			    .test.levels.lo <= 1 and .test.levels.hi >= 1 and
+			    .test.level.hi - .test.level.lo > 0.06)' "$tmp/out" > /dev/null ||
+		{ jq -c 'select(.type == "point" and .variant == "native") | {name, test}' "$tmp/out"
+		  return 1; }
+	cmp_rc 1 "$tmp/ps_a.json" "$tmp/ps_c.json" &&
+		out_has 'regressed +\+[45]\.[0-9]% +levels .* to_user\.native\.64K$' || return 1
+	cmp_rc 3 --json "$tmp/ps_a.json" "$tmp/ps_d.json" &&
+		jq -s -e '[.[] | select(.type == "point" and .variant == "native")] | length == 3 and
+			all(.test.decided_on == "ratios")' "$tmp/out" > /dev/null
+}
+check "paired: a process whose reference alone was slow: decided on the levels, narrower; the ratios where the controls moved" decided_on_levels
 
 # The controls' points share their record's processes: 10 processes a
 # side whose levels (all their controls but the paired one) scatter by

@@ -278,7 +278,8 @@ static void cb_text_point(FILE *f, const struct cb_cmp_point *p)
 	/* "±" is two bytes: the width one more. */
 	fprintf(f, " %-19s%s %7s %7s %7s %8s %9s  %-7s  %s\n", cb_outcome_name(p->out),
 		p->boot_agrees ? " " : "*", cb_pct(p->v.ratio, ch, sizeof(ch)),
-		p->paired ? "paired" : p->has_net ? cb_pct(p->net.net, net, sizeof(net)) : "-",
+		p->on_levels ? "levels" : p->paired ? "paired" :
+		p->has_net ? cb_pct(p->net.net, net, sizeof(net)) : "-",
 		p->v.why == INFER_WHY_NONE || p->v.why == INFER_WHY_FEW_REPEATS ? pv : "-",
 		cb_within_text(p, wi, sizeof(wi)), cb_spreads(p, sp, sizeof(sp)),
 		cb_lkp_word(&p->lkp), p->name);
@@ -430,6 +431,9 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 	if (c->natives > c->unpaired)
 		fprintf(f, "# %zu native point(s) decided on their paired controls: each process's cost against its control's, timed in the same bursts (net column: \"paired\")\n",
 			c->natives - c->unpaired);
+	if (c->on_levels)
+		fprintf(f, "#   %zu of them on the levels: native's fast level against its reference's, each of its own fastest processes, where that is the narrower and the size class's controls stayed (net column: \"levels\")\n",
+			c->on_levels);
 	fprintf(f, "# header differences: %zu%s\n", c->ndiffs,
 		c->blocking ? " (different machines: compared anyway, --force)" : "");
 	for (i = 0; i < c->ndiffs; i++)
@@ -463,13 +467,19 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 
 /* ---- JSON lines ----------------------------------------------------------- */
 
-static void cb_jnum(struct cb_str *b, const char *key, double v)
+/* A number, null when it is not finite. */
+static void cb_jval(struct cb_str *b, double v)
 {
-	cb_str_printf(b, ",\"%s\":", key);
 	if (isfinite(v))
 		cb_str_printf(b, "%.6g", v);
 	else
 		cb_str_add(b, "null");
+}
+
+static void cb_jnum(struct cb_str *b, const char *key, double v)
+{
+	cb_str_printf(b, ",\"%s\":", key);
+	cb_jval(b, v);
 }
 
 static void cb_jstr(struct cb_str *b, const char *key, const char *v)
@@ -604,6 +614,13 @@ static void cb_json_tests(struct cb_str *b, const struct cb_cmp_point *p)
 		cb_jnum(b, "own_lo", p->own_lo);
 		cb_jnum(b, "own_hi", p->own_hi);
 		cb_jnum(b, "own_paired", p->own_paired);
+		cb_str_add(b, ",\"levels\":{\"ratio\":");
+		cb_jval(b, p->levels[0]);
+		cb_jnum(b, "lo", p->levels[1]);
+		cb_jnum(b, "hi", p->levels[2]);
+		cb_jnum(b, "p", p->levels_p);
+		cb_str_printf(b, "}");
+		cb_str_printf(b, ",\"decided_on\":\"%s\"", p->on_levels ? "levels" : "ratios");
 	}
 	if (p->against) {
 		cb_str_add(b, ",\"against\":");

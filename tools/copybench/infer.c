@@ -855,6 +855,104 @@ out:
 	return err;
 }
 
+/*
+ * One side's statistic of processes idx[0..n) (NULL: 0..n-1) of a[] and
+ * r[] (logs): the mean of a's k smallest less the mean of r's k smallest.
+ */
+static double infer_pair_side(const double *a, const double *r, const size_t *idx, size_t n,
+			      size_t k, double *ba, double *br)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ba[i] = a[idx ? idx[i] : i];
+		br[i] = r[idx ? idx[i] : i];
+	}
+	cb_stats_sort(ba, n);
+	cb_stats_sort(br, n);
+	return infer_low_mean(ba, k) - infer_low_mean(br, k);
+}
+
+int infer_level_pair(const double *xa, const double *xr, size_t nx, const double *ya,
+		     const double *yr, size_t ny, const struct infer_params *par,
+		     struct infer_pair_level *res)
+{
+	size_t n = nx + ny, i, j, t, kb, kn, *idx = NULL;
+	double *la = NULL, *lr = NULL, *ba = NULL, *br = NULL, *ratios = NULL, obs, st, hits = 1;
+	struct infer_rng rng;
+	unsigned int b;
+	int err;
+
+	err = infer_check_samples(xa, nx, ya, ny) ?: infer_check_samples(xr, nx, yr, ny);
+	if (err)
+		return err;
+	if (!res || infer_params_check(par))
+		return -EINVAL;
+	if (!infer_all_positive(xa, nx) || !infer_all_positive(ya, ny) ||
+	    !infer_all_positive(xr, nx) || !infer_all_positive(yr, ny))
+		return -EDOM;
+	err = -ENOMEM;
+	la = malloc(n * sizeof(*la));
+	lr = malloc(n * sizeof(*lr));
+	ba = malloc(n * sizeof(*ba));
+	br = malloc(n * sizeof(*br));
+	idx = malloc(n * sizeof(*idx));
+	ratios = malloc(par->resamples * sizeof(*ratios));
+	if (!la || !lr || !ba || !br || !idx || !ratios)
+		goto out;
+	/* Pooled: base's processes first, then new's. */
+	for (i = 0; i < nx; i++) {
+		la[i] = log(xa[i]);
+		lr[i] = log(xr[i]);
+	}
+	for (i = 0; i < ny; i++) {
+		la[nx + i] = log(ya[i]);
+		lr[nx + i] = log(yr[i]);
+	}
+	kb = infer_level_k(nx);
+	kn = infer_level_k(ny);
+	obs = infer_pair_side(la + nx, lr + nx, NULL, ny, kn, ba, br) -
+	      infer_pair_side(la, lr, NULL, nx, kb, ba, br);
+	res->ratio = exp(obs);
+	/* Permutations of the processes' labels (each keeps its pair). */
+	infer_rng_seed(&rng, par->seed);
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	for (b = 0; b < par->resamples; b++) {
+		for (i = n; i > 1; i--) {
+			j = (size_t)infer_rng_below(&rng, i);
+			t = idx[i - 1];
+			idx[i - 1] = idx[j];
+			idx[j] = t;
+		}
+		st = infer_pair_side(la, lr, idx + nx, ny, kn, ba, br) -
+		     infer_pair_side(la, lr, idx, nx, kb, ba, br);
+		hits += infer_level_hit(st, obs);
+	}
+	res->p = fmin(1, hits / (par->resamples + 1.0));
+	/* The bootstrap: each side's processes drawn again, pairs kept. */
+	for (b = 0; b < par->resamples; b++) {
+		for (i = 0; i < nx; i++)
+			idx[i] = infer_rng_below(&rng, nx);
+		for (i = 0; i < ny; i++)
+			idx[nx + i] = nx + infer_rng_below(&rng, ny);
+		ratios[b] = exp(infer_pair_side(la, lr, idx + nx, ny, kn, ba, br) -
+				infer_pair_side(la, lr, idx, nx, kb, ba, br));
+	}
+	cb_stats_sort(ratios, par->resamples);
+	res->lo = cb_stats_quantile(ratios, par->resamples, par->alpha / 2);
+	res->hi = cb_stats_quantile(ratios, par->resamples, 1 - par->alpha / 2);
+	err = 0;
+out:
+	free(la);
+	free(lr);
+	free(ba);
+	free(br);
+	free(idx);
+	free(ratios);
+	return err;
+}
+
 /* ---- Bootstrap ------------------------------------------------------------ */
 
 /* Median of n values drawn with replacement from v into buf. */

@@ -313,6 +313,43 @@ double infer_fast_level(const double *v, size_t n);
 int infer_level(const double *x, size_t nx, const double *y, size_t ny,
 		const struct infer_params *par, struct infer_level *res);
 
+/**
+ * struct infer_pair_level - infer_level_pair()'s result.
+ * @ratio: new/base of native's fast level against its reference's
+ * @lo: the bootstrap interval's alpha/2 quantile
+ * @hi: its 1 - alpha/2 quantile
+ * @p: the permutation test's two-sided p-value
+ */
+struct infer_pair_level {
+	double ratio, lo, hi, p;
+};
+
+/**
+ * infer_level_pair() - the change of one copy's fast level against
+ * another's, timed by the same processes.
+ * @xa: base's costs of the copy, one per process, @nx finite values > 0
+ * @xr: base's costs of the reference, by the same processes in xa's order
+ * @nx: 1..INFER_MAX_N
+ * @ya: new's costs of the copy
+ * @yr: new's costs of the reference
+ * @ny: 1..INFER_MAX_N
+ * @par: alpha, resamples and seed
+ * @res: the result
+ *
+ * Each side's figure is the fast level of the copy (infer_level()'s, the
+ * mean log of its fastest INFER_LEVEL_SHARE processes) less the
+ * reference's, each of its own fastest processes: a process where the
+ * reference alone was slow leaves both levels alone, where a level of
+ * the per-process ratios takes it in as a fast outlier. A machine that
+ * moved both between the records cancels. Permutation test of the
+ * processes' labels and bootstrap of each side's processes, every
+ * process keeping its pair. Returns 0, -EINVAL, -E2BIG, -EDOM (a cost
+ * not positive) or -ENOMEM.
+ */
+int infer_level_pair(const double *xa, const double *xr, size_t nx, const double *ya,
+		     const double *yr, size_t ny, const struct infer_params *par,
+		     struct infer_pair_level *res);
+
 /* ---- The decision ------------------------------------------------------ */
 
 /**

@@ -535,6 +535,53 @@ TEST(level_random_relabellings)
 	EXPECT_GT(a.lo, 1.04);
 }
 
+/*
+ * The levels (infer_level_pair()): a process where the reference alone
+ * ran 4% slower, in both records, moves neither level; a machine that
+ * made every copy 3% dearer cancels; native 5% dearer is found, p the
+ * least the relabellings give, the interval beyond 1.04. Bad input: the
+ * errors infer_level() gives.
+ */
+TEST(level_pair_leaves_a_slow_reference_out)
+{
+	static const double na[] = { 100, 100.1, 99.9, 100, 100.2, 99.8, 100, 100.1, 99.9, 100 };
+	static const double nb[] = { 100.1, 100, 99.9, 100, 99.8, 100.2, 100, 100, 99.9, 100.1 };
+	static const double ra[] = { 200, 200.2, 208, 200.1, 199.9, 200, 200.2, 199.8, 200, 200 };
+	static const double rb[] = { 200.1, 200, 208, 199.9, 200, 200.2, 200, 199.8, 200.1, 200 };
+	struct infer_params par = INFER_PARAMS_DEFAULT;
+	double y[10], z[10], bad[10];
+	struct infer_pair_level l;
+	struct infer_level own;
+	size_t i;
+
+	ASSERT_EQ(0, infer_level_pair(na, ra, 10, nb, rb, 10, &par, &l));
+	EXPECT_GT(l.p, par.alpha);
+	EXPECT_LE(l.lo, 1);
+	EXPECT_GE(l.hi, 1);
+	EXPECT_GT(0.005, fmax(l.hi - 1, 1 - l.lo)) TH_LOG("%g to %g", l.lo, l.hi);
+	for (i = 0; i < 10; i++) {
+		y[i] = nb[i] * 1.03;
+		z[i] = rb[i] * 1.03;
+	}
+	ASSERT_EQ(0, infer_level_pair(na, ra, 10, y, z, 10, &par, &l));
+	expect_near(_metadata, "a machine 3% slower cancels", l.ratio, 1, 0.002);
+	ASSERT_EQ(0, infer_level(na, 10, y, 10, &par, &own));
+	EXPECT_GT(own.ratio, 1.025);	/* native's own level alone moved */
+	for (i = 0; i < 10; i++)
+		y[i] = nb[i] * 1.05;
+	ASSERT_EQ(0, infer_level_pair(na, ra, 10, y, rb, 10, &par, &l));
+	expect_near(_metadata, "native 5% dearer", l.ratio, 1.05, 0.003);
+	expect_near(_metadata, "p", l.p, 1.0 / (par.resamples + 1), 1e-12);
+	EXPECT_GT(l.lo, 1.04);
+	memcpy(bad, nb, sizeof(bad));
+	bad[3] = 0;
+	EXPECT_EQ(-EDOM, infer_level_pair(na, ra, 10, bad, rb, 10, &par, &l));
+	bad[3] = NAN;
+	EXPECT_EQ(-EINVAL, infer_level_pair(na, ra, 10, nb, bad, 10, &par, &l));
+	EXPECT_EQ(-EINVAL, infer_level_pair(na, ra, 0, nb, rb, 10, &par, &l));
+	EXPECT_EQ(-E2BIG, infer_level_pair(na, ra, INFER_MAX_N + 1, nb, rb, 10, &par, &l));
+}
+
 /* ---- RNG -------------------------------------------------------------------- */
 
 /* splitmix64 and xoshiro256** give the published sequences. */

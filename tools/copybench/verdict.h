@@ -119,6 +119,10 @@ struct cb_cmp_point {
 	double own_ratio;	/* paired native: its own costs' fast levels, new/base */
 	double own_lo, own_hi;	/* its bootstrap interval */
 	double own_paired;	/* its paired change in the own level's terms (a call's) */
+	double levels[3];	/* its fast level against its reference's: ratio, lo, hi */
+	double levels_p;	/* that change's permutation test */
+	double levels_net[3];	/* levels in the paired terms (net of the baseline) */
+	int on_levels;		/* decided on levels (verdict.c, cb_levels_decide()) */
 	double within;
 	enum cb_outcome out;
 	const char *why;
@@ -179,6 +183,7 @@ struct cb_cmp_diff {
  * @nonly_new: how many
  * @natives: native points compared
  * @unpaired: native points decided on their raw costs, not on pairs
+ * @on_levels: paired native points decided on their levels (on_levels)
  * @count: native points per outcome
  * @undecided: native placement-sensitive points that the test alone calls
  *	regressed (significant, beyond the threshold) while placement could
@@ -206,6 +211,7 @@ struct cb_cmp {
 	size_t nonly_base, nonly_new;
 	size_t natives;
 	size_t unpaired;
+	size_t on_levels;
 	size_t count[CB_OUT_COUNT];
 	size_t undecided;
 	int base_one, new_one;
