@@ -18,6 +18,7 @@
 
 #include "copybench.h"
 #include "builtin.h"
+#include "plateau.h"
 #include "points.h"
 #include "report.h"
 #include "job.h"
@@ -55,7 +56,6 @@
 #define CB_BURST_MAX		1000UL
 /* Points one run takes (with the repeats): days of measuring already. */
 #define CB_POINTS_MAX		1000000UL
-#define CB_TOLERANCE_MAX	100.0
 #define CB_PROGRESS_NS		200000000ULL
 
 /* --design: the order of enum cb_design (job.h). */

@@ -20,6 +20,9 @@
 
 #include <stddef.h>
 
+/* --tolerance's bound, percent: the floor rel_tol of a range's cost. */
+#define CB_TOLERANCE_MAX	100.0
+
 struct cb_plateau_point {
 	double x;	/* size, or distance: ascending, as given */
 	double cost;

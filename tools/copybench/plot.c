@@ -55,7 +55,7 @@ static const struct cb_option cb_plot_options[] = {
 		    "records' own)"),
 	CB_OPT_CHOICE("clock", struct cb_plot, core_clocks, cb_clock_names, "C",
 		      "tsc (default) or core: TSC cycles x clock_ratio"),
-	CB_OPT_DOUBLE("tolerance", struct cb_plot, tolerance, 0, 100, 0, 1.0 / 100,
+	CB_OPT_DOUBLE("tolerance", struct cb_plot, tolerance, 0, CB_TOLERANCE_MAX, 0, 1.0 / 100,
 		      "a percentage", "PCT", "PCT",
 			"plateau: least difference that splits a range,\n"
 			"percent (default 1, 0..100)"),
