@@ -467,6 +467,39 @@ worker_hidden()
 }
 check "the worker subcommand: not listed, refuses what a person would type" worker_hidden
 
+# The worker takes its order and its points on stdin (process.h), the
+# record's own point format: a whole order measures its point; an order
+# that is not one, a count that does not match, a point of another process
+# or a variant the backend lacks: exit 2, said, nothing measured.
+worker_order() {
+	local o k out
+	o='{"copybench_order":1,"subcommand":"sweep","backend":"user","process":0,"src_shift":0,"dst_shift":64,"stack":32,"cpu":'$(cut -d' ' -f39 /proc/self/stat)',"tsc_khz":0,"samples":10,"loops":0,"max_run_ms":1000,"max_bytes":4096,"rounds":2,"burst":5,"process_ms":0,"cold":false,"random":false,"slow_native":0,"slow_spell":0,"perturb_controls":0,"seed":1,"points":1}'
+	k='{"direction":"memcpy","variant":"movsb","size":64,"src_offset":0,"dst_offset":0,"cache":"hot","repeat":0}'
+	out=$(printf '%s\n%s\n' "$o" "$k" | "$CB" worker) || { echo "a whole order failed"; return 1; }
+	[ "$(printf '%s\n' "$out" | wc -l)" = 2 ] &&
+		printf '%s\n' "$out" | head -n 1 | grep -q '"copybench_worker":1' &&
+		printf '%s\n' "$out" | tail -n 1 | grep -q '"variant":"movsb","size":64,.*"verified":true,.*"dst_place":64,"stack_place":32' ||
+		{ echo "not a hello and the point: $out"; return 1; }
+	worker_refuses "not JSON" 'garbage\n' || return 1
+	worker_refuses "0 point lines for an order of 1" '%s\n' "$o" || return 1
+	worker_refuses "more than the order's points" '%s\n%s\n%s\n' "$o" "$k" "$k" || return 1
+	worker_refuses "an order of version 2" '%s\n%s\n' "${o/\"copybench_order\":1/\"copybench_order\":2}" "$k" || return 1
+	worker_refuses "stack: not -1 or an aligned page offset" '%s\n%s\n' "${o/\"stack\":32/\"stack\":33}" "$k" || return 1
+	worker_refuses "is not one the user backend measures here" '%s\n%s\n' "$o" "${k/\"repeat\":0/\"repeat\":1}" || return 1
+	worker_refuses "(memcpy nosuch 64, cache hot, repeat 0)" '%s\n%s\n' "$o" "${k/movsb/nosuch}"
+}
+
+# worker_refuses WHAT FORMAT ARGS...: the worker given printf's output exits 2 saying WHAT, writes nothing.
+worker_refuses() {
+	local what=$1 out
+	shift
+	# shellcheck disable=SC2059 # the format is the caller's
+	out=$(printf "$@" | "$CB" worker 2> "$tmp/we")
+	[ $? = 2 ] && [ -z "$out" ] && grep -qF -- "$what" "$tmp/we" ||
+		{ echo "want exit 2 and '$what', got: $out $(cat "$tmp/we")"; return 1; }
+}
+check "the worker measures the order on its stdin and refuses a bad one" worker_order
+
 # --- pattern: the data file's content, for scripts ---------------------------
 
 # Its first bytes are the ones copybench.rst's formula gives (0, 0x9e, 0x3c,

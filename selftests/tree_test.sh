@@ -119,6 +119,38 @@ map_files_exist() {
 }
 check "HACKING.md (the map) names only files that exist" map_files_exist
 
+# The copybench command's files call each other top to bottom (HACKING.md,
+# "Which way the dependencies go"): each file's object is compiled alone,
+# and a file that calls or reads what another defines depends on it; tsort
+# finds any circle among them and names its files.
+copybench_no_circle() {
+	local d f bad=0
+	d=$(mktemp -d) || return 1
+	for f in tools/copybench/*.c; do
+		case $f in *_test.c) continue ;; esac
+		gcc -c -O0 -w -I. -Itools/copybench -o "$d/$(basename "$f" .c).o" "$f" ||
+			{ rm -rf "$d"; echo "$f does not compile"; return 1; }
+	done
+	for f in "$d"/*.o; do
+		nm "$f" | awk -v m="$(basename "$f" .o)" '
+			NF == 3 && $2 ~ /^[TDBR]$/ { print "D", $3, m }
+			$1 == "U" { print "U", $2, m }'
+	done | awk '$1 == "D" { def[$2] = $3; next }
+		    { use[++n] = $3 " " $2 }
+		    END {
+			for (i = 1; i <= n; i++) {
+				split(use[i], a, " ")
+				if ((a[2] in def) && def[a[2]] != a[1])
+					print a[1], def[a[2]]
+			}
+		    }' | sort -u > "$d/edges"
+	echo "tools/copybench: $(wc -l < "$d/edges") dependencies between $(find "$d" -name "*.o" | wc -l) files"
+	tsort "$d/edges" > /dev/null 2> "$d/loop" || { sed 's/^tsort: [^:]*: /a circle: /' "$d/loop"; bad=1; }
+	rm -rf "$d"
+	return "$bad"
+}
+check "tools/copybench's files depend on each other without a circle" copybench_no_circle
+
 # The debug kernel's plan (selftests/vm_plan.sh) names what exists: its
 # LOCALVERSION is tools/debug-kernel.config's, the suites it leaves out are
 # in vm-tests/.

@@ -16,7 +16,7 @@
  * module's "buffer" file, made before the first such run and made larger
  * when a point needs more (a module without that file maps one itself).
  *
- * Each repeat is a process of its own (process.h): its own mapping of the
+ * Each repeat is a process of its own (place.h): its own mapping of the
  * buffer file, and fresh kernel-side buffers each run (the module
  * allocates them per run); the process's placement moves the offsets it
  * writes by its shifts (modulo a page: the module's buffers are pages of
@@ -41,7 +41,7 @@
 #include "copybench.h"
 #include "lib/cb_debugfs.h"
 #include "backend.h"
-#include "process.h"
+#include "place.h"
 
 #define MB_PROBES	9	/* clock probes before and after each run */
 

@@ -4,7 +4,7 @@
  * build of copy_variants.S) timed in this process, the way copybench.ko's
  * cb_run.c times a run, plus what precision across processes needs:
  *
- *  - one process of a record (a worker, process.h), pinned to its CPU,
+ *  - one process of a record (a worker, worker.c), pinned to its CPU,
  *    warmed up for 20 ms first;
  *  - one pair of buffers for every point, each in a region that starts
  *    on a 2 MiB boundary and is backed by transparent huge pages when the
@@ -49,7 +49,7 @@
 #include "copybench.h"
 #include "copy_variants.h"
 #include "backend.h"
-#include "process.h"
+#include "place.h"
 #include "slowdown.h"
 #include "stats.h"
 

@@ -1,113 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * process.h - a record's processes. Every repeat of a sweep is measured
- * by a process of its own (a fresh exec of /proc/self/exe: fresh ASLR,
- * fresh buffers), each at a placement drawn for it: where its buffers
- * start within their huge pages, where its stack is, which CPU it runs
- * on. The placement goes into the record, so a point can be measured
- * again where it was. Documentation/measure.rst, "Processes and
- * placement", says why and within which bounds.
+ * process.h - a record's processes, and what they say to each other.
+ * Every repeat of a sweep is measured by a process of its own (a fresh
+ * exec of /proc/self/exe: fresh ASLR, fresh buffers) at a placement drawn
+ * for it (place.h).
  *
- * The worker is the hidden subcommand "worker" (cmd_worker()): it takes
- * the process's index and placement, then the subcommand and its options
- * as typed, and measures that repeat's points, writing their record lines
- * to its stdout for the command that started it.
+ * The protocol, both sides of it here: the command (job.c) starts the
+ * hidden subcommand "worker" (worker.c) with no argument and gives it, on
+ * its stdin, its order (one JSON line, order_fields.h: the backend, the
+ * placement, the settings as planned) and then the key of each point it
+ * measures, one record point line each (cb_record_key_json()). Nothing is
+ * parsed or planned twice: the worker opens the backend the order names
+ * and measures the points as told. It answers on its stdout: a hello line
+ * (its pid, how its buffers are backed), then each point's record line, in
+ * the order it measured them; its messages go to stderr, its exit status
+ * says how it ended.
  */
 #ifndef CB_PROCESS_H
 #define CB_PROCESS_H
 
 #include <sys/types.h>
 
+#include "record.h"
 #include "util.h"
-
-/* Buffer shifts stay within one huge page: the cache sets they reach. */
-#define CB_PLACE_SPAN		(2UL << 20)
-/* Shifts are whole cache lines: a point's alignment in its line holds. */
-#define CB_PLACE_LINE		64UL
-/*
- * Distances dst - src (mod 4 KiB) within this many bytes of 0, other than
- * 0, are not drawn: the 4K-aliasing band where a load seems to depend on
- * an earlier store to another page (Laight: the destination less than ~48
- * bytes before the source; on Zen 3, 8 to 24 bytes after it), widened to
- * whole lines on both sides.
- */
-#define CB_PLACE_BAND		256UL
-/* Worker stacks are aligned as the ABI aligns a frame. */
-#define CB_PLACE_STACK_ALIGN	16UL
-
-/**
- * enum cb_place_mode - what --placement asked.
- * @CB_PLACE_VARY: each process draws its placement from the seed (and,
- *	unless the offsets are kept, the cache lines the buffers start at)
- * @CB_PLACE_FIXED: every process as one: buffers at the start of their
- *	huge pages, the process's own stack (copybench before processes)
- * @CB_PLACE_AT: every process at one given placement (to measure a
- *	process of a record again where it was)
- */
-enum cb_place_mode {
-	CB_PLACE_VARY,
-	CB_PLACE_FIXED,
-	CB_PLACE_AT,
-};
-
-/**
- * struct cb_place - where one process puts things.
- * @src_shift: bytes added to every point's src_offset: the source starts
- *	src_shift + src_offset bytes into its huge page (user backend; the
- *	module backend adds it to its src_offset knob, modulo 4 KiB); a
- *	multiple of CB_PLACE_LINE below CB_PLACE_SPAN
- * @dst_shift: the same for the destination
- * @stack: the page offset of the top of the stack the worker measures on
- *	(a multiple of CB_PLACE_STACK_ALIGN), -1 for the process's own stack
- * @cpu: the CPU the process pins to
- */
-struct cb_place {
-	unsigned long src_shift, dst_shift;
-	long stack;
-	int cpu;
-};
-
-/**
- * struct cb_placement - the --placement option.
- * @mode: vary, fixed or at
- * @keep_offsets: vary only the pages and the stack, not where in its page
- *	each buffer starts ("vary-pages": the offsets asked, and so the
- *	distance dst - src, hold; sweep with --src-offset or --dst-offset, and
- *	alias, whose distances are its points)
- * @at: the placement of CB_PLACE_AT (its @cpu unused)
- */
-struct cb_placement {
-	enum cb_place_mode mode;
-	int keep_offsets;
-	struct cb_place at;
-};
-
-/*
- * cb_placement_parse - "vary", "vary-pages", "fixed" or "SRC:DST:STACK" (bytes: the
- * source's and destination's shifts and the stack top's page offset, as a
- * record's src_place - src_offset, dst_place - dst_offset and
- * stack_place give them). 0, or -1 with e naming the option, the value
- * and what is accepted (exit 2).
- */
-int cb_placement_parse(const char *arg, struct cb_placement *pl, struct cb_error *e);
-
-/* What the record's header says: "vary", "vary-pages", "fixed", "SRC:DST:STACK". */
-void cb_placement_name(const struct cb_placement *pl, struct cb_str *b);
-
-/*
- * cb_place_draw - the placement of process number index: drawn from seed
- * and index alone (the same seed gives the same placements, in any
- * record), uniformly: each buffer's 4 KiB page within its huge page and
- * the stack's offset; with lines, also each buffer's cache line within
- * its page (unless pl->keep_offsets), the distance dst - src (mod 4 KiB)
- * kept out of the band (CB_PLACE_BAND). Fixed and at give their
- * placement. out->cpu is not set.
- */
-void cb_place_draw(const struct cb_placement *pl, unsigned long long seed, unsigned int index,
-		   struct cb_place *out);
-
-/* "src+S dst+D stack K cpu C", for plans and messages. */
-void cb_place_describe(const struct cb_place *p, struct cb_str *b);
 
 /**
  * struct cb_worker - a worker process and the pipe of its stdout.
@@ -126,10 +41,13 @@ struct cb_worker {
 
 /*
  * cb_worker_start - fork and exec /proc/self/exe with argv (argv[0] the
- * name it goes by), its stdout a pipe to w->fd; it dies with this
- * process (PR_SET_PDEATHSIG). 0, or -1 with e set.
+ * name it goes by), its stdout a pipe to w->fd, its stdin the inlen bytes
+ * of in (a file of its own, read at its pace: no pipe to fill), or
+ * /dev/null when in is NULL; it dies with this process
+ * (PR_SET_PDEATHSIG). 0, or -1 with e set.
  */
-int cb_worker_start(struct cb_worker *w, char *const *argv, struct cb_error *e);
+int cb_worker_start(struct cb_worker *w, char *const *argv, const char *in, size_t inlen,
+		    struct cb_error *e);
 
 /*
  * cb_worker_line - the worker's next line, without its newline, in
@@ -156,29 +74,43 @@ int cb_worker_finish(struct cb_worker *w, struct cb_error *e);
  */
 int cb_on_stack(long stack, int (*fn)(void *arg), void *arg, int *ret);
 
-/**
- * struct cb_worker_args - what a worker was started with.
- * @index: which process of the record: the repeat it measures
- * @place: its placement, CPU included
- * @tsc_khz: the TSC frequency the starting command found (the header's)
- * @backend: "user" or "module", as the starting command resolved it
- */
-struct cb_worker_args {
-	unsigned int index;
-	struct cb_place place;
-	unsigned long long tsc_khz;
-	const char *backend;
-};
-
-/* In a worker, what it was started with; elsewhere NULL. */
-const struct cb_worker_args *cb_worker_args(void);
+/* The order's version: the worker refuses any other. */
+#define CB_ORDER_VERSION	1
 
 /*
- * cb_worker_argv - the argv of the worker for w that measures the
- * subcommand argv[0..argc) (argv[0] "sweep" or "alias", then its options
- * as typed), NULL-terminated; freed by cb_worker_argv_free().
+ * struct cb_order - a worker's order, the fields of order_fields.h; its
+ * strings owned (cb_order_free()), present the bits of the optional ones.
  */
-char **cb_worker_argv(const struct cb_worker_args *w, int argc, char **argv);
-void cb_worker_argv_free(char **argv);
+struct cb_order {
+#define CB_ORDER_FIELD(name, type, req)	CB_RT_##type(name);
+#include "order_fields.h"
+#undef CB_ORDER_FIELD
+	unsigned long long present;
+};
+
+enum {
+#define CB_ORDER_FIELD(name, type, req)	CB_OF_##name,
+#include "order_fields.h"
+#undef CB_ORDER_FIELD
+	CB_OF_COUNT
+};
+
+#define CB_ORDER_HAS(o, name)	((int)(((o)->present >> CB_OF_##name) & 1))
+#define CB_ORDER_SET(o, name)	((o)->present |= 1ULL << CB_OF_##name)
+
+/* The order's line, '\n' ended, onto b. */
+void cb_order_json(struct cb_str *b, const struct cb_order *o);
+/* One order line into o: 0, or -1 with why set and o empty. */
+int cb_order_parse(const char *line, size_t len, struct cb_order *o, char *why, size_t whylen);
+void cb_order_free(struct cb_order *o);
+
+/* The worker's first line, '\n' ended, onto b: its pid, its buffers, its CPU. */
+void cb_hello_json(struct cb_str *b, pid_t pid, const char *buffers, int cpu);
+/*
+ * The hello line of worker pid: its buffers in *buffers (owned by the
+ * caller). 0, or -1 with why set: not JSON, or not the hello of pid.
+ */
+int cb_hello_parse(const char *line, size_t len, pid_t pid, char **buffers, char *why,
+		   size_t whylen);
 
 #endif /* CB_PROCESS_H */

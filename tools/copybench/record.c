@@ -14,26 +14,15 @@
 #include "backend.h"
 #include "record.h"
 
-enum cb_ftype { CB_FT_STR, CB_FT_U64, CB_FT_I64, CB_FT_DBL, CB_FT_BOOL, CB_FT_STRLIST,
-		CB_FT_STRMAP };
-
-struct cb_field {
-	const char *name;
-	enum cb_ftype type;
-	int required;
-	size_t offset;
-};
-
-#define CB_STR(x)	#x
 
 static const struct cb_field cb_header_fields[] = {
-#define CB_HEADER_FIELD(n, t, r) { CB_STR(n), CB_FT_##t, r, offsetof(struct cb_record_header, n) },
+#define CB_HEADER_FIELD(n, t, r) CB_FIELD(struct cb_record_header, n, t, r),
 #include "record_fields.h"
 #undef CB_HEADER_FIELD
 };
 
 static const struct cb_field cb_point_fields[] = {
-#define CB_POINT_FIELD(n, t, r) { CB_STR(n), CB_FT_##t, r, offsetof(struct cb_record_point, n) },
+#define CB_POINT_FIELD(n, t, r) CB_FIELD(struct cb_record_point, n, t, r),
 #include "record_fields.h"
 #undef CB_POINT_FIELD
 };
@@ -77,6 +66,9 @@ static void cb_field_json(struct cb_str *b, const struct cb_field *f, const void
 		else
 			cb_str_add(b, "null");
 		break;
+	case CB_FT_XDBL:
+		cb_str_printf(b, "%.17g", *(const double *)p);
+		break;
 	case CB_FT_BOOL:
 		cb_str_add(b, *(const int *)p ? "true" : "false");
 		break;
@@ -103,8 +95,8 @@ static void cb_field_json(struct cb_str *b, const struct cb_field *f, const void
 	}
 }
 
-static void cb_line_json(struct cb_str *b, const struct cb_field *fields, size_t n,
-			 const void *base, unsigned long long present)
+void cb_fields_json(struct cb_str *b, const struct cb_field *fields, size_t n,
+		    const void *base, unsigned long long present)
 {
 	size_t i, out = 0;
 
@@ -120,12 +112,12 @@ static void cb_line_json(struct cb_str *b, const struct cb_field *fields, size_t
 
 void cb_record_header_json(struct cb_str *b, const struct cb_record_header *h)
 {
-	cb_line_json(b, cb_header_fields, ARRAY_SIZE(cb_header_fields), h, h->present);
+	cb_fields_json(b, cb_header_fields, ARRAY_SIZE(cb_header_fields), h, h->present);
 }
 
 void cb_record_point_json(struct cb_str *b, const struct cb_record_point *p)
 {
-	cb_line_json(b, cb_point_fields, ARRAY_SIZE(cb_point_fields), p, p->present);
+	cb_fields_json(b, cb_point_fields, ARRAY_SIZE(cb_point_fields), p, p->present);
 }
 
 /* A JSON value's kind in words, for "expected X, got Y" messages. */
@@ -202,6 +194,7 @@ static int cb_field_read(const struct cb_field *f, const struct cb_json *v, void
 		*(long long *)p = v->i;
 		return 0;
 	case CB_FT_DBL:
+	case CB_FT_XDBL:
 		if (v->type != CB_JSON_NUMBER || !isfinite(v->num)) {
 			want = "a number";
 			break;
@@ -232,9 +225,8 @@ static int cb_field_read(const struct cb_field *f, const struct cb_json *v, void
 	return -1;
 }
 
-/* Every known field of the object obj into base; unknown members ignored. */
-static int cb_line_read(const struct cb_field *fields, size_t n, const struct cb_json *obj,
-			void *base, unsigned long long *present, char *why, size_t whylen)
+int cb_fields_read(const struct cb_field *fields, size_t n, const struct cb_json *obj,
+		   void *base, unsigned long long *present, char *why, size_t whylen)
 {
 	const struct cb_json *v;
 	size_t i;
@@ -254,7 +246,7 @@ static int cb_line_read(const struct cb_field *fields, size_t n, const struct cb
 	return 0;
 }
 
-static void cb_fields_free(const struct cb_field *fields, size_t n, void *base)
+void cb_fields_free(const struct cb_field *fields, size_t n, void *base)
 {
 	struct cb_strlist *l;
 	struct cb_strmap *m;
@@ -326,14 +318,15 @@ static int cb_record_header_read(struct cb_record *r, const char *line, size_t l
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "%s:1: record format version %llu is newer than this copybench reads (%d): use a newer copybench",
 			       r->path, ver->u, CB_RECORD_VERSION);
-	if (cb_line_read(cb_header_fields, ARRAY_SIZE(cb_header_fields), &r->header_json,
+	if (cb_fields_read(cb_header_fields, ARRAY_SIZE(cb_header_fields), &r->header_json,
 			 &r->header, &r->header.present, why, sizeof(why)))
 		return cb_fail(e, CB_EXIT_USAGE, "%s:1: %s", r->path, why);
 	return 0;
 }
 
-int cb_record_point_parse(const char *line, size_t len, struct cb_record_point *p, char *why,
-			  size_t whylen)
+/* The point line's first n fields into p (n: all of them, or the key's). */
+static int cb_point_parse(const char *line, size_t len, struct cb_record_point *p, size_t n,
+			  char *why, size_t whylen)
 {
 	char err[CB_ERR_MAX / 2];
 	struct cb_json v;
@@ -349,12 +342,28 @@ int cb_record_point_parse(const char *line, size_t len, struct cb_record_point *
 	else if (cb_json_get(&v, "copybench_record"))
 		snprintf(why, whylen, "a second record header (two records concatenated?)");
 	else
-		ret = cb_line_read(cb_point_fields, ARRAY_SIZE(cb_point_fields), &v, p,
-				   &p->present, why, whylen);
+		ret = cb_fields_read(cb_point_fields, n, &v, p, &p->present, why, whylen);
 	cb_json_free(&v);
 	if (ret)
 		cb_record_point_free(p);
 	return ret;
+}
+
+int cb_record_point_parse(const char *line, size_t len, struct cb_record_point *p, char *why,
+			  size_t whylen)
+{
+	return cb_point_parse(line, len, p, ARRAY_SIZE(cb_point_fields), why, whylen);
+}
+
+void cb_record_key_json(struct cb_str *b, const struct cb_record_point *p)
+{
+	cb_fields_json(b, cb_point_fields, CB_PF_KEY_END, p, p->present);
+}
+
+int cb_record_key_parse(const char *line, size_t len, struct cb_record_point *p, char *why,
+			size_t whylen)
+{
+	return cb_point_parse(line, len, p, CB_PF_KEY_END, why, whylen);
 }
 
 static int cb_record_point_read(struct cb_record *r, const char *line, size_t len,

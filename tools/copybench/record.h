@@ -13,8 +13,9 @@
  * absent (CB_HEADER_HAS()/CB_POINT_HAS()).
  *
  * Field types (record_fields.h): STR string; U64 a non-negative integer; I64 an integer;
- * DBL a number; BOOL true or false; STRLIST an array of strings; STRMAP an
- * object whose values are strings.
+ * DBL a number (written with 4 decimals); XDBL a number written exactly
+ * (17 digits: a setting passed on, not a measurement); BOOL true or false;
+ * STRLIST an array of strings; STRMAP an object whose values are strings.
  */
 #ifndef CB_RECORD_H
 #define CB_RECORD_H
@@ -43,6 +44,7 @@ struct cb_strmap {
 
 /* A member of field type t called n. */
 #define CB_RT_STR(n)		char *n
+#define CB_RT_XDBL(n)		double n
 #define CB_RT_U64(n)		unsigned long long n
 #define CB_RT_I64(n)		long long n
 #define CB_RT_DBL(n)		double n
@@ -63,6 +65,42 @@ enum {
 #undef CB_POINT_FIELD
 	CB_PF_COUNT
 };
+
+/* A point's key, what it is rather than what it measured: its fields before run_cpu. */
+#define CB_PF_KEY_END	CB_PF_run_cpu
+
+/*
+ * The field engine the record's lines are written and read with, for any
+ * table of fields (struct cb_field, expanded from an X-macro list like
+ * record_fields.h): a struct's members by offset, and a bit of present
+ * for each optional one there.
+ */
+enum cb_ftype { CB_FT_STR, CB_FT_U64, CB_FT_I64, CB_FT_DBL, CB_FT_XDBL, CB_FT_BOOL,
+		CB_FT_STRLIST, CB_FT_STRMAP };
+
+struct cb_field {
+	const char *name;
+	enum cb_ftype type;
+	int required;
+	size_t offset;
+};
+
+#define CB_STR(x)	#x
+/* The struct cb_field of member n, of type t (CB_REQ or CB_OPT: r), of struct s. */
+#define CB_FIELD(s, n, t, r)	{ CB_STR(n), CB_FT_##t, r, offsetof(s, n) }
+
+/* One JSON line of fields[0..n) of base (optional ones when present), '\n' ended, onto b. */
+void cb_fields_json(struct cb_str *b, const struct cb_field *fields, size_t n,
+		    const void *base, unsigned long long present);
+/*
+ * The fields of the object obj into base, their bits into *present;
+ * unknown members ignored. 0, or -1 with why naming the field missing or
+ * of the wrong type.
+ */
+int cb_fields_read(const struct cb_field *fields, size_t n, const struct cb_json *obj,
+		   void *base, unsigned long long *present, char *why, size_t whylen);
+/* Frees the strings, lists and maps of base's fields. */
+void cb_fields_free(const struct cb_field *fields, size_t n, void *base);
 
 /*
  * struct cb_record_header - the header line. Strings are owned (freed by
@@ -130,6 +168,15 @@ void cb_record_free(struct cb_record *r);
  */
 int cb_record_point_parse(const char *line, size_t len, struct cb_record_point *p, char *why,
 			  size_t whylen);
+
+/*
+ * A point's key alone (direction, variant, size, size_max, offsets, cache,
+ * repeat: the fields before CB_PF_KEY_END), as a planned point is told to
+ * a worker: written and read as a record's point line, the others absent.
+ */
+void cb_record_key_json(struct cb_str *b, const struct cb_record_point *p);
+int cb_record_key_parse(const char *line, size_t len, struct cb_record_point *p, char *why,
+			size_t whylen);
 
 void cb_record_header_free(struct cb_record_header *h);
 void cb_record_point_free(struct cb_record_point *p);

@@ -9,7 +9,8 @@
 
 #include <stdio.h>
 
-#include "job.h"
+#include "interleave.h"
+#include "plan.h"
 
 /* m[0..n) in plan order; b the backend (variant names, tsc_khz). */
 void cb_report_tables(FILE *f, const struct cb_job *r, const struct cb_backend *b,
