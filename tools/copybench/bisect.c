@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +27,7 @@
 #include "builtin.h"
 #include "backend.h"
 #include "compare.h"
+#include "process.h"
 #include "copybench.h"
 
 /* git bisect run's answers; everything bisect-run exits with. */
@@ -261,50 +261,6 @@ static const char **cb_bisect_argv(const struct cb_bisect *b, const char *self, 
 	return argv;
 }
 
-/* The child: stdout to /dev/null, stderr to errfd, then argv. */
-static __noreturn void cb_bisect_exec(const char **argv, int errfd)
-{
-	int fd;
-
-	/* Killed with bisect-run: no orphan measuring on, and its -o cleaned up. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	fd = open("/dev/null", O_WRONLY);
-	if (fd >= 0)
-		dup2(fd, 1);
-	dup2(errfd, 2);
-	execvp(argv[0], (char *const *)argv);
-	fprintf(stderr, "copybench bisect-run: cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-/*
- * The child pid's stderr (fd) passed on until it ends, then its status:
- * 0, or -1 with e saying why, ending with the cause it printed.
- */
-static int cb_bisect_reap(pid_t pid, int fd, struct cb_error *e)
-{
-	struct cb_cause *cause = cb_calloc(1, sizeof(*cause));
-	const char *said;
-	char why[128];
-	int status;
-
-	cb_bisect_relay(fd, cause);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			free(cause);
-			return cb_fail(e, CB_EXIT_RUNTIME, "waitpid: %s", strerror(errno));
-		}
-	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
-		free(cause);
-		return 0;
-	}
-	cb_child_why(status, why, sizeof(why));
-	said = cb_cause(cause);
-	cb_fail(e, CB_EXIT_RUNTIME, "%s%s%s", why, *said ? ": " : "", said);
-	free(cause);
-	return -1;
-}
-
 /*
  * Runs [PREFIX...] copybench sweep --like GOOD ... -o out; its stdout is
  * dropped, its stderr passed on, and a failure's message ends with the
@@ -312,35 +268,34 @@ static int cb_bisect_reap(pid_t pid, int fd, struct cb_error *e)
  */
 static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_error *e)
 {
-	char self[PATH_MAX];
-	const char **argv;
-	int err[2];
+	struct cb_child_spec s = { .out = CB_CHILD_NULL, .err = CB_CHILD_PIPE };
+	struct cb_cause *cause;
+	struct cb_child child;
+	char self[PATH_MAX], why[128];
+	const char *said;
+	int status, ret;
 	ssize_t n;
-	pid_t pid;
 
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0)
 		return cb_fail(e, CB_EXIT_RUNTIME, "cannot find this program: %s", strerror(errno));
 	self[n] = '\0';
-	argv = cb_bisect_argv(b, self, out);
-	if (pipe2(err, O_CLOEXEC)) {
-		free(argv);
-		return cb_fail(e, CB_EXIT_RUNTIME, "pipe: %s", strerror(errno));
+	s.argv = (char *const *)cb_bisect_argv(b, self, out);
+	ret = cb_child_start(&child, &s, e);
+	free((void *)s.argv);
+	if (ret)
+		return -1;
+	cause = cb_calloc(1, sizeof(*cause));
+	cb_bisect_relay(child.fd, cause);
+	child.fd = -1;
+	ret = cb_child_wait(&child, &status, e);
+	if (!ret && !(WIFEXITED(status) && !WEXITSTATUS(status))) {
+		cb_child_why(status, why, sizeof(why));
+		said = cb_cause(cause);
+		ret = cb_fail(e, CB_EXIT_RUNTIME, "%s%s%s", why, *said ? ": " : "", said);
 	}
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0) {
-		free(argv);
-		close(err[0]);
-		close(err[1]);
-		return cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
-	}
-	if (!pid)
-		cb_bisect_exec(argv, err[1]);
-	free(argv);
-	close(err[1]);
-	return cb_bisect_reap(pid, err[0], e);
+	free(cause);
+	return ret;
 }
 
 /* The fewest repeats any point of r has; -1 with e set for a bad record. */

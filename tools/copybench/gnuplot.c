@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "gnuplot.h"
+#include "process.h"
 #include "sysinfo.h"
 
 void cb_gp_str(struct cb_str *b, const char *s)
@@ -61,29 +62,26 @@ static void cb_gp_head(FILE *f, const char *img, const char *stem, int png)
 static int cb_gnuplot(const char *dir, const char *script, const char *img, const char *dat,
 		      struct cb_error *e)
 {
+	struct cb_child_spec s = { .dir = dir, .quiet = 1 };
 	struct cb_str vars = { 0 };
-	int status;
-	pid_t pid;
+	struct cb_child child;
+	char *argv[5];
+	int status, ret;
 
 	cb_str_add(&vars, "outfile=");
 	cb_gp_str(&vars, img);
 	cb_str_add(&vars, "; datafile=");
 	cb_gp_str(&vars, dat);
-	pid = fork();
-	if (pid < 0) {
-		cb_str_free(&vars);
-		return cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
-	}
-	if (!pid) {
-		if (chdir(dir))
-			_exit(126);
-		execlp("gnuplot", "gnuplot", "-e", vars.s, script, (char *)NULL);
-		_exit(errno == ENOENT ? 127 : 126);
-	}
+	argv[0] = "gnuplot";
+	argv[1] = "-e";
+	argv[2] = vars.s;
+	argv[3] = (char *)script;
+	argv[4] = NULL;
+	s.argv = argv;
+	ret = cb_child_start(&child, &s, e) || cb_child_wait(&child, &status, e);
 	cb_str_free(&vars);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return cb_fail(e, CB_EXIT_RUNTIME, "waitpid: %s", strerror(errno));
+	if (ret)
+		return -1;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return cb_fail(e, CB_EXIT_RUNTIME,
 			       "gnuplot not found: install it (Debian: apt-get install gnuplot-nox; tools/setup does)");

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <linux/types.h>
 
 #include "copybench.h"
@@ -320,7 +321,7 @@ static void cb_parent_put(struct cb_parent *c, const char *s)
 }
 
 /* The worker's first line: its pid, and how its buffers are backed (the header's). */
-static int cb_parent_hello(struct cb_parent *c, const struct cb_worker *w, const char *s,
+static int cb_parent_hello(struct cb_parent *c, const struct cb_child *w, const char *s,
 			   size_t len, struct cb_error *e)
 {
 	struct cb_record_header h;
@@ -343,7 +344,7 @@ static int cb_parent_hello(struct cb_parent *c, const struct cb_worker *w, const
 }
 
 /* One line of the worker: the planned point k, measured by it. */
-static int cb_parent_point(struct cb_parent *c, const struct cb_worker *w, size_t k,
+static int cb_parent_point(struct cb_parent *c, const struct cb_child *w, size_t k,
 			   const char *s, size_t len, struct cb_error *e)
 {
 	struct cb_record_point rp;
@@ -410,25 +411,51 @@ static void cb_parent_order(const struct cb_parent *c, unsigned int i,
 	}
 }
 
+/*
+ * Wait for worker w: 0 when it exited 0; else -1 with e saying how it
+ * ended (its own message is on stderr already), with the status this
+ * command exits with: its exit status, or 128 + the signal that ended it.
+ */
+static int cb_parent_reap(struct cb_child *w, struct cb_error *e)
+{
+	pid_t pid = w->pid;
+	int status;
+
+	if (cb_child_wait(w, &status, e))
+		return -1;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	if (WIFSIGNALED(status))
+		return cb_fail(e, 128 + WTERMSIG(status), "process %d was killed by signal %d",
+			       (int)pid, WTERMSIG(status));
+	return cb_fail(e, WEXITSTATUS(status), "process %d failed (exit %d)", (int)pid,
+		       WEXITSTATUS(status));
+}
+
 /* Process i: started with its order, its lines read, checked and written, and waited for. */
 static int cb_parent_process(struct cb_parent *c, unsigned int i, const struct cb_place *place,
 			     struct cb_error *e)
 {
 	static char *const argv[] = { "copybench", "worker", NULL };
 	size_t per = c->pl->npts / (size_t)c->r->repeat, k = i * per, got = 0;
-	struct cb_error ignored;
+	struct cb_child_spec s = { .path = "/proc/self/exe", .argv = argv, .out = CB_CHILD_PIPE };
 	struct cb_str order = { 0 };
-	struct cb_worker w;
+	struct cb_error ignored;
+	struct cb_child w;
 	char *line;
 	size_t len;
+	pid_t pid;
 	int ret;
 
 	cb_parent_order(c, i, place, c->pl->pts + k, per, &order);
-	ret = cb_worker_start(&w, argv, order.s, order.len, e);
+	s.in = order.s;
+	s.inlen = order.len;
+	ret = cb_child_start(&w, &s, e);
 	cb_str_free(&order);
 	if (ret)
 		return -1;
-	while ((ret = cb_worker_line(&w, &line, &len, e)) > 0) {
+	pid = w.pid;
+	while ((ret = cb_child_line(&w, &line, &len, e)) > 0) {
 		if (!got++)
 			ret = cb_parent_hello(c, &w, line, len, e);
 		else if (got - 1 > per)
@@ -444,14 +471,14 @@ static int cb_parent_process(struct cb_parent *c, unsigned int i, const struct c
 	if (ret) {
 		/* Something is wrong with it: stop it, and say what first. */
 		kill(w.pid, SIGTERM);
-		cb_worker_finish(&w, &ignored);
+		cb_parent_reap(&w, &ignored);
 		return -1;
 	}
-	if (cb_worker_finish(&w, e))
+	if (cb_parent_reap(&w, e))
 		return -1;
 	if (got != per + 1)
 		return cb_fail(e, CB_EXIT_RUNTIME, "process %d ended after %zu of %zu points",
-			       (int)w.pid, got ? got - 1 : 0, per);
+			       (int)pid, got ? got - 1 : 0, per);
 	c->done += per;
 	return 0;
 }

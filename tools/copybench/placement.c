@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -248,39 +247,22 @@ static void cb_pl_sweep_argv(const struct cb_pl *c, const char *out, struct cb_p
 /* The sweep that measures the point and its control, its record at out. */
 static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 {
+	struct cb_child_spec s = { .path = "/proc/self/exe", .out = CB_CHILD_NULL };
 	struct cb_pl_argv a = { 0 };
-	int status, fd, ret = 0;
-	pid_t pid;
+	struct cb_child child;
+	int status, ret = 0;
 
 	cb_pl_sweep_argv(c, out, &a);
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		ret = cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
-		goto out;
-	}
-	if (!pid) {
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0)
-			dup2(fd, 1);
-		execv("/proc/self/exe", a.v);
-		fprintf(stderr, "%s: cannot run /proc/self/exe: %s\n", cb_prog, strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			ret = cb_fail(e, CB_EXIT_RUNTIME, "waitpid: %s", strerror(errno));
-			goto out;
-		}
+	s.argv = a.v;
+	if (cb_child_start(&child, &s, e) || cb_child_wait(&child, &status, e))
+		ret = -1;
 	/* The sweep said what went wrong; its status is this command's. */
-	if (WIFSIGNALED(status))
+	else if (WIFSIGNALED(status))
 		ret = cb_fail(e, 128 + WTERMSIG(status), "the measurement was killed by signal %d",
 			      WTERMSIG(status));
 	else if (WEXITSTATUS(status))
 		ret = cb_fail(e, WEXITSTATUS(status), "the measurement failed (copybench sweep exited %d)",
 			      WEXITSTATUS(status));
-out:
 	cb_pl_argv_free(&a);
 	return ret;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * process.c - the worker processes (process.h): started, read and waited
- * for by the command; their stack; the order and the hello line they
- * exchange.
+ * process.c - child processes (process.h): started with their input,
+ * read line by line and waited for, for every command that runs another;
+ * the worker's stack; the order and the hello line the command and its
+ * workers exchange.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,14 +23,15 @@
 #include "process.h"
 
 #define CB_WORKER_STACK		(1UL << 20)
-#define CB_WORKER_READ		65536
+#define CB_CHILD_READ		65536
 
-/* ---- Workers ------------------------------------------------------------- */
+/* ---- Children ------------------------------------------------------------ */
 
-/* A file of its own holding in[0..len), at its start: a worker's stdin. -1 with e set. */
-static int cb_worker_input(const char *in, size_t len, struct cb_error *e)
+/* A file of its own holding in[0..len), at its start: a child's stdin. -1 with e set. */
+static int cb_child_input(const char *in, size_t len, struct cb_error *e)
 {
-	int fd = in ? memfd_create("copybench-order", MFD_CLOEXEC) : open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int fd = in ? memfd_create("copybench-input", MFD_CLOEXEC) :
+		      open("/dev/null", O_RDONLY | O_CLOEXEC);
 	size_t done = 0;
 	ssize_t n;
 
@@ -41,7 +43,7 @@ static int cb_worker_input(const char *in, size_t len, struct cb_error *e)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			cb_fail(e, CB_EXIT_RUNTIME, "writing a worker's order: %s",
+			cb_fail(e, CB_EXIT_RUNTIME, "writing a child's input: %s",
 				n ? strerror(errno) : "no space");
 			close(fd);
 			return -1;
@@ -56,122 +58,137 @@ static int cb_worker_input(const char *in, size_t len, struct cb_error *e)
 	return fd;
 }
 
-int cb_worker_start(struct cb_worker *w, char *const *argv, const char *in, size_t inlen,
-		    struct cb_error *e)
+/* In the child: fd onto target as s says (pipe: w, the pipe's write end). */
+static int cb_child_fd(enum cb_child_fd how, int target, int w)
 {
-	pid_t parent = getpid();
-	int fds[2], input;
+	int fd;
 
-	memset(w, 0, sizeof(*w));
-	w->fd = -1;
-	input = cb_worker_input(in, inlen, e);
+	if (how == CB_CHILD_PIPE)
+		return dup2(w, target) < 0 ? -1 : 0;
+	if (how != CB_CHILD_NULL)
+		return 0;
+	fd = open("/dev/null", O_WRONLY);
+	return fd < 0 || dup2(fd, target) < 0 ? -1 : 0;
+}
+
+/* The child's side: dies with its parent, its files set, then exec. */
+static __noreturn void cb_child_exec(const struct cb_child_spec *s, pid_t parent, int input,
+				     int w)
+{
+	const char *what = s->path ? s->path : s->argv[0];
+
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		_exit(128 + SIGTERM);
+	if (dup2(input, 0) < 0 || cb_child_fd(s->out, 1, w) || cb_child_fd(s->err, 2, w))
+		_exit(126);
+	if (s->dir && chdir(s->dir))
+		_exit(126);
+	if (s->path)
+		execv(s->path, s->argv);
+	else
+		execvp(s->argv[0], s->argv);
+	if (!s->quiet)
+		fprintf(stderr, "%s: cannot run %s: %s\n", cb_prog, what, strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+int cb_child_start(struct cb_child *c, const struct cb_child_spec *s, struct cb_error *e)
+{
+	int fds[2] = { -1, -1 }, input, piped = s->out == CB_CHILD_PIPE || s->err == CB_CHILD_PIPE;
+	pid_t parent = getpid();
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	input = cb_child_input(s->in, s->inlen, e);
 	if (input < 0)
 		return -1;
-	if (pipe2(fds, O_CLOEXEC)) {
+	if (piped && pipe2(fds, O_CLOEXEC)) {
 		close(input);
 		return cb_fail(e, CB_EXIT_RUNTIME, "pipe: %s", strerror(errno));
 	}
 	fflush(stdout);
 	fflush(stderr);
-	w->pid = fork();
-	if (w->pid < 0) {
-		close(fds[0]);
+	c->pid = fork();
+	if (!c->pid)
+		cb_child_exec(s, parent, input, fds[1]);
+	close(input);
+	if (piped)
 		close(fds[1]);
-		close(input);
+	if (c->pid < 0) {
+		if (piped)
+			close(fds[0]);
 		return cb_fail(e, CB_EXIT_RUNTIME, "fork: %s", strerror(errno));
 	}
-	if (!w->pid) {
-		/* Killed with the command: no orphan measuring on. */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(128 + SIGTERM);
-		if (dup2(fds[1], 1) < 0 || dup2(input, 0) < 0)
-			_exit(127);
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "%s: cannot run /proc/self/exe: %s\n", cb_prog, strerror(errno));
-		_exit(127);
-	}
-	close(fds[1]);
-	close(input);
-	w->fd = fds[0];
+	c->fd = fds[0];
 	return 0;
 }
 
 /* Passes on a signal that stops this command, once. */
-static void cb_worker_pass_stop(struct cb_worker *w)
+static void cb_child_pass_stop(struct cb_child *c)
 {
-	if (cb_stop() && !w->sig && w->pid > 0) {
-		w->sig = cb_stop();
-		kill(w->pid, w->sig);
+	if (cb_stop() && !c->sig && c->pid > 0) {
+		c->sig = cb_stop();
+		kill(c->pid, c->sig);
 	}
 }
 
-int cb_worker_line(struct cb_worker *w, char **line, size_t *len, struct cb_error *e)
+int cb_child_line(struct cb_child *c, char **line, size_t *len, struct cb_error *e)
 {
-	char chunk[CB_WORKER_READ], *nl;
+	char chunk[CB_CHILD_READ], *nl;
 	ssize_t n;
 
 	for (;;) {
-		nl = w->buf.s ? memchr(w->buf.s + w->used, '\n', w->buf.len - w->used) : NULL;
+		nl = c->buf.s ? memchr(c->buf.s + c->used, '\n', c->buf.len - c->used) : NULL;
 		if (nl) {
-			*line = w->buf.s + w->used;
+			*line = c->buf.s + c->used;
 			*len = (size_t)(nl - *line);
 			*nl = '\0';
-			w->used += *len + 1;
+			c->used += *len + 1;
 			return 1;
 		}
 		/* Keep what is left of a line; drop what was returned. */
-		if (w->used) {
-			memmove(w->buf.s, w->buf.s + w->used, w->buf.len - w->used + 1);
-			w->buf.len -= w->used;
-			w->used = 0;
+		if (c->used) {
+			memmove(c->buf.s, c->buf.s + c->used, c->buf.len - c->used + 1);
+			c->buf.len -= c->used;
+			c->used = 0;
 		}
-		cb_worker_pass_stop(w);
-		n = read(w->fd, chunk, sizeof(chunk));
+		cb_child_pass_stop(c);
+		n = read(c->fd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return cb_fail(e, CB_EXIT_RUNTIME, "reading process %d: %s", (int)w->pid,
+			return cb_fail(e, CB_EXIT_RUNTIME, "reading process %d: %s", (int)c->pid,
 				       strerror(errno));
 		if (!n)
 			break;
-		cb_str_addn(&w->buf, chunk, (size_t)n);
+		cb_str_addn(&c->buf, chunk, (size_t)n);
 	}
-	if (w->buf.len)
+	if (c->buf.len)
 		return cb_fail(e, CB_EXIT_RUNTIME,
 			       "process %d ended in the middle of a line (it wrote %zu bytes without a newline)",
-			       (int)w->pid, w->buf.len);
+			       (int)c->pid, c->buf.len);
 	return 0;
 }
 
-int cb_worker_finish(struct cb_worker *w, struct cb_error *e)
+int cb_child_wait(struct cb_child *c, int *status, struct cb_error *e)
 {
-	int status = 0, ret = 0;
-	pid_t pid = w->pid;
+	pid_t pid = c->pid;
 
-	if (w->fd >= 0)
-		close(w->fd);
-	w->fd = -1;
-	cb_str_free(&w->buf);
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	cb_str_free(&c->buf);
+	*status = 0;
 	if (pid <= 0)
 		return 0;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			ret = cb_fail(e, CB_EXIT_RUNTIME, "waitpid: %s", strerror(errno));
-			break;
-		}
-		cb_worker_pass_stop(w);
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR)
+			return cb_fail(e, CB_EXIT_RUNTIME, "waitpid: %s", strerror(errno));
+		cb_child_pass_stop(c);
 	}
-	w->pid = 0;
-	if (ret)
-		return ret;
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
-		return 0;
-	if (WIFSIGNALED(status))
-		return cb_fail(e, 128 + WTERMSIG(status), "process %d was killed by signal %d",
-			       (int)pid, WTERMSIG(status));
-	return cb_fail(e, WEXITSTATUS(status), "process %d failed (exit %d)", (int)pid,
-		       WEXITSTATUS(status));
+	c->pid = 0;
+	return 0;
 }
 
 /* ---- The worker's stack -------------------------------------------------- */

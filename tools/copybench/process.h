@@ -24,14 +24,44 @@
 #include "record.h"
 #include "util.h"
 
+/* Where a child's stdout or stderr goes. */
+enum cb_child_fd {
+	CB_CHILD_INHERIT,	/* this process's */
+	CB_CHILD_NULL,		/* /dev/null */
+	CB_CHILD_PIPE,		/* a pipe read at c->fd (stdout or stderr, or both) */
+};
+
 /**
- * struct cb_worker - a worker process and the pipe of its stdout.
+ * struct cb_child_spec - what cb_child_start() runs, and how.
+ * @path: the file executed (execv), or NULL: @argv[0] looked up in PATH
+ * @argv: NULL-terminated; @argv[0] the name it goes by
+ * @dir: the directory it starts in, or NULL: this one
+ * @in: its stdin, @inlen bytes in a file of its own (memfd: read at its
+ *	pace, no pipe to fill), or NULL: /dev/null
+ * @out: its stdout
+ * @err: its stderr
+ * @quiet: when the exec fails, only the exit status (127: not found,
+ *	126: cannot run) says so, not a line on stderr
+ */
+struct cb_child_spec {
+	const char *path;
+	char *const *argv;
+	const char *dir;
+	const char *in;
+	size_t inlen;
+	enum cb_child_fd out, err;
+	int quiet;
+};
+
+/**
+ * struct cb_child - a child process and the pipe it writes to.
  * @pid: its process id
- * @fd: the read end of its stdout
+ * @fd: the read end of its pipe, or -1
  * @buf: what was read and not yet returned as lines
+ * @used: bytes of @buf returned
  * @sig: the signal sent to it on the way out, 0 none
  */
-struct cb_worker {
+struct cb_child {
 	pid_t pid;
 	int fd;
 	struct cb_str buf;
@@ -40,31 +70,27 @@ struct cb_worker {
 };
 
 /*
- * cb_worker_start - fork and exec /proc/self/exe with argv (argv[0] the
- * name it goes by), its stdout a pipe to w->fd, its stdin the inlen bytes
- * of in (a file of its own, read at its pace: no pipe to fill), or
- * /dev/null when in is NULL; it dies with this process
- * (PR_SET_PDEATHSIG). 0, or -1 with e set.
+ * cb_child_start - fork and exec as s says; the child dies with this
+ * process (PR_SET_PDEATHSIG) and exits 126 when its files cannot be set
+ * up. 0, or -1 with e set.
  */
-int cb_worker_start(struct cb_worker *w, char *const *argv, const char *in, size_t inlen,
-		    struct cb_error *e);
+int cb_child_start(struct cb_child *c, const struct cb_child_spec *s, struct cb_error *e);
 
 /*
- * cb_worker_line - the worker's next line, without its newline, in
- * *line (valid until the next call): 1 a line, 0 the worker closed its
- * stdout (a last line without a newline is an error), -1 with e set. A
- * signal that stops this command (cb_stop()) is passed on to the worker,
- * and reading goes on until it closes its stdout.
+ * cb_child_line - the child's next line on its pipe, without its newline,
+ * in *line (valid until the next call): 1 a line, 0 the child closed the
+ * pipe (a last line without a newline is an error), -1 with e set. A
+ * signal that stops this command (cb_stop()) is passed on to the child,
+ * and reading goes on until it closes the pipe.
  */
-int cb_worker_line(struct cb_worker *w, char **line, size_t *len, struct cb_error *e);
+int cb_child_line(struct cb_child *c, char **line, size_t *len, struct cb_error *e);
 
 /*
- * cb_worker_finish - wait for the worker and close its pipe. 0 when it
- * exited 0; else -1 with e saying how it ended (its own message is on
- * stderr already) and the status this command should exit with: its exit
- * status, or 128 + the signal that ended it.
+ * cb_child_wait - close the pipe and wait for the child, passing on a
+ * signal that stops this command; its wait status in *status (what it
+ * means is the caller's to say). 0, or -1 with e set when waitpid failed.
  */
-int cb_worker_finish(struct cb_worker *w, struct cb_error *e);
+int cb_child_wait(struct cb_child *c, int *status, struct cb_error *e);
 
 /*
  * cb_on_stack - in the worker: run fn(arg) on a stack of its own whose top
