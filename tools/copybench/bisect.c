@@ -236,29 +236,27 @@ static void cb_bisect_relay(int fd, struct cb_cause *c)
 }
 
 /* [PREFIX...] self sweep --like GOOD [--points P] --repeat N [SWEEP...] -o out. */
-static const char **cb_bisect_argv(const struct cb_bisect *b, const char *self, const char *out)
+static void cb_bisect_argv(const struct cb_bisect *b, const char *self, const char *out,
+			   struct cb_argv *a)
 {
-	const char **argv;
-	size_t i, k = 0;
+	size_t i;
 
-	argv = cb_calloc((size_t)b->nprefix + b->nsweep + 12, sizeof(*argv));
 	for (i = 0; i < (size_t)b->nprefix; i++)
-		argv[k++] = b->prefix[i];
-	argv[k++] = self;
-	argv[k++] = "sweep";
-	argv[k++] = "--like";
-	argv[k++] = b->good;
+		cb_argv_add(a, "%s", b->prefix[i]);
+	cb_argv_add(a, "%s", self);
+	cb_argv_add(a, "sweep");
+	cb_argv_add(a, "--like");
+	cb_argv_add(a, "%s", b->good);
 	if (b->cmp.points.arg) {
-		argv[k++] = "--points";
-		argv[k++] = b->cmp.points.arg;
+		cb_argv_add(a, "--points");
+		cb_argv_add(a, "%s", b->cmp.points.arg);
 	}
-	argv[k++] = "--repeat";
-	argv[k++] = b->repeat_arg;
+	cb_argv_add(a, "--repeat");
+	cb_argv_add(a, "%s", b->repeat_arg);
 	for (i = 0; i < b->nsweep; i++)
-		argv[k++] = b->sweep[i];
-	argv[k++] = "-o";
-	argv[k++] = out;
-	return argv;
+		cb_argv_add(a, "%s", b->sweep[i]);
+	cb_argv_add(a, "-o");
+	cb_argv_add(a, "%s", out);
 }
 
 /*
@@ -269,6 +267,7 @@ static const char **cb_bisect_argv(const struct cb_bisect *b, const char *self, 
 static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_error *e)
 {
 	struct cb_child_spec s = { .out = CB_CHILD_NULL, .err = CB_CHILD_PIPE };
+	struct cb_argv a = { 0 };
 	struct cb_cause *cause;
 	struct cb_child child;
 	char self[PATH_MAX], why[128];
@@ -280,9 +279,10 @@ static int cb_bisect_measure(struct cb_bisect *b, const char *out, struct cb_err
 	if (n <= 0)
 		return cb_fail(e, CB_EXIT_RUNTIME, "cannot find this program: %s", strerror(errno));
 	self[n] = '\0';
-	s.argv = (char *const *)cb_bisect_argv(b, self, out);
+	cb_bisect_argv(b, self, out, &a);
+	s.argv = a.v;
 	ret = cb_child_start(&child, &s, e);
-	free((void *)s.argv);
+	cb_argv_free(&a);
 	if (ret)
 		return -1;
 	cause = cb_calloc(1, sizeof(*cause));

@@ -167,88 +167,60 @@ struct cb_pl {
 
 /* ---- Measuring: copybench sweep in processes of its own ----------------- */
 
-/* The sweep's argv: each word a string of its own, NULL-terminated when done. */
-struct cb_pl_argv {
-	char **v;
-	size_t n;
-};
-
-static void __printf(2, 3) cb_pl_arg(struct cb_pl_argv *a, const char *fmt, ...)
-{
-	struct cb_str w = { 0 };
-	va_list ap;
-
-	va_start(ap, fmt);
-	cb_str_vprintf(&w, fmt, ap);
-	va_end(ap);
-	a->v = cb_realloc(a->v, a->n + 2, sizeof(*a->v));
-	a->v[a->n++] = w.s;
-	a->v[a->n] = NULL;
-}
-
-static void cb_pl_argv_free(struct cb_pl_argv *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-}
-
 /* "copybench sweep" of the point and its control, every process a placement. */
-static void cb_pl_sweep_argv(const struct cb_pl *c, const char *out, struct cb_pl_argv *a)
+static void cb_pl_sweep_argv(const struct cb_pl *c, const char *out, struct cb_argv *a)
 {
 	const struct cb_pl_opts *o = c->o;
 	const struct cb_key *k = &c->key;
 
-	cb_pl_arg(a, "copybench");
-	cb_pl_arg(a, "sweep");
-	cb_pl_arg(a, "--backend");
-	cb_pl_arg(a, "%s", o->backend ? o->backend : "auto");
+	cb_argv_add(a, "copybench");
+	cb_argv_add(a, "sweep");
+	cb_argv_add(a, "--backend");
+	cb_argv_add(a, "%s", o->backend ? o->backend : "auto");
 	if (o->load)
-		cb_pl_arg(a, "--load%s%s", *o->load ? "=" : "", o->load);
-	cb_pl_arg(a, "--sizes");
+		cb_argv_add(a, "--load%s%s", *o->load ? "=" : "", o->load);
+	cb_argv_add(a, "--sizes");
 	if (k->random)
-		cb_pl_arg(a, "random:%llu-%llu", k->size, k->size_max);
+		cb_argv_add(a, "random:%llu-%llu", k->size, k->size_max);
 	else
-		cb_pl_arg(a, "%llu", k->size);
-	cb_pl_arg(a, "--variants");
-	cb_pl_arg(a, "%s%s%s", k->variant, o->control ? "," : "", o->control ? o->control : "");
-	cb_pl_arg(a, "--directions");
-	cb_pl_arg(a, "%s", k->direction);
-	cb_pl_arg(a, "--cache");
-	cb_pl_arg(a, "%s", k->cache);
+		cb_argv_add(a, "%llu", k->size);
+	cb_argv_add(a, "--variants");
+	cb_argv_add(a, "%s%s%s", k->variant, o->control ? "," : "", o->control ? o->control : "");
+	cb_argv_add(a, "--directions");
+	cb_argv_add(a, "%s", k->direction);
+	cb_argv_add(a, "--cache");
+	cb_argv_add(a, "%s", k->cache);
 	if (k->src_offset || k->dst_offset) {
-		cb_pl_arg(a, "--src-offset");
-		cb_pl_arg(a, "%llu", k->src_offset);
-		cb_pl_arg(a, "--dst-offset");
-		cb_pl_arg(a, "%llu", k->dst_offset);
+		cb_argv_add(a, "--src-offset");
+		cb_argv_add(a, "%llu", k->src_offset);
+		cb_argv_add(a, "--dst-offset");
+		cb_argv_add(a, "%llu", k->dst_offset);
 	}
-	cb_pl_arg(a, "--repeat");
-	cb_pl_arg(a, "%llu", o->placements * o->rounds);
-	cb_pl_arg(a, "--placements");
-	cb_pl_arg(a, "%llu", o->placements);
+	cb_argv_add(a, "--repeat");
+	cb_argv_add(a, "%llu", o->placements * o->rounds);
+	cb_argv_add(a, "--placements");
+	cb_argv_add(a, "%llu", o->placements);
 	if (o->samples) {
-		cb_pl_arg(a, "--samples");
-		cb_pl_arg(a, "%s", o->samples);
+		cb_argv_add(a, "--samples");
+		cb_argv_add(a, "%s", o->samples);
 	}
 	if (o->seed) {
-		cb_pl_arg(a, "--seed");
-		cb_pl_arg(a, "%s", o->seed);
+		cb_argv_add(a, "--seed");
+		cb_argv_add(a, "%s", o->seed);
 	}
 	if (o->cpu) {
-		cb_pl_arg(a, "--cpu");
-		cb_pl_arg(a, "%s", o->cpu);
+		cb_argv_add(a, "--cpu");
+		cb_argv_add(a, "%s", o->cpu);
 	}
-	cb_pl_arg(a, "-o");
-	cb_pl_arg(a, "%s", out);
+	cb_argv_add(a, "-o");
+	cb_argv_add(a, "%s", out);
 }
 
 /* The sweep that measures the point and its control, its record at out. */
 static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 {
 	struct cb_child_spec s = { .path = "/proc/self/exe", .out = CB_CHILD_NULL };
-	struct cb_pl_argv a = { 0 };
+	struct cb_argv a = { 0 };
 	struct cb_child child;
 	int status, ret = 0;
 
@@ -263,7 +235,7 @@ static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 	else if (WEXITSTATUS(status))
 		ret = cb_fail(e, WEXITSTATUS(status), "the measurement failed (copybench sweep exited %d)",
 			      WEXITSTATUS(status));
-	cb_pl_argv_free(&a);
+	cb_argv_free(&a);
 	return ret;
 }
 

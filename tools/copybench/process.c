@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,29 @@ int cb_child_wait(struct cb_child *c, int *status, struct cb_error *e)
 	}
 	c->pid = 0;
 	return 0;
+}
+
+void cb_argv_add(struct cb_argv *a, const char *fmt, ...)
+{
+	struct cb_str w = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	cb_str_vprintf(&w, fmt, ap);
+	va_end(ap);
+	a->v = cb_realloc(a->v, a->n + 2, sizeof(*a->v));
+	a->v[a->n++] = w.s;
+	a->v[a->n] = NULL;
+}
+
+void cb_argv_free(struct cb_argv *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof(*a));
 }
 
 /* ---- The worker's stack -------------------------------------------------- */

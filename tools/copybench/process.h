@@ -24,6 +24,16 @@
 #include "record.h"
 #include "util.h"
 
+/* A child's argv, built a word at a time: NULL-terminated after each. */
+struct cb_argv {
+	char **v;
+	size_t n;
+};
+
+/* One word, printf's way, at the end of a. */
+__printf(2, 3) void cb_argv_add(struct cb_argv *a, const char *fmt, ...);
+void cb_argv_free(struct cb_argv *a);
+
 /* Where a child's stdout or stderr goes. */
 enum cb_child_fd {
 	CB_CHILD_INHERIT,	/* this process's */
