@@ -12,7 +12,11 @@
  * of the module's interface, lib/cb_debugfs.h, which the copybench command
  * uses too. No test harness here: each test program includes
  * kselftest_harness.h itself (what needs it is in cb_test_harness.h).
- * Documentation/testing.rst says what the stress suite proves.
+ * Documentation/testing.rst says what the stress suite proves. One header,
+ * a file a concern: the module (cb_test_lib.c), children
+ * (cb_test_proc.c), cgroups (cb_test_cgroup.c), io_uring
+ * (cb_test_uring.c), the rest (cb_test_util.c); each section below names
+ * its file.
  */
 #ifndef CB_TEST_LIB_H
 #define CB_TEST_LIB_H
@@ -205,6 +209,8 @@ int cb_wait_measuring(pid_t pid, size_t bytes, double timeout);
 int cb_load(const char *ko);
 int cb_unload(void);
 
+/* ---- Children (cb_test_proc.c) ---- */
+
 /* CLOCK_MONOTONIC in seconds. */
 double cb_now(void);
 
@@ -231,6 +237,12 @@ int cb_wait_run_started(pid_t child, double timeout, int *status);
 int cb_wait_child(pid_t child, double timeout);
 /* A wait status as a shell shows it: the exit status, or 128 + the signal. */
 int cb_exit_code(int status);
+/* The scheduler state letter of thread tid of process pid (tid 0: the process), or '?'. */
+char cb_task_state(pid_t pid, pid_t tid);
+/* Take a CPU offline or online again (its sysfs file): 0 or -errno. */
+int cb_cpu_online(int cpu, bool online);
+
+/* ---- cgroups (cb_test_cgroup.c) ---- */
 
 /*
  * cgroup v2 at CB_CGROUP_ROOT, mounted when it is not: a new child group
@@ -243,6 +255,8 @@ long long cb_cgroup_read(const char *cg, const char *file, const char *key);
 /* Move the calling process into cg (CB_CGROUP_ROOT to leave a group). */
 int cb_cgroup_enter(const char *cg);
 void cb_cgroup_remove(const char *cg);
+
+/* ---- io_uring (cb_test_uring.c) ---- */
 
 /* A minimal io_uring: one request at a time. */
 struct io_uring_sqe;
@@ -267,10 +281,7 @@ int cb_uring_rw(struct cb_uring *u, int opcode, int fd, void *buf, unsigned int 
 		long long off);
 void cb_uring_exit(struct cb_uring *u);
 
-/* The scheduler state letter of thread tid of process pid (tid 0: the process), or '?'. */
-char cb_task_state(pid_t pid, pid_t tid);
-/* Take a CPU offline or online again (its sysfs file): 0 or -errno. */
-int cb_cpu_online(int cpu, bool online);
+/* ---- An RNG, the environment, the kernel log, guarded maps (cb_test_util.c) ---- */
 
 /* A seeded generator (splitmix64): the same seed gives the same stream. */
 struct cb_rng {
