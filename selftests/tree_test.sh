@@ -145,7 +145,7 @@ copybench_no_circle() {
 			}
 		    }' | sort -u > "$d/edges"
 	echo "tools/copybench: $(wc -l < "$d/edges") dependencies between $(find "$d" -name "*.o" | wc -l) files"
-	tsort "$d/edges" > /dev/null 2> "$d/loop" || { sed 's/^tsort: [^:]*: /a circle: /' "$d/loop"; bad=1; }
+	tsort "$d/edges" > /dev/null 2> "$d/loop" || { sed -e 's/^tsort: .*: input contains a loop:$/a circle:/' -e 's/^tsort: /  /' "$d/loop"; bad=1; }
 	rm -rf "$d"
 	return "$bad"
 }
