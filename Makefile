@@ -11,7 +11,7 @@
 #   make bench              the readers matrix on the best source available,
 #                           then a copybench sweep's plateau table
 #   make debug-kernel       build (once, cached outside the tree) the debug
-#                           kernel make check also tests on (tools/debug-kernel)
+#                           kernel make check also tests on (scripts/debug-kernel)
 #   make setup              install the Debian packages the project needs
 #   make htmldocs           Documentation/ as HTML (Sphinx) in build/htmldocs
 #   make deb                the Debian source package and the packages copybench
@@ -157,16 +157,16 @@ $(BUILD)/copybench_unit_test: $(CB_CMD_DIR)/measure_test.c $(CB_CMD_PARTS) $(CB_
 FORCE:
 
 check:
-	$(PWD_TOP)/tools/check
+	$(PWD_TOP)/scripts/check
 
 # The native suites alone (no kernel build, no VM): a few minutes.
 check-native:
-	$(PWD_TOP)/tools/check --native-only
+	$(PWD_TOP)/scripts/check --native-only
 
 # The main job: set up (light), build, and when the running kernel has its
-# headers build copybench.ko for it too, so tools/bench can load it.
+# headers build copybench.ko for it too, so scripts/bench can load it.
 bench:
-	$(PWD_TOP)/tools/setup --for bench
+	$(PWD_TOP)/scripts/setup --for bench
 	$(MAKE) -C $(PWD_TOP) lib selftests copybench
 	@if [ -d "$(KDIR_RUNNING)" ]; then \
 		$(MAKE) -C $(PWD_TOP) module KDIR=$(KDIR_RUNNING) || \
@@ -176,10 +176,10 @@ bench:
 		echo "bench: no headers for the running kernel $$(uname -r):" \
 		     "copybench.ko is not built for it"; \
 	fi
-	$(PWD_TOP)/tools/bench
+	$(PWD_TOP)/scripts/bench
 
 setup:
-	$(PWD_TOP)/tools/setup
+	$(PWD_TOP)/scripts/setup
 
 # Documentation/*.rst as HTML, as the kernel's "make htmldocs": Sphinx with
 # every warning an error (-W; HTMLDOCS_STRICT= builds despite warnings, as
@@ -233,14 +233,14 @@ CB_SHARE	= $(DESTDIR)$(PREFIX)/share/copybench
 CB_DOC		= $(DESTDIR)$(DOCDIR)
 
 # One page per command and per subcommand of copybench, from their own
-# --help (tools/mkman, help2man); each command's one-line summary is here.
+# --help (scripts/mkman, help2man); each command's one-line summary is here.
 MAN_DIR		:= $(BUILD)/man
 MAN_NAME_readers	:= parallel reads into shared, private or strided buffers
 MAN_NAME_copybench	:= time the kernel's copy routines against fixed copies
 
 man: userspace
 	rm -rf $(MAN_DIR)
-	$(PWD_TOP)/tools/mkman --out $(MAN_DIR) --docdir $(DOCDIR) --version $(CB_VERSION) \
+	$(PWD_TOP)/scripts/mkman --out $(MAN_DIR) --docdir $(DOCDIR) --version $(CB_VERSION) \
 		$(foreach b,$(CB_BINS),$(b) "$(MAN_NAME_$(notdir $(b)))")
 
 # The HTML as installed: Sphinx's build files and the theme's unused GitHub
@@ -316,11 +316,11 @@ dsc: deb-source
 	cd $(DEB_SRC) && dpkg-buildpackage -S -us -uc -d
 
 # The source package, then the binary packages built from it as a build
-# daemon would (tools/deb-build: dpkg-source -x, dpkg-buildpackage -b, what
+# daemon would (scripts/deb-build: dpkg-source -x, dpkg-buildpackage -b, what
 # deb_test runs in a clean chroot); their .changes, .buildinfo and .debs
 # beside the .dsc.
 deb: dsc
-	$(PWD_TOP)/tools/deb-build $(DEB_DIR)/copybench_$(CB_VERSION)-$(DEB_REVISION).dsc $(DEB_DIR)
+	$(PWD_TOP)/scripts/deb-build $(DEB_DIR)/copybench_$(CB_VERSION)-$(DEB_REVISION).dsc $(DEB_DIR)
 
 version-check:
 	@test "$$(wc -l <$(PWD_TOP)/VERSION)" = 1 && \
@@ -340,11 +340,11 @@ dkms-source: version-check
 	install -d $(DKMS_DEST)
 	install -m 644 $(DKMS_SOURCES) $(DKMS_DEST)/
 
-# Debian's linux-source-6.12 with tools/debug-kernel.config (KASAN, lockdep,
+# Debian's linux-source-6.12 with scripts/debug-kernel.config (KASAN, lockdep,
 # kmemleak, UBSAN, fault injection); prints the built tree, for
 # "tools/vm-run --kernel-tree" and "make module KDIR=".
 debug-kernel:
-	$(PWD_TOP)/tools/debug-kernel
+	$(PWD_TOP)/scripts/debug-kernel
 
 clean: module-clean
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests clean \

@@ -8,7 +8,7 @@
 #
 # First the refusals: bad options and inputs exit 2, name the option and
 # change nothing. Then a real bisect, on the cached bisect kernel of
-# "tools/kernel-cache bisect" (built when not cached: minutes), whose tree
+# "scripts/kernel-cache bisect" (built when not cached: minutes), whose tree
 # is a git repository at commit "base" (Debian's linux-source-6.12) built in
 # obj/ beside it, as a user builds with make O=: its "source" link is
 # absolute, and the test gives the tree through a symbolic link in a
@@ -44,7 +44,7 @@
 # the start that the trace can work, and attach the trace: kcopy.bt's
 # samples for the parent and the first bad commit, rep_movs_alternative's
 # in the latter, and no "TRACE FAILED" anywhere. The
-# tree's lock (tools/kernel-cache bisect --lock-file) is held throughout.
+# tree's lock (scripts/kernel-cache bisect --lock-file) is held throughout.
 # Exit 0 pass, 1 fail, 4 skip.
 set -u
 
@@ -95,12 +95,12 @@ if [ "$(id -u)" != 0 ]; then
 	ktap_skip_why "bisect-kernel on the cached bisect kernel" "needs root (tools/vm-run's guest runs the module)"
 	ktap_end
 fi
-if ! obj=$("$top/tools/kernel-cache" bisect 2>"$tmp/cache.err"); then
-	ktap_fail_why "the cached bisect kernel (tools/kernel-cache bisect)" "$(tail -n 20 "$tmp/cache.err")"
+if ! obj=$("$top/scripts/kernel-cache" bisect 2>"$tmp/cache.err"); then
+	ktap_fail_why "the cached bisect kernel (scripts/kernel-cache bisect)" "$(tail -n 20 "$tmp/cache.err")"
 	ktap_end
 fi
-ktap_test_pass "the cached bisect kernel (tools/kernel-cache bisect): $obj"
-exec 9>"$("$top/tools/kernel-cache" bisect --lock-file)"
+ktap_test_pass "the cached bisect kernel (scripts/kernel-cache bisect): $obj"
+exec 9>"$("$top/scripts/kernel-cache" bisect --lock-file)"
 flock 9
 # kbuild's link from the build directory to its source: absolute, the
 # layout of a user's make O= (issue 27).

@@ -25,7 +25,7 @@ if [ ! -x "$CB" ]; then
 fi
 for tool in jq awk; do
 	if ! command -v $tool > /dev/null; then
-		ktap_test_fail "$tool present (apt-get install $tool; tools/setup does)"
+		ktap_test_fail "$tool present (apt-get install $tool; scripts/setup does)"
 		ktap_set_plan 1
 		ktap_finished
 	fi

@@ -31,7 +31,7 @@
 # the test is killed.
 #
 # Needs root, debootstrap, lintian, dpkg-dev, debhelper, dh-dkms,
-# python3-sphinx, help2man, linux-source-6.12 (tools/setup) and, for a
+# python3-sphinx, help2man, linux-source-6.12 (scripts/setup) and, for a
 # first run, the network. Builds with DEBFULLNAME and DEBEMAIL from the
 # environment, or a test identity at copybench.invalid (RFC 2606: a name
 # that can never be an address). Prints TAP; exit 0 pass, 1 fail.
@@ -263,9 +263,9 @@ ktap_print_msg "build chroot ${chroot_how:-not made} in $(($(date +%s) - start))
 ovl=$work/build
 new_overlay "$ovl"
 mkdir -p "$ovl/upper/build/src"
-cp "$dsc" "$debs"/copybench_*.tar.xz tools/deb-build "$ovl/upper/build/src/"
+cp "$dsc" "$debs"/copybench_*.tar.xz scripts/deb-build "$ovl/upper/build/src/"
 chmod -R a+rX "$ovl/upper/build/src"
-# tools/deb-build, which make deb runs on the host.
+# scripts/deb-build, which make deb runs on the host.
 build_in_chroot() {
 	in_chroot "$build_root" "$ovl" chown -R builder: /build &&
 	in_chroot "$build_root" "$ovl" setpriv --reuid=builder --regid=builder --init-groups \

@@ -23,7 +23,7 @@
 # lists the variants, rmmod unloads it; dkms remove deletes it again.
 #
 # Needs root (dkms add insists), dkms, kmod, the kernels' headers and images
-# (tools/setup). Prints TAP; exit 0 pass, 1 fail. Takes about 30 s a kernel.
+# (scripts/setup). Prints TAP; exit 0 pass, 1 fail. Takes about 30 s a kernel.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,7 +61,7 @@ ktap_set_plan $((3 + 7 * ${#kernels[@]}))
 if [ "$(id -u)" != 0 ]; then
 	ktap_exit_fail_msg "dkms add needs root"
 fi
-command -v dkms >/dev/null || ktap_exit_fail_msg "dkms is not installed: run tools/setup"
+command -v dkms >/dev/null || ktap_exit_fail_msg "dkms is not installed: run scripts/setup"
 
 before=$(machine_state)
 rm -rf --one-file-system "$root"

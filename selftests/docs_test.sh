@@ -13,7 +13,7 @@
 # plain "Documentation/NAME.rst" in the text (a :doc: link instead); an
 # index with entries from every chapter; every option written in a page
 # ("--like") in its HTML as typed, and no en dash made of "--"; a page with
-# a warning fails the build. Needs python3-sphinx (tools/setup). Prints TAP;
+# a warning fails the build. Needs python3-sphinx (scripts/setup). Prints TAP;
 # exit 0 pass, 1 fail. Takes a few seconds.
 set -u
 
@@ -33,7 +33,7 @@ parts=("What it is" "The module" "Measuring" "Comparing and bisecting" "Tracing"
 ktap_print_header
 
 command -v sphinx-build >/dev/null ||
-	ktap_exit_fail_msg "sphinx-build missing: install python3-sphinx (tools/setup)"
+	ktap_exit_fail_msg "sphinx-build missing: install python3-sphinx (scripts/setup)"
 
 rm -rf "$out"
 if make -s htmldocs >"$tmp/log" 2>&1; then

@@ -6,10 +6,10 @@
 # environment, the failure and pass stats and the index-perf lines as
 # lkp-tests classes them, the package layout of pkg/PKGBUILD, and a replay
 # of the job lkp-tests' own job2sh wrote (selftests/lkp/lkp-tests/, made by
-# tools/lkp-tests-check --record against a real lkp-tests tree).
+# scripts/lkp-tests-check --record against a real lkp-tests tree).
 #
 # Usage: selftests/lkp_test.sh   (needs build/selftests/readers and
-#        build/copybench: make userspace; ruby, jq, shfmt: tools/setup)
+#        build/copybench: make userspace; ruby, jq, shfmt: scripts/setup)
 # Prints TAP; exit 0 pass, 1 fail. About 95 s on a 2-vCPU machine with a
 # load average of 8 (40 s of CPU): copybench.ko built against the 6.12
 # headers (27 s), the replayed job (15 s) and run's other measured commands.
@@ -34,7 +34,7 @@ trap '[ -z "$bg" ] || kill $bg 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # LKP's environment: LKP_SRC with the functions run uses, written as
 # lkp-tests defines them (lib/debug.sh, lib/reproduce-log.sh,
-# lib/common.sh); tools/lkp-tests-check runs run with the real ones.
+# lib/common.sh); scripts/lkp-tests-check runs run with the real ones.
 mkdir -p "$tmp/lkp/lib" "$tmp/result"
 cat >"$tmp/lkp/lib/debug.sh" <<'EOF'
 die()
@@ -172,7 +172,7 @@ sweep_ok() {
 }
 
 # lkp_class KEY: how lkp-tests' lib/stats.rb classed KEY's form when
-# tools/lkp-tests-check recorded it (failure, pass, higher-is-better,
+# scripts/lkp-tests-check recorded it (failure, pass, higher-is-better,
 # lower-is-better, no-direction).
 lkp_class() {
 	local key=$1 line form re
@@ -201,7 +201,7 @@ ktap_print_header
 ktap_set_plan $((24 + ${#recordings[@]} + ${#sweep_recordings[@]}))
 
 for need in ruby jq shfmt; do
-	command -v $need >/dev/null || ktap_exit_fail_msg "$need missing: run tools/setup"
+	command -v $need >/dev/null || ktap_exit_fail_msg "$need missing: run scripts/setup"
 done
 for f in build/selftests/readers build/copybench build/readers; do
 	[ -x "$f" ] || ktap_exit_fail_msg "$f missing: run make userspace"
@@ -512,7 +512,7 @@ run_auto_builds_module() {
 	local kdir
 	# shellcheck disable=SC2012 # kernel releases: no odd characters
 	kdir=$(ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | head -n 1)
-	[ -n "$kdir" ] || { echo "no /usr/src/linux-headers-6.12*-amd64: run tools/setup"; return 1; }
+	[ -n "$kdir" ] || { echo "no /usr/src/linux-headers-6.12*-amd64: run scripts/setup"; return 1; }
 	lkp_run mode=sweep backend=auto sizes=64 variants=movsb directions=memcpy repeat=1 \
 		LINUX_HEADERS_DIR="$kdir" || { cat "$tmp/err"; return 1; }
 	quiet_ok || return 1

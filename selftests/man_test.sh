@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# man_test.sh - make man (tools/mkman) writes a page per command and per
+# man_test.sh - make man (scripts/mkman) writes a page per command and per
 # subcommand of copybench, complete and warning-free, from the commands'
 # own --help; a subcommand added to the table gets its page with no edit.
 #
@@ -157,7 +157,7 @@ esac
 EOF
 chmod +x "$tmp/copybench"
 new_subcommand() {
-	tools/mkman --out "$tmp/new" --version 1 "$tmp/copybench" "x" || return 1
+	scripts/mkman --out "$tmp/new" --version 1 "$tmp/copybench" "x" || return 1
 	ls "$tmp/new"
 	render "$tmp/new/copybench-bisect-kernel.1" >"$tmp/bk.txt" 2>&1 &&
 	grep -q -- "--tree DIR" "$tmp/bk.txt" && grep -q -- "--jobs N" "$tmp/bk.txt" &&
@@ -169,16 +169,16 @@ check "a subcommand added to the table gets its page and its entry, no edit" new
 bad_usage() {
 	local rc
 	mkdir -p "$tmp/keep" && echo old >"$tmp/keep/x.1"
-	tools/mkman --out "$tmp/keep" --bogus 2>"$tmp/err"; rc=$?
+	scripts/mkman --out "$tmp/keep" --bogus 2>"$tmp/err"; rc=$?
 	cat "$tmp/err"
 	[ "$rc" = 2 ] && grep -q -- "--bogus" "$tmp/err" || return 1
-	tools/mkman --out "$tmp/keep" "$CB" 2>"$tmp/err"; rc=$?
+	scripts/mkman --out "$tmp/keep" "$CB" 2>"$tmp/err"; rc=$?
 	cat "$tmp/err"
 	[ "$rc" = 2 ] || return 1
 	# A help without "Usage:" (its SYNOPSIS would be missing): exit 1, and
 	# the page of the good command before it is not written either.
 	printf '#!/bin/sh\necho "usage: lower case"\n' >"$tmp/nousage" && chmod +x "$tmp/nousage"
-	tools/mkman --out "$tmp/keep" --version 1 "$CB" x "$tmp/nousage" y 2>"$tmp/err"; rc=$?
+	scripts/mkman --out "$tmp/keep" --version 1 "$CB" x "$tmp/nousage" y 2>"$tmp/err"; rc=$?
 	cat "$tmp/err"
 	[ "$rc" = 1 ] && grep -q "Usage:" "$tmp/err" || return 1
 	[ "$(ls "$tmp/keep")" = x.1 ] || { echo "written: $(ls "$tmp/keep")"; return 1; }

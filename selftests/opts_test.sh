@@ -185,7 +185,7 @@ tool_case vm-run_no_command 125 \
 	"vm-run: no command given (tools/vm-run [OPTIONS] [--] COMMAND [ARGS...])
 $try" "$vmrun" --cpus 2 --
 tool_case kernel-cache_bad_jobs 2 "kernel-cache: invalid --jobs '0' (accepted: an integer from 1 to 256)
-Try 'tools/kernel-cache --help'." "$top/tools/kernel-cache" debug --jobs=0 --path
+Try 'scripts/kernel-cache --help'." "$top/scripts/kernel-cache" debug --jobs=0 --path
 tool_case compare-validate_missing_value 2 \
 	"compare-validate: option '--pairs' needs a value (see --help)" \
 	env COPYBENCH=/nonexistent "$top/tools/compare-validate" --pairs
@@ -194,9 +194,9 @@ tool_case precision_bad_variants 2 \
 	"$top/tools/precision" --variants movsb,x
 tool_case bench_value_that_is_an_option 2 \
 	"bench: option '--repeat' needs a value, but '--json' follows it
-Try 'tools/bench --help' for the options." "$top/tools/bench" --repeat --json
+Try 'scripts/bench --help' for the options." "$top/scripts/bench" --repeat --json
 tool_case setup_unknown_profile 2 "setup: unknown profile 'x' (accepted: check, bench)" \
-	"$top/tools/setup" --for=x --check
+	"$top/scripts/setup" --for=x --check
 tool_case lkp-tests-check_missing_commit 2 "lkp-tests-check: --commit needs a SHA" \
-	"$top/tools/lkp-tests-check" --record --commit
+	"$top/scripts/lkp-tests-check" --record --commit
 ktap_end

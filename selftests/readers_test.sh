@@ -336,8 +336,8 @@ for term in xterm dumb; do
 	fi
 done
 
-# --- tools/bench names itself in its errors ---
-bench=$rd_here/../tools/bench
+# --- scripts/bench names itself in its errors ---
+bench=$rd_here/../scripts/bench
 if [ -x "$bench" ]; then
 	# shellcheck disable=SC2089 # OPTIONS:MESSAGE, the quotes are MESSAGE's
 	for bad in "--repeat abc:invalid --repeat 'abc'" "--duration 0:invalid --duration '0'" \
@@ -350,12 +350,12 @@ if [ -x "$bench" ]; then
 		   ! grep -q "readers" "$tmp/err.txt" && [ ! -s "$tmp/out.txt" ]; then
 			ktap_test_pass "bench_names_itself_for_${opt#--}"
 		else
-			ktap_fail_why "bench_names_itself_for_${opt#--}" "tools/bench ${bad%%:*}: exit $rc (want 2)" \
+			ktap_fail_why "bench_names_itself_for_${opt#--}" "scripts/bench ${bad%%:*}: exit $rc (want 2)" \
 				"$(cat "$tmp/err.txt" "$tmp/out.txt")"
 		fi
 	done
 else
-	ktap_skip_why bench_names_itself "no tools/bench beside the selftests (an installed copy)"
+	ktap_skip_why bench_names_itself "no scripts/bench beside the selftests (an installed copy)"
 fi
 
 # --- a signal stops the run and says so ---

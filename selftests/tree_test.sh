@@ -36,7 +36,7 @@ spdx_missing() {
 	local f bad=0
 	while IFS= read -r f; do
 		case "$f" in
-		*.c|*.h|*.S|*.sh|*.bt|*.rst|*.mk|Makefile|*/Makefile|Kbuild|tools/*|.ci/*) ;;
+		*.c|*.h|*.S|*.sh|*.bt|*.rst|*.mk|Makefile|*/Makefile|Kbuild|tools/*|scripts/*|.ci/*) ;;
 		*) continue ;;
 		esac
 		case "$f" in *_example.txt) continue ;; esac
@@ -152,13 +152,13 @@ copybench_no_circle() {
 check "tools/copybench's files depend on each other without a circle" copybench_no_circle
 
 # The debug kernel's plan (selftests/vm_plan.sh) names what exists: its
-# LOCALVERSION is tools/debug-kernel.config's, the suites it leaves out are
+# LOCALVERSION is scripts/debug-kernel.config's, the suites it leaves out are
 # in vm-tests/.
 debug_plan_exists() {
 	local t bad=0
 	CB_SELFTESTS=$top/selftests
 	. "$CB_SELFTESTS/vm_plan.sh"
-	[ -n "$cb_plan_localversion" ] || { echo "no CONFIG_LOCALVERSION in tools/debug-kernel.config"; bad=1; }
+	[ -n "$cb_plan_localversion" ] || { echo "no CONFIG_LOCALVERSION in scripts/debug-kernel.config"; bad=1; }
 	for t in $CB_DEBUG_NOT_SUITES; do
 		[ -x "selftests/vm-tests/$t" ] || { echo "no suite selftests/vm-tests/$t"; bad=1; }
 	done
@@ -176,7 +176,7 @@ check "the debug kernel's plan names suites and tests that exist" debug_plan_exi
 names_once() {
 	local shared='copybench.h|copy_variants.h|copy_variants_list.h' both
 	local xmacros='CB_CACHE|CB_DIRECTION|CB_FILE|CB_KNOB|CB_RESULT_KEY|CB_VARIANT'
-	command -v ctags > /dev/null || { echo "ctags missing: tools/setup installs universal-ctags"; return 1; }
+	command -v ctags > /dev/null || { echo "ctags missing: scripts/setup installs universal-ctags"; return 1; }
 	both=$(comm -12 \
 		<(git ls-files '*.c' '*.h' | grep -v / | grep -Ev "^($shared)\$" |
 		  xargs ctags -x --kinds-C=fvdstegu --_xformat='%N' -o - | sort -u) \
@@ -240,7 +240,7 @@ if command -v shellcheck >/dev/null; then
 		check "shellcheck: $f" shell_style "$f"
 	done < <(shell_scripts)
 else
-	ktap_test_fail "shellcheck: shellcheck missing (tools/setup installs it)"
+	ktap_test_fail "shellcheck: shellcheck missing (scripts/setup installs it)"
 fi
 
 # The selftests directory also builds as tools/testing/selftests/copybench

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vm_plan.sh - the in-VM suites' plan per kernel, in one place: what does
-# not run on the debug kernel (tools/debug-kernel) and why. Not skips: not
+# not run on the debug kernel (scripts/debug-kernel) and why. Not skips: not
 # in that kernel's plan (Documentation/testing.rst says why). Sourced by
 # vm-suite.sh and tree_test.sh (POSIX sh).
 #
@@ -10,7 +10,7 @@
 #	if cb_debug_kernel; then ... "$CB_DEBUG_NOT_SUITES" ... fi
 #
 # cb_debug_kernel: true on the debug kernel, known by the LOCALVERSION that
-# tools/debug-kernel.config gives it (the one place that names it).
+# scripts/debug-kernel.config gives it (the one place that names it).
 # CB_DEBUG_NOT_SUITES: the vm-tests/ it does not run; cb_debug_not_suite_why
 # NAME says why, for the log: the bpftrace tools need BTF, which it has not;
 # the suites of the userspace tools (the copybench command's module backend,
@@ -24,7 +24,7 @@
 
 # shellcheck shell=sh
 cb_plan_localversion=$(sed -n 's/^CONFIG_LOCALVERSION="\(.*\)"$/\1/p' \
-	"$CB_SELFTESTS/../tools/debug-kernel.config")
+	"$CB_SELFTESTS/../scripts/debug-kernel.config")
 
 cb_debug_kernel()
 {
@@ -42,7 +42,7 @@ cb_debug_not_suite_why()
 {
 	case $1 in
 	bpftrace_tools.sh)
-		echo "the debug kernel has no BTF (tools/debug-kernel.config)" ;;
+		echo "the debug kernel has no BTF (scripts/debug-kernel.config)" ;;
 	*)
 		echo "a userspace tool's test: it runs on 6.1 and 6.12; the module interfaces it drives run here in the copybench_*test programs and stress.sh" ;;
 	esac

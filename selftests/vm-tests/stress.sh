@@ -14,7 +14,7 @@
 # program, default 1500).
 #
 # The fault-injection fixture of stress_faults needs a kernel with fault
-# injection (the debug kernel, tools/debug-kernel); on others it is left
+# injection (the debug kernel, scripts/debug-kernel); on others it is left
 # out (-F fault) and says so, and its memcg fixture runs alone.
 # Exit: 0 all passed, 1 something failed, 4 nothing could run.
 

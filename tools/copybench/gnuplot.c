@@ -84,7 +84,7 @@ static int cb_gnuplot(const char *dir, const char *script, const char *img, cons
 		return -1;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return cb_fail(e, CB_EXIT_RUNTIME,
-			       "gnuplot not found: install it (Debian: apt-get install gnuplot-nox; tools/setup does)");
+			       "gnuplot not found: install it (Debian: apt-get install gnuplot-nox; scripts/setup does)");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return cb_fail(e, CB_EXIT_RUNTIME, "gnuplot failed (status %d); nothing written",
 			       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));

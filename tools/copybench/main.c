@@ -2,7 +2,7 @@
 /*
  * main.c - the copybench command: "copybench SUBCOMMAND [OPTIONS]".
  * The subcommands are a table here and a cmd_*() each (builtin.h).
- * Documentation/measure.rst is the manual; tools/mkman makes a man page of
+ * Documentation/measure.rst is the manual; scripts/mkman makes a man page of
  * each entry of the table from its --help.
  */
 #include <stdio.h>
@@ -61,7 +61,7 @@ static void cb_usage(FILE *f)
 		"  -h, --help   this help\n");
 }
 
-/* The table for scripts: the man page generator (tools/mkman) reads it. */
+/* The table for scripts: the man page generator (scripts/mkman) reads it. */
 static void cb_list_cmds(void)
 {
 	size_t i;

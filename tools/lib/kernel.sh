@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # kernel.sh - configuring and building a kernel tree the way copybench's
-# kernels are made, sourced by tools/kernel-cache (the cached debug and
+# kernels are made, sourced by scripts/kernel-cache (the cached debug and
 # bisect kernels) and tools/bisect-kernel (every step of a bisect).
 #
 # Gives (bash; set -u safe; nothing runs at source time):

@@ -8,7 +8,7 @@
 # Prints TAP 13 and exits 0 when every case passes, 1 when one fails, 4 when
 # nothing could run (no qemu or no kernel). Needs what tools/vm-run needs.
 # Sixteen boots under TCG, one of them the debug kernel of
-# tools/debug-kernel and two the bisect kernel of "tools/kernel-cache
+# scripts/debug-kernel and two the bisect kernel of "scripts/kernel-cache
 # bisect" (each built first when not cached: that can take long): 2 to
 # 5 minutes on this 2-CPU host with the kernels cached, depending on its
 # load, 30 s of it the --timeout case, which waits by design. Scratch files
@@ -75,7 +75,7 @@ missing=
 command -v "${COPYBENCH_VM_QEMU:-qemu-system-x86_64}" >/dev/null || missing="no qemu"
 [ -n "$releases" ] || missing="no kernel in /boot with modules in /lib/modules"
 if [ -n "$missing" ]; then
-	ktap_diag "$missing; run tools/setup"
+	ktap_diag "$missing; run scripts/setup"
 	while [ "$KTAP_TESTNO" -le $NTESTS ]; do
 		ktap_skip_why "vm-run case $KTAP_TESTNO" "$missing"
 	done
@@ -258,11 +258,11 @@ if [ ${#notes[@]} -eq 0 ]; then ktap_test_pass "$name"; else ktap_fail_why "$nam
 ! grep -q 'kernel report' "$work/err.1" "$work/err.2"
 check $? "a clean run lists no kernel report"
 
-# 25: the debug kernel's tree (tools/debug-kernel, built when not cached):
+# 25: the debug kernel's tree (scripts/debug-kernel, built when not cached):
 # boots with everything built in, KASAN and kmemleak on, the tree as
 # /lib/modules/<release>/build, and (an in-tree build, no "source" link)
 # as its source, and the kmemleak scan after the command.
-if tree=$("$top/tools/debug-kernel" 2>"$work/debug-kernel.err"); then
+if tree=$("$top/scripts/debug-kernel" 2>"$work/debug-kernel.err"); then
 	vm --kernel-tree "$tree" --keep-log -- sh -c '
 		uname -r; readlink "/lib/modules/$(uname -r)/build"
 		echo "source $(readlink "/lib/modules/$(uname -r)/source")"
@@ -275,12 +275,12 @@ if tree=$("$top/tools/debug-kernel" 2>"$work/debug-kernel.err"); then
 		grep -q 'vm-run-init: kmemleak: scan done' "$kept"
 	check $? "--kernel-tree boots the debug kernel (KASAN, kmemleak scanned after the command; in-tree: build and source the tree)"
 else
-	ktap_fail_why "--kernel-tree boots the debug kernel" "tools/debug-kernel failed:" \
+	ktap_fail_why "--kernel-tree boots the debug kernel" "scripts/debug-kernel failed:" \
 		"$(tail -n 5 "$work/debug-kernel.err")"
 fi
 
 # 26-27: a tree built out of its source (make O=), as users lay it out:
-# the bisect kernel of "tools/kernel-cache bisect" (built when not cached),
+# the bisect kernel of "scripts/kernel-cache bisect" (built when not cached),
 # whose build directory, beside the tree, links its source absolutely.
 # 26: given through a symbolic link (the path only the host resolves), its
 # /lib/modules/<release>/source is the source tree, and bpftrace runs a
@@ -289,10 +289,10 @@ fi
 # found"). 27: the same build directory as a subdirectory of its source
 # with a relative link ("source -> .."): a layout made of symbolic links
 # to the cached tree's files, nothing rebuilt.
-if bobj=$("$top/tools/kernel-cache" bisect 2>"$work/bisect-kernel.err"); then
+if bobj=$("$top/scripts/kernel-cache" bisect 2>"$work/bisect-kernel.err"); then
 	# Shared with other readers; bisect_kernel_test (beside it in make
 	# check's pool) rebuilds the tree under the same lock, exclusive.
-	exec 8>"$("$top/tools/kernel-cache" bisect --lock-file)"
+	exec 8>"$("$top/scripts/kernel-cache" bisect --lock-file)"
 	flock -s 8
 	bsrc=$(readlink -f "$bobj/source")
 	ln -s "$bobj" "$work/bisect-obj"
@@ -324,7 +324,7 @@ if bobj=$("$top/tools/kernel-cache" bisect 2>"$work/bisect-kernel.err"); then
 else
 	for n in 26 27; do
 		ktap_fail_why "--kernel-tree boots a tree built with make O= (case $n)" \
-			"tools/kernel-cache bisect failed:" "$(tail -n 5 "$work/bisect-kernel.err")"
+			"scripts/kernel-cache bisect failed:" "$(tail -n 5 "$work/bisect-kernel.err")"
 	done
 fi
 

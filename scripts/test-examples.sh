@@ -6,14 +6,14 @@
 # the README's "The VM runner" block, in order (a later example may use
 # what an earlier one built), each one test.
 #
-# Usage: tools/test-examples.sh
+# Usage: scripts/test-examples.sh
 #
 # The checkout is the tracked files as they are now (uncommitted changes
 # included), copied to build/examples-test/ and removed at the end: no
 # build/ directory, nothing make check made. Each example runs there with
 # bash -c, stdin from /dev/null, and must exit 0 within 900 s. Needs what
 # tools/vm-run needs and the kernel headers the examples build against
-# (tools/setup). Boots a VM per vm-run example: about 1 to 3 minutes here.
+# (scripts/setup). Boots a VM per vm-run example: about 1 to 3 minutes here.
 # TAP through the kernel's ktap_helpers.sh ('make ksft-headers' first).
 set -uo pipefail
 

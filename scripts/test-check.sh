@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-check.sh - how make check counts a suite's TAP (tools/check
+# test-check.sh - how make check counts a suite's TAP (scripts/check
 # --count-tap), on logs of every shape its suites print: flat, nested the
 # kselftest way ("# " per level, as vm-suite.sh, runner.sh and make check's
 # VM runs nest them), skips, crashes and empty runs; and that a bad
 # CB_CHECK_JOBS is refused.
 #
-# Usage: tools/test-check.sh
+# Usage: scripts/test-check.sh
 #
 # Prints TAP through the kernel's ktap_helpers.sh (needs 'make selftests'
 # or 'make ksft-headers' first). No root, no VM; under a second.
@@ -26,7 +26,7 @@ count() {
 	local name=$1 want=$2 status=$3 got
 	shift 3
 	printf '%s\n' "$@" > "$tmp/log"
-	got=$("$top/tools/check" --count-tap "$tmp/log" "$status" 2>&1)
+	got=$("$top/scripts/check" --count-tap "$tmp/log" "$status" 2>&1)
 	if [ "$got" = "$want" ]; then
 		ktap_test_pass "$name"
 	else
@@ -61,7 +61,7 @@ count no_test_at_all_is_one_failure "0 passed, 1 failed" 0 \
 # A pool size that is not 1 to 99 is refused, named, before anything runs.
 for jobs in 0 x 100 -1; do
 	printf 'ok 1 a\n' > "$tmp/log"
-	got=$(CB_CHECK_JOBS=$jobs "$top/tools/check" --count-tap "$tmp/log" 2>&1)
+	got=$(CB_CHECK_JOBS=$jobs "$top/scripts/check" --count-tap "$tmp/log" 2>&1)
 	rc=$?
 	if [ $rc -eq 2 ] && [ "$got" = "check: invalid CB_CHECK_JOBS '$jobs' (accepted: 1 to 99)" ]; then
 		ktap_test_pass "CB_CHECK_JOBS=$jobs is refused"
