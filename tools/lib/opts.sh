@@ -3,8 +3,8 @@
 #
 # opts.sh - the option loop of copybench's shell tools: long options parsed
 # from a declarative table, one error for every bad option, named, with
-# what is accepted. Sourced by the tools in tools/ that take options
-# ("grep -l lib/opts.sh tools/*" lists them); tested by
+# what is accepted. Sourced by the tools in tools/ and scripts/ that take
+# options ("grep -l lib/opts.sh tools/* scripts/*" lists them); tested by
 # selftests/opts_test.sh.
 #
 # The table, a string: one option a line, fields separated by blanks, '#'
