@@ -3,7 +3,8 @@
 #
 # tree_test.sh - checks on the source tree itself, as TAP: licence headers,
 # kernel style (the kernel's own checkpatch.pl), the shell scripts' style
-# (shellcheck, with the tree's .shellcheckrc), one variant list that the
+# (shellcheck, with the tree's .shellcheckrc) and the Python scripts'
+# (pyflakes3), one variant list that the
 # docs follow, the README's two commands, a clean tree after a build, the
 # selftests directory building as a kernel-tree kselftest target, and the
 # commit rule of HACKING.md.
@@ -241,6 +242,26 @@ if command -v shellcheck >/dev/null; then
 	done < <(shell_scripts)
 else
 	ktap_test_fail "shellcheck: shellcheck missing (scripts/setup installs it)"
+fi
+
+# Python style, judged by pyflakes3 (which parses the file first): each
+# Python file must come out with nothing to say. A Python file is a
+# tracked *.py file or one whose first line is #!/usr/bin/python3.
+python_scripts() {
+	local f
+	while IFS= read -r f; do
+		case "$f" in
+		*.py) echo "$f"; continue ;;
+		esac
+		[ "$(head -n 1 "$f" 2>/dev/null)" != '#!/usr/bin/python3' ] || echo "$f"
+	done < <(git ls-files)
+}
+if command -v pyflakes3 >/dev/null; then
+	while IFS= read -r f; do
+		check "pyflakes3: $f" pyflakes3 "$f"
+	done < <(python_scripts)
+else
+	ktap_test_fail "pyflakes3: pyflakes3 missing (tools/setup installs it)"
 fi
 
 # The selftests directory also builds as tools/testing/selftests/copybench
