@@ -269,7 +269,7 @@ first_run() {
 	wait "$ended"
 	kill "$follow" 2>/dev/null
 	cat "$tmp/run1.out" "$tmp/run1.err"
-	[ "$rc1" = 130 ] && grep -qx 'phase=bisecting' "$dir/state" &&
+	[ "$rc1" = 130 ] && jq -e '.state.phase == "bisecting"' "$dir/state.json" >/dev/null &&
 		[ -s "$dir/good.json" ] && [ -s "$dir/bad.json" ] &&
 		git -C "$tree" bisect log >/dev/null 2>&1 || { echo "exit $rc1"; return 1; }
 	good_stamp=$(stat -c '%i %Y' "$dir/good.json" "$dir/bad.json")

@@ -3,7 +3,8 @@
 #
 # kernel.sh - configuring and building a kernel tree the way copybench's
 # kernels are made, sourced by scripts/kernel-cache (the cached debug and
-# bisect kernels) and tools/bisect-kernel (every step of a bisect).
+# bisect kernels) and, through bash, by tools/bisect-kernel (every step of
+# a bisect: tools/bisect_kernel/kernel.py).
 #
 # Gives (bash; set -u safe; nothing runs at source time):
 #   kernel_configure SRC OBJ FRAGMENT LOG

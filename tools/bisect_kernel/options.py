@@ -1,0 +1,489 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The command line of a bisect: its options as given (parse_options), then
+checked and completed with their defaults (validate). A bad one raises
+BadOption naming it, its value and what is accepted, before anything is
+changed."""
+
+import os
+import re
+import shutil
+import subprocess
+
+from . import common
+from .common import BadOption, Die, say, short
+from . import trace as tracing
+from .paths import INSTALLED_NAME
+
+# The options that take a value, in --help's order of the message.
+VALUE_OPTS = ('tree good bad dir good-record bad-record config build-dir jobs '
+              'sizes directions variants repeat samples placement threshold '
+              'alpha retries trace append accel timeout').split()
+
+USAGE = """\
+Usage: {prog} --tree DIR --good REF --bad REF [OPTIONS]
+       {prog} --dir DIR
+
+Find the commit between GOOD and BAD of a kernel tree that made its copies
+slower: git bisect, each step built (incrementally), booted in QEMU by
+tools/vm-run and measured by copybench.ko and "copybench bisect-run" (0
+good, 1 bad, 125 skip: a commit that does not build, a machine that
+moved), with the bpftrace tools' trace beside each step's record. Ends with
+a report to paste into a reply: the first bad commit, its subject, its
+change to native per point net of the controls, where the time went.
+Interrupted, the same command (or --dir DIR alone) resumes.
+
+The bisect:
+  --tree DIR        the kernel tree: a git work tree of Linux for x86-64,
+                    without uncommitted changes to tracked files
+  --good REF        a commit (any git revision) without the regression
+  --bad REF         a commit with it, a descendant of GOOD
+  --dir DIR         where the bisect keeps everything: its state, records,
+                    traces, logs and report (default:
+                    {default_dir}, TREE the
+                    tree's name, GOOD and BAD 12-digit commits)
+  --good-record FILE, --bad-record FILE
+                    GOOD's (BAD's) record, from anywhere (copybench sweep
+                    --backend module on that kernel, 5 repeats or more):
+                    copied into DIR, and that kernel is not measured
+
+The kernels:
+  --config FILE     a .config or a fragment, merged onto "make tinyconfig"
+                    at GOOD; every step builds with it (make olddefconfig)
+                    (default: tools/bisect-kernel.config, a fast kernel
+                    with what vm-run, copybench.ko and bpftrace need);
+                    CONFIG_LOCALVERSION_AUTO=y is added, so that each
+                    step's release names its commit
+  --build-dir DIR   kbuild's output directory (make O=DIR; default:
+                    DIR/obj of --dir); the tree itself builds in place
+                    (its .config is replaced)
+  --jobs N          make -jN, 1..256 (default: the number of CPUs, {nproc})
+
+The measurement (what GOOD and BAD are recorded with, and each step
+measures again, copybench sweep's options):
+  --sizes LIST      (default 64,4K,64K)
+  --directions LIST (default to_user)
+  --variants LIST   native and the controls, fixed copies that never change
+                    (default all: every control narrows the machine's drift)
+  --repeat N        (default 7; alpha 0.01 needs 5)
+  --samples N       (default 201)
+  --placement P     where each process puts its buffers (copybench sweep
+                    --placement): fixed (the default: every process alike;
+                    under TCG one placement in a few makes a copy 4 to 8
+                    times slower, which reads as placement-sensitive and
+                    skips every step), vary, or SRC:DST:STACK; each step
+                    measures with GOOD's (sweep --like)
+  --threshold PCT   the least change that counts, percent (default 25: a
+                    kernel bisect hunts a large step, and under TCG a copy
+                    moves by up to about 20% between boots, net of the
+                    controls; on hardware or KVM 5 finds smaller ones)
+  --alpha A         copybench bisect-run's (default: its own, 0.01)
+  --retries N       when a step's skip is the measurement's (the machine
+                    moved: a busy host slows an emulated CPU, and not all
+                    copies alike; a point like neither GOOD nor BAD; an
+                    inconclusive verdict), measure again in the same boot
+                    (seconds), up to N times, 0..9 (default 3); when the
+                    machine moved between GOOD and BAD, BAD, then GOOD, is
+                    measured again in a new boot
+  --trace LIST      bpftrace tools run after each measurement, on dd
+                    reading a {mib} MiB tmpfs file {bs} at a time: kcopy
+                    (the routine on the CPU, bytes and time per read;
+                    the default), copysize (copy sizes by path), both
+                    (kcopy,copysize), or none
+
+The VM (tools/vm-run):
+  --append ARGS     more kernel command line (e.g. clearcpuid=fsrm: on a CPU
+                    with FSRM the kernel inlines rep movsb and never calls
+                    rep_movs_alternative)
+  --accel MODE      auto, kvm or tcg (default: vm-run's)
+  --timeout SEC     each boot's limit, 1..86400 (default 600)
+  -h, --help        this text
+
+Under QEMU's TCG (no KVM here) every instruction is emulated: 'rep movsb'
+costs about 10 times the unrolled loop, so a bisect finds the commit of a
+large change, and its size is no figure. Documentation/bisect.rst has a
+worked example and what TCG can and cannot tell.
+
+Exit status: 0 found (DIR/report.txt), 1 not found (why on stderr),
+2 bad option or input (nothing changed), 130 interrupted (run it again).
+"""
+
+
+# --help's words for the installed command (and its man page), which
+# speak of no source tree.
+INSTALLED_WORDS = (
+    ('\n       %s --dir DIR' % INSTALLED_NAME,
+     '\n   or: %s --dir DIR' % INSTALLED_NAME),
+    ('build/bisect/TREE-GOOD-BAD in this checkout',
+     '~/.cache/copybench/bisect/TREE-GOOD-BAD'),
+    ("TREE the\n                    tree's name",
+     "TREE the\n                    kernel tree's name"),
+    ('tools/bisect-kernel.config', 'share/copybench/bisect-kernel.config'),
+    ('the tree itself builds', 'the kernel tree itself builds'),
+    ('The VM (tools/vm-run):', 'The VM (tools/vm-run of a copybench checkout, '
+     'COPYBENCH_TOP):'),
+    ('tools/vm-run and', 'vm-run and'),
+    ('Documentation/bisect.rst has', "The documentation's bisect.rst has"),
+)
+
+
+def usage(paths):
+    """--help's text, for the command as it was called."""
+    text = USAGE.format(prog=paths.prog, nproc=nproc(), mib=tracing.FILE_MIB,
+                        bs=tracing.BS,
+                        default_dir='build/bisect/TREE-GOOD-BAD in this checkout')
+    if paths.prog == INSTALLED_NAME:
+        for tree_words, words in INSTALLED_WORDS:
+            text = text.replace(tree_words, words)
+    return text
+
+
+def nproc():
+    """The CPUs this process may run on, as nproc(1) counts them."""
+    return len(os.sched_getaffinity(0))
+
+
+def accepted_list():
+    """The accepted options, as the unknown-option message lists them."""
+    return ' '.join('--' + o for o in VALUE_OPTS) + ' --help'
+
+
+class Help(Exception):
+    """--help was asked for."""
+
+
+def parse_options(argv):
+    """The options of ARGV as given: {name: value}, the last of a repeated
+    one winning; raises Help, or BadOption for an unknown option, a
+    missing value, an argument that is not an option."""
+    opts = {}
+    args = list(argv)
+    while args:
+        o = args.pop(0)
+        if o in ('-h', '--help'):
+            raise Help()
+        if o.startswith('--') and '=' in o:
+            o, v = o.split('=', 1)
+        elif o.startswith('--'):
+            known(o)
+            if not args:
+                raise BadOption("option '%s' needs a value" % o)
+            v = args.pop(0)
+        else:
+            raise BadOption("unexpected argument '%s' (options only; see --help)"
+                            % o)
+        known(o)
+        if '\n' in v:
+            raise BadOption('invalid %s: contains a newline' % o)
+        opts[o[2:]] = v
+    return opts
+
+
+def known(o):
+    """O is one of VALUE_OPTS, or a BadOption."""
+    if o[2:] not in VALUE_OPTS:
+        raise BadOption("unknown option '%s' (accepted: %s)"
+                        % (o, accepted_list()))
+
+
+def is_uint_in(value, lo, hi):
+    """VALUE is a decimal integer of at most 9 digits from LO to HI."""
+    return bool(re.fullmatch(r'[0-9]{1,9}', value)) and lo <= int(value) <= hi
+
+
+# The options a resumed bisect takes from its state when not given again,
+# the option's name and the state's key.
+FROM_STATE = [('tree', 'tree'), ('good', 'good'), ('bad', 'bad'),
+              ('build-dir', 'build_dir'), ('config', 'config')] + [
+    (k, k) for k in ('sizes directions variants repeat samples placement '
+                     'threshold alpha append accel jobs timeout retries '
+                     'trace').split()]
+
+
+def options_from_state(opts, st):
+    """OPTS completed with a resumed bisect's state ST (what was not given,
+    or given empty)."""
+    for o, k in FROM_STATE:
+        if not opts.get(o) and st.get(k):
+            opts[o] = st[k]
+
+
+class Settings:
+    """A bisect's settings, checked (validate): tree, good, bad (full
+    commits), dir, obj, config (absolute), the measurement's, the
+    decision's and the VM's."""
+
+    def decide(self):
+        """The decision's options, as bisect-run and compare take them."""
+        d = ['--threshold', self.threshold]
+        if self.alpha:
+            d += ['--alpha', self.alpha]
+        return d
+
+
+def validate(opts, paths, trace_given):
+    """OPTS checked against the tree and the tools, with their defaults:
+    a Settings. TRACE_GIVEN: --trace was on this command line."""
+    s = Settings()
+    check_tools(paths)
+    check_tree(opts, s)
+    check_commits(opts, s)
+    check_dirs(opts, paths, s)
+    check_config(opts, paths, s)
+    check_measurement(opts, paths, s)
+    s.trace_note = trace_preflight(s, trace_given)
+    check_vm(opts, s)
+    for name in ('good-record', 'bad-record'):
+        if opts.get(name):
+            check_record(paths, name, opts[name])
+    return s
+
+
+def check_tools(paths):
+    """The commands a bisect runs, and the copybench command (built from
+    the checkout when missing)."""
+    for v in ('git', 'make', 'gcc', 'flex', 'bison', 'bc'):
+        if not shutil.which(v):
+            say("'%s' not found; run tools/setup" % v)
+            raise Die()
+    if not paths.vmrun or not os.access(paths.vmrun, os.X_OK):
+        say('no tools/vm-run: the installed command boots its kernels with '
+            "a copybench checkout's; give its top directory as COPYBENCH_TOP")
+        raise Die()
+    if os.access(paths.copybench, os.X_OK):
+        return
+    if paths.installed:
+        say('no %s: install the copybench package' % paths.copybench)
+        raise Die()
+    say('building the copybench command (make copybench)')
+    if common.call(['make', '-s', '-C', paths.project, 'copybench'],
+                   stdout=2) != 0:
+        say('make copybench failed')
+        raise Die()
+
+
+def git(tree, *args):
+    """git -C TREE ARGS: its output and status."""
+    return common.output(['git', '-C', tree] + list(args))
+
+
+def check_tree(opts, s):
+    """--tree: the top of a git work tree holding an x86 Linux source."""
+    t = opts.get('tree', '')
+    if not t:
+        raise BadOption('--tree DIR is required (the kernel tree to bisect)')
+    if not os.path.isdir(t):
+        raise BadOption("invalid --tree '%s': not a directory (accepted: a "
+                        'git work tree of Linux)' % t)
+    s.tree = os.path.realpath(t)
+    top, _ = git(s.tree, 'rev-parse', '--show-toplevel')
+    if top != s.tree:
+        raise BadOption("invalid --tree '%s': not the top of a git work tree "
+                        '(accepted: a git work tree of Linux)' % t)
+    makefile = common.read_text(os.path.join(s.tree, 'Makefile'))
+    if (not re.search(r'^VERSION = ', makefile, re.M)
+            or not os.path.isdir(os.path.join(s.tree, 'arch', 'x86'))):
+        raise BadOption("invalid --tree '%s': no Linux source there "
+                        '(Makefile with VERSION, arch/x86)' % t)
+
+
+def commit_of(tree, name, ref):
+    """The full commit REF names in TREE, or a BadOption for --NAME."""
+    c, rc = git(tree, 'rev-parse', '-q', '--verify', ref + '^{commit}')
+    if rc != 0 or not c:
+        raise BadOption("invalid --%s '%s': not a commit of %s (accepted: a "
+                        'commit, branch, tag or other git revision)'
+                        % (name, ref, tree))
+    return c
+
+
+def check_commits(opts, s):
+    """--good and --bad: commits, GOOD an ancestor of BAD."""
+    for name in ('good', 'bad'):
+        if not opts.get(name):
+            raise BadOption('--%s REF is required' % name)
+    s.good = commit_of(s.tree, 'good', opts['good'])
+    s.bad = commit_of(s.tree, 'bad', opts['bad'])
+    if s.good == s.bad:
+        raise BadOption("invalid --bad '%s': the same commit as --good"
+                        % opts['bad'])
+    _, rc = git(s.tree, 'merge-base', '--is-ancestor', s.good, s.bad)
+    if rc != 0:
+        raise BadOption("invalid --good '%s': not an ancestor of --bad '%s' "
+                        '(a bisect goes from GOOD forwards to BAD)'
+                        % (opts['good'], opts['bad']))
+
+
+def writable_dir(path):
+    """PATH is a directory this process may write into."""
+    return os.path.isdir(path) and os.access(path, os.W_OK)
+
+
+def resolve_new_dir(d):
+    """D, which does not exist yet, made absolute from its nearest
+    existing ancestor (which must be a writable directory)."""
+    up = os.path.dirname(d) or '.'
+    while not os.path.lexists(up):
+        up = os.path.dirname(up) or '.'
+    if not writable_dir(up):
+        raise BadOption("invalid --dir '%s': cannot be created ('%s' is not "
+                        'a writable directory)' % (d, up))
+    return os.path.join(os.path.realpath(up), os.path.relpath(d, up))
+
+
+def check_dirs(opts, paths, s):
+    """--dir (made absolute; vm-run shares it) and --build-dir."""
+    name = '%s-%s-%s' % (os.path.basename(s.tree), short(s.good),
+                         short(s.bad))
+    d = opts.get('dir') or paths.default_dir(name)
+    if os.path.lexists(d):
+        if not writable_dir(d):
+            raise BadOption("invalid --dir '%s': not a writable directory" % d)
+        d = os.path.realpath(d)
+    else:
+        d = resolve_new_dir(d)
+    if ',' in d or ' ' in d:
+        raise BadOption("invalid --dir '%s': vm-run shares it with QEMU, "
+                        "which takes no ',' or space in it" % d)
+    s.dir = d
+    obj = opts.get('build-dir') or os.path.join(d, 'obj')
+    if os.path.lexists(obj):
+        if not writable_dir(obj):
+            raise BadOption("invalid --build-dir '%s': not a writable "
+                            'directory' % obj)
+        obj = os.path.realpath(obj)
+    elif not obj.startswith('/'):
+        obj = os.path.join(os.getcwd(), obj)
+    s.obj = obj
+    own_build = (os.path.lexists(os.path.join(s.tree, '.config'))
+                 or os.path.isdir(os.path.join(s.tree, 'include', 'config')))
+    if obj != s.tree and own_build:
+        raise BadOption(
+            "invalid --tree '%s': it has a build of its own (.config, "
+            "include/config), so kbuild will not build it in --build-dir "
+            "'%s'; run 'make mrproper' there, or --build-dir '%s' to build "
+            'in it (its .config is replaced)' % (opts['tree'], obj, s.tree))
+
+
+def check_config(opts, paths, s):
+    """--config: a readable file."""
+    c = opts.get('config') or paths.config
+    if not (os.path.isfile(c) and os.access(c, os.R_OK)):
+        raise BadOption("invalid --config '%s': not a readable file "
+                        '(accepted: a .config or a fragment)' % c)
+    s.config = os.path.realpath(c)
+    s.default_config = os.path.realpath(paths.config)
+
+
+def stderr_tail(cmd):
+    """CMD's status and the last line of its stderr (its stdout dropped)."""
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL, text=True, errors='replace')
+    lines = p.stderr.rstrip('\n').split('\n')
+    return common.status_of(p.returncode), lines[-1]
+
+
+def check_measurement(opts, paths, s):
+    """The measurement's and the decision's options, which copybench
+    sweep --dry-run and compare judge; --retries; --trace's names."""
+    s.sizes = opts.get('sizes') or '64,4K,64K'
+    s.directions = opts.get('directions') or 'to_user'
+    s.variants = opts.get('variants') or 'all'
+    s.repeat = opts.get('repeat') or '7'
+    s.samples = opts.get('samples') or '201'
+    s.placement = opts.get('placement') or 'fixed'
+    rc, last = stderr_tail([
+        paths.copybench, 'sweep', '--backend', 'user', '--dry-run',
+        '--sizes', s.sizes, '--directions', s.directions,
+        '--variants', s.variants, '--repeat', s.repeat,
+        '--samples', s.samples, '--placement', s.placement])
+    if rc != 0:
+        raise BadOption('invalid measurement: ' + last)
+    if s.variants != 'all' and 'native' not in s.variants.split(','):
+        raise BadOption("invalid --variants '%s': native is not among them "
+                        '(accepted: native and the controls)' % s.variants)
+    s.threshold = opts.get('threshold') or '25'
+    s.alpha = opts.get('alpha', '')
+    rc, last = stderr_tail([paths.copybench, 'compare'] + s.decide()
+                           + ['--help'])
+    if rc != 0:
+        raise BadOption('invalid decision: ' + last)
+    s.retries = opts.get('retries') or '3'
+    if not is_uint_in(s.retries, 0, 9):
+        raise BadOption("invalid --retries '%s' (accepted: an integer from 0 "
+                        'to 9)' % s.retries)
+    s.trace = opts.get('trace') or tracing.DEFAULT
+    if s.trace != 'none':
+        for v in s.trace.split(','):
+            if v not in tracing.TOOLS:
+                raise BadOption(
+                    "invalid --trace '%s': no tool '%s' (accepted: a list of "
+                    '%s, or none)' % (s.trace, v, ','.join(tracing.TOOLS)))
+    s.append = opts.get('append', '')
+    s.accel = opts.get('accel', '')
+
+
+def trace_preflight(s, trace_given):
+    """Whether the traces can work with this tree and config, before
+    anything is built: bpftrace here (the guest runs the host's), the
+    kernel's headers in the tree, tracing.NEEDS_CONFIG in the config (the
+    given file; the .config is checked again once configured). The line
+    said at the start. A trace that cannot work: with --trace given, a
+    BadOption; by default, a warning, and s.trace becomes none."""
+    if s.trace == 'none':
+        return 'trace: none (--trace none)'
+    why = []
+    if not shutil.which('bpftrace'):
+        why.append("no bpftrace on this host (the guest runs the host's; "
+                   'package bpftrace)')
+    if not os.access(os.path.join(s.tree, 'include', 'linux', 'kconfig.h'),
+                     os.R_OK):
+        why.append("no include/linux/kconfig.h in --tree '%s' (bpftrace "
+                   "reads the kernel's headers there)" % s.tree)
+    lines = common.read_text(s.config).split('\n')
+    unmet = ''.join(' ' + n[:-2] for n in tracing.NEEDS_CONFIG
+                    if n not in lines)
+    if unmet:
+        why.append("the config (%s) does not set%s (bpftrace's kprobes and "
+                   'samples need them)' % (s.config, unmet))
+    if not why:
+        version, _ = common.output(['bpftrace', '--version'])
+        return ('trace: %s.bt after each measurement can work: %s, the '
+                'headers in %s, %s in the config'
+                % (s.trace.replace(',', '.bt, '), common.first_line(version),
+                   s.tree, ' '.join(n[:-2] for n in tracing.NEEDS_CONFIG)))
+    reasons = ''.join(w + '; ' for w in why)
+    if trace_given:
+        raise BadOption("invalid --trace '%s': the trace cannot work with this "
+                        'tree: %sbisect without it with --trace none'
+                        % (s.trace, reasons))
+    s.trace = 'none'
+    return ('WARNING: the trace cannot work with this tree: %sbisecting '
+            'without it (--trace none)' % reasons)
+
+
+def check_vm(opts, s):
+    """--jobs, --timeout, --accel."""
+    s.jobs = opts.get('jobs') or str(nproc())
+    if not is_uint_in(s.jobs, 1, 256):
+        raise BadOption("invalid --jobs '%s' (accepted: an integer from 1 to "
+                        '256)' % s.jobs)
+    s.timeout = opts.get('timeout') or '600'
+    if not is_uint_in(s.timeout, 1, 86400):
+        raise BadOption("invalid --timeout '%s' (accepted: seconds, an "
+                        'integer from 1 to 86400)' % s.timeout)
+    if s.accel not in ('', 'auto', 'kvm', 'tcg'):
+        raise BadOption("invalid --accel '%s' (accepted: auto, kvm, tcg)"
+                        % s.accel)
+
+
+def check_record(paths, name, f):
+    """A record given for GOOD or BAD: a readable file sweep --like
+    takes."""
+    if not (os.path.isfile(f) and os.access(f, os.R_OK)):
+        raise BadOption("invalid --%s '%s': not a readable file (accepted: a "
+                        'record of copybench sweep --backend module)'
+                        % (name, f))
+    rc, last = stderr_tail([paths.copybench, 'sweep', '--backend', 'user',
+                            '--dry-run', '--like', f])
+    if rc != 0:
+        raise BadOption("invalid --%s '%s': %s" % (name, f, last))

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Where bisect-kernel finds the project's files: in the source tree (the
+command run as tools/bisect-kernel) or where make install puts them (the
+command run as PREFIX/bin/copybench-bisect-kernel)."""
+
+import glob
+import os
+
+# The command's name when installed (Makefile: install).
+INSTALLED_NAME = 'copybench-bisect-kernel'
+
+
+class Paths:
+    """The files bisect-kernel uses, found from its own path (ENTRY, the
+    executable's real path); TOP_ENV names a copybench checkout for what
+    an installed command does not ship (tools/vm-run)."""
+
+    def __init__(self, entry, environ=None):
+        environ = os.environ if environ is None else environ
+        self.entry = entry
+        here = os.path.dirname(entry)
+        top = os.path.dirname(here)
+        self.installed = not (os.path.isfile(os.path.join(here, 'vm-run'))
+                              and os.path.isfile(os.path.join(top, 'Makefile')))
+        if not self.installed:
+            self._from_tree(top)
+        else:
+            self._installed(top, environ)
+
+    def _from_tree(self, top):
+        """The source tree: everything under TOP, the command built in
+        build/."""
+        tools = os.path.join(top, 'tools')
+        self.project = top
+        self.copybench = os.path.join(top, 'build', 'copybench')
+        self.vmrun = os.path.join(tools, 'vm-run')
+        self.config = os.path.join(tools, 'bisect-kernel.config')
+        self.kernel_sh = os.path.join(tools, 'lib', 'kernel.sh')
+        self.bpftrace = tools
+        self.prog = 'tools/bisect-kernel'
+
+    def _installed(self, prefix, environ):
+        """PREFIX/bin, PREFIX/share/copybench; tools/vm-run and the
+        module's sources (make dkms-source) from COPYBENCH_TOP's
+        checkout when it is given."""
+        share = os.path.join(prefix, 'share', 'copybench')
+        checkout = environ.get('COPYBENCH_TOP', '')
+        self.project = os.path.realpath(checkout) if checkout else ''
+        self.copybench = os.path.join(prefix, 'bin', 'copybench')
+        self.vmrun = (os.path.join(self.project, 'tools', 'vm-run')
+                      if self.project else '')
+        self.config = os.path.join(share, 'bisect-kernel.config')
+        self.kernel_sh = os.path.join(share, 'lib', 'kernel.sh')
+        self.bpftrace = os.path.join(share, 'bpftrace')
+        self.prog = INSTALLED_NAME
+
+    def bt(self, tool):
+        """The bpftrace tool TOOL.bt."""
+        return os.path.join(self.bpftrace, tool + '.bt')
+
+    def default_dir(self, name):
+        """Where a bisect named NAME (TREE-GOOD-BAD) is kept by default:
+        build/bisect/ in the checkout, else the user's cache."""
+        if not self.installed and self.prog != INSTALLED_NAME:
+            return os.path.join(self.project, 'build', 'bisect', name)
+        cache = os.environ.get('XDG_CACHE_HOME') or os.path.join(
+            os.path.expanduser('~'), '.cache')
+        return os.path.join(cache, 'copybench', 'bisect', name)
+
+    def dkms_sources(self):
+        """The module's sources as the copybench-dkms package installed
+        them (/usr/src/copybench-VERSION), or ''."""
+        found = sorted(glob.glob('/usr/src/copybench-*/dkms.conf'))
+        return os.path.dirname(found[-1]) if found else ''
