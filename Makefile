@@ -200,7 +200,20 @@ htmldocs:
 READERS_SRCS	:= $(wildcard $(PWD_TOP)/tools/readers/*.c)
 CB_BINS		:= $(BUILD)/copybench $(BUILD)/readers
 
-userspace: lib $(CB_BINS)
+# The commands written in Python, run from the tree as tools/NAME and
+# installed as copybench-NAME (their man page's name too): a link in build/
+# gives mkman that name. tools/bisect-kernel's parts are the package
+# tools/bisect_kernel/ (installed without its unit tests) and read
+# bisect-kernel.config and lib/kernel.sh beside them.
+CB_SCRIPTS	:= $(BUILD)/copybench-bisect-kernel
+BK_DIR		:= $(PWD_TOP)/tools/bisect_kernel
+BK_PARTS	:= $(filter-out $(BK_DIR)/test_%.py $(BK_DIR)/testlib.py,$(wildcard $(BK_DIR)/*.py))
+
+$(BUILD)/copybench-bisect-kernel: $(PWD_TOP)/tools/bisect-kernel
+	@mkdir -p $(BUILD)
+	ln -sfn $(PWD_TOP)/tools/bisect-kernel $@
+
+userspace: lib $(CB_BINS) $(CB_SCRIPTS)
 
 $(BUILD)/readers: $(READERS_SRCS) $(PWD_TOP)/tools/readers/readers.h $(CB_LIB_HDRS) $(CB_LIB)
 	$(CC) $(CPPFLAGS) -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(PWD_TOP) -pthread \
@@ -223,7 +236,8 @@ unit-check: $(KSFT_STAMP) $(CB_LIB)
 	@set -e; for t in $(BUILD)/copybench_unit_test $(addprefix $(BUILD)/selftests/,$(CB_UNIT_SELFTESTS)); do \
 		echo "== $$t"; $$t; done
 
-# make install [DESTDIR=...] [PREFIX=/usr/local]: the commands, their man
+# make install [DESTDIR=...] [PREFIX=/usr/local]: the commands (and
+# copybench-bisect-kernel's parts, share/copybench/), their man
 # pages, the bpftrace tools (share/copybench/bpftrace/) and their example
 # runs, the README, this book as HTML and its sources (DOCDIR: html/, rst/).
 # The module is DKMS's business (dkms-source).
@@ -237,18 +251,24 @@ CB_DOC		= $(DESTDIR)$(DOCDIR)
 MAN_DIR		:= $(BUILD)/man
 MAN_NAME_readers	:= parallel reads into shared, private or strided buffers
 MAN_NAME_copybench	:= time the kernel's copy routines against fixed copies
+MAN_NAME_copybench-bisect-kernel := find the commit of a kernel tree that slowed its copies
 
 man: userspace
 	rm -rf $(MAN_DIR)
 	$(PWD_TOP)/scripts/mkman --out $(MAN_DIR) --docdir $(DOCDIR) --version $(CB_VERSION) \
-		$(foreach b,$(CB_BINS),$(b) "$(MAN_NAME_$(notdir $(b)))")
+		$(foreach b,$(CB_BINS) $(CB_SCRIPTS),$(b) "$(MAN_NAME_$(notdir $(b)))")
 
 # The HTML as installed: Sphinx's build files and the theme's unused GitHub
 # banner (alabaster ships it for its github_banner option) stay out.
 install: userspace man htmldocs
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(CB_SHARE)/bpftrace $(CB_DOC)/rst $(CB_DOC)/examples $(CB_DOC)/html
+		$(CB_SHARE)/bpftrace $(CB_SHARE)/bisect_kernel $(CB_SHARE)/lib \
+		$(CB_DOC)/rst $(CB_DOC)/examples $(CB_DOC)/html
 	install -m 755 $(CB_BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(PWD_TOP)/tools/bisect-kernel $(DESTDIR)$(PREFIX)/bin/copybench-bisect-kernel
+	install -m 644 $(BK_PARTS) $(CB_SHARE)/bisect_kernel/
+	install -m 644 $(PWD_TOP)/tools/bisect-kernel.config $(CB_SHARE)/
+	install -m 644 $(PWD_TOP)/tools/lib/kernel.sh $(CB_SHARE)/lib/
 	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 755 $(wildcard $(PWD_TOP)/tools/*.bt) $(CB_SHARE)/bpftrace/
 	install -m 644 $(wildcard $(PWD_TOP)/tools/*_example.txt) $(CB_DOC)/examples/

@@ -330,7 +330,13 @@ rm -rf "$x" && dpkg-deb -x "$cb_deb" "$x"
 cb_files=(/usr/bin/readers /usr/bin/copybench /usr/share/man/man1/readers.1.gz
 	  /usr/share/man/man1/copybench.1.gz
 	  /usr/share/doc/copybench/html/index.html
-	  /usr/share/doc/copybench/README.md.gz)
+	  /usr/share/doc/copybench/README.md.gz
+	  /usr/bin/copybench-bisect-kernel /usr/share/man/man1/copybench-bisect-kernel.1.gz
+	  /usr/share/copybench/bisect-kernel.config /usr/share/copybench/lib/kernel.sh)
+for f in tools/bisect_kernel/*.py; do
+	case $f in */test_*|*/testlib.py) continue ;; esac
+	cb_files+=("/usr/share/copybench/bisect_kernel/$(basename "$f")")
+done
 for f in tools/*.bt; do
 	cb_files+=("/usr/share/copybench/bpftrace/$(basename "$f")")
 done

@@ -8,7 +8,8 @@
 # Usage: selftests/man_test.sh      (after make copybench readers)
 #
 # Checks, on the pages make man writes to build/man/: copybench(1), one
-# copybench-NAME(1) per line of "copybench --list-cmds", readers(1); each
+# copybench-NAME(1) per line of "copybench --list-cmds", readers(1),
+# copybench-bisect-kernel(1) (tools/bisect-kernel as installed); each
 # renders with man --warnings and no warning; each has a SYNOPSIS, the
 # "Usage:" line of its --help; each subcommand's page has every option its
 # --help lists, as typed; copybench(1) links every subcommand's page
@@ -50,7 +51,7 @@ ktap_print_msg "subcommands: ${subs[*]}"
 [ ${#subs[@]} -gt 0 ] || ktap_test_fail "copybench --list-cmds lists the subcommands"
 
 pages_all() {
-	local p want=(copybench readers)
+	local p want=(copybench readers copybench-bisect-kernel)
 	for p in "${subs[@]}"; do
 		want+=("copybench-$p")
 	done
@@ -73,11 +74,12 @@ no_warnings() {
 }
 check "every page renders with man --warnings and no warning" no_warnings
 
-# synopsis PAGE HELP...: the page's SYNOPSIS is the help's "Usage:" line.
+# synopsis PAGE HELP...: the page's SYNOPSIS is the help's "Usage:" line
+# (and its "or:" lines).
 synopsis_ok() {
 	local page=$1 usage got
 	shift
-	usage=$("$@" | sed -n 's/^Usage: //p' | tr -s ' ')
+	usage=$("$@" | sed -n 's/^Usage: //p; s/^ *or: //p' | tr -s ' \n' ' ' | sed 's/ $//')
 	got=$(awk '/^SYNOPSIS/ { s = 1; next } s && /^[A-Z]/ { exit } s' \
 		"$tmp/$page.1.txt" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
 	[ -n "$usage" ] && [ "$got" = "$usage" ] && return 0
@@ -88,6 +90,7 @@ synopses() {
 	local s bad=0
 	synopsis_ok copybench "$CB" --help || bad=1
 	synopsis_ok readers build/readers --help || bad=1
+	synopsis_ok copybench-bisect-kernel build/copybench-bisect-kernel --help || bad=1
 	for s in "${subs[@]}"; do
 		synopsis_ok "copybench-$s" "$CB" "$s" --help || bad=1
 	done
@@ -105,10 +108,12 @@ options_all() {
 				{ echo "copybench-$s(1) lacks $opt"; bad=1; }
 		done
 	done
-	for opt in $(build/readers --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' |
-		     grep -oE -- '--[a-z][a-z0-9-]*'); do
-		n=$((n + 1))
-		grep -qF -- "$opt" "$tmp/readers.1.txt" || { echo "readers(1) lacks $opt"; bad=1; }
+	for s in readers copybench-bisect-kernel; do
+		for opt in $("build/$s" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' |
+			     grep -oE -- '--[a-z][a-z0-9-]*'); do
+			n=$((n + 1))
+			grep -qF -- "$opt" "$tmp/$s.1.txt" || { echo "$s(1) lacks $opt"; bad=1; }
+		done
 	done
 	echo "$n options"
 	[ "$n" -gt 0 ] && return "$bad"
