@@ -342,7 +342,7 @@ def compare(b):
                         + recs, stdout=subprocess.PIPE,
                         stderr=subprocess.DEVNULL, text=True, errors='replace')
     try:
-        objs = report.json_stream(js.stdout)
+        objs = common.json_stream(js.stdout)
     except ValueError:
         objs = []
     return common.status_of(p.returncode), out, objs

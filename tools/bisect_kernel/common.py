@@ -4,6 +4,7 @@ formats of durations and numbers, and running a command that a Ctrl-C
 must not orphan."""
 
 import datetime
+import json
 import math
 import os
 import signal
@@ -159,6 +160,21 @@ def nonempty(path):
         return os.path.getsize(path) > 0
     except OSError:
         return False
+
+
+def json_stream(text):
+    """The JSON values of TEXT, one after the other, as jq -s reads them
+    (bpftrace -f json and compare --json print one a line); ValueError
+    when one does not parse."""
+    decoder = json.JSONDecoder()
+    objs, i = [], 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i == len(text):
+            return objs
+        obj, i = decoder.raw_decode(text, i)
+        objs.append(obj)
 
 
 def write_atomic(path, text):

@@ -74,7 +74,7 @@ def points_table(compare_json):
     objects, one a line): point, parent, first bad, change, net, verdict,
     aligned; ValueError when it does not parse."""
     rows = [['point', 'parent', 'first bad', 'change', 'net', 'verdict']]
-    for p in json_stream(compare_json):
+    for p in common.json_stream(compare_json):
         if p.get('type') != 'point' or p.get('control') is not False:
             continue
         net = p.get('net')
@@ -85,19 +85,6 @@ def points_table(compare_json):
             '-' if net is None else pct((net['ratio'] - 1) * 100),
             str(p.get('verdict') or '')])
     return columns(rows)
-
-
-def json_stream(text):
-    """The JSON values of TEXT, one after the other (jq -s)."""
-    decoder = json.JSONDecoder()
-    objs, i = [], 0
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i == len(text):
-            return objs
-        obj, i = decoder.raw_decode(text, i)
-        objs.append(obj)
 
 
 def change(b, parent, prec, frec):

@@ -3,7 +3,6 @@
 and their summary in the report, read from bpftrace's JSON output
 (bpftrace -f json: one JSON object a line)."""
 
-import json
 import os
 import re
 
@@ -66,16 +65,7 @@ def trace_failed(prefix, trace):
 def load(path):
     """The JSON objects of a bpftrace -f json output, in order; ValueError
     when one does not parse."""
-    text = common.read_text(path)
-    decoder = json.JSONDecoder()
-    objs, i = [], 0
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i == len(text):
-            return objs
-        obj, i = decoder.raw_decode(text, i)
-        objs.append(obj)
+    return common.json_stream(common.read_text(path))
 
 
 def frames(objs, name, path=''):
