@@ -261,7 +261,7 @@ if command -v pyflakes3 >/dev/null; then
 		check "pyflakes3: $f" pyflakes3 "$f"
 	done < <(python_scripts)
 else
-	ktap_test_fail "pyflakes3: pyflakes3 missing (tools/setup installs it)"
+	ktap_test_fail "pyflakes3: pyflakes3 missing (scripts/setup installs it)"
 fi
 
 # The selftests directory also builds as tools/testing/selftests/copybench

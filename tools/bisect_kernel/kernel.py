@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """One kernel of a bisect: configured, built, its module built, booted.
 How copybench's kernels are configured and built is tools/lib/kernel.sh's
-(tools/kernel-cache makes its kernels with it too): its functions are run
+(scripts/kernel-cache makes its kernels with it too): its functions are run
 here through bash."""
 
 import filecmp

@@ -243,7 +243,7 @@ def check_tools(paths):
     the checkout when missing)."""
     for v in ('git', 'make', 'gcc', 'flex', 'bison', 'bc'):
         if not shutil.which(v):
-            say("'%s' not found; run tools/setup" % v)
+            say("'%s' not found; run scripts/setup" % v)
             raise Die()
     if not paths.vmrun or not os.access(paths.vmrun, os.X_OK):
         say('no tools/vm-run: the installed command boots its kernels with '
