@@ -596,6 +596,19 @@ placement_verdicts()
 }
 check "placement RECORD: the machine, the CPU, steady, each said" placement_verdicts
 
+# Its JSON lines on a full disk: said, exit 1 (they were lost with exit 0).
+placement_write_fails()
+{
+	local rc
+
+	"$CB" placement to_user.native.512 "$tmp/pl1.json" --json > /dev/full 2> "$tmp/e"
+	rc=$?
+	[ $rc = 1 ] &&
+		grep -qx 'copybench placement: writing the JSON lines: No space left on device' "$tmp/e" ||
+		{ echo "exit $rc"; cat "$tmp/e"; return 1; }
+}
+check "placement --json on a full disk: the failed write said, exit 1" placement_write_fails
+
 # Measured: 3 placements x 2 rounds, six processes; the record, the plot.
 placement_measured()
 {

@@ -217,6 +217,24 @@ paired_moved()
 }
 check "paired records: the machine moved with the pairs, decided on them (exit 0); native alone +10%, regressed" paired_moved
 
+# --json on a full disk: the failed write said; the status still the
+# verdict's (1 is a regression), not the write's.
+json_write_fails()
+{
+	local rc
+
+	"$CB" compare --json "$tmp/pbase.json" "$tmp/pslow.json" > /dev/full 2> "$tmp/e"
+	rc=$?
+	[ $rc = 1 ] &&
+		grep -qx 'copybench compare: writing the JSON lines: No space left on device' "$tmp/e" ||
+		{ echo "exit $rc"; cat "$tmp/e"; return 1; }
+	"$CB" compare --json "$tmp/pbase.json" "$tmp/pmoved.json" > /dev/full 2> "$tmp/e"
+	rc=$?
+	[ $rc = 0 ] && grep -q 'writing the JSON lines' "$tmp/e" ||
+		{ echo "exit $rc"; cat "$tmp/e"; return 1; }
+}
+check "compare --json on a full disk: the failed write said, the verdict's status" json_write_fails
+
 # A paired change native's own costs do not make: native 3% cheaper, its
 # reference and every control 15% cheaper (together, so the pairs say
 # steady): +14% on the ratio, machine-like, not a regression.

@@ -195,6 +195,17 @@ fi
 jrun json_objects_hold_the_documented_fields 0 \
 	"len(runs) == 1 and len(summaries) == 1 and has(runs[0], RUN_FIELDS) and has(summaries[0], SUMMARY_FIELDS) and runs[0]['source'] == 'file' and runs[0]['path'] == '$file' and runs[0]['variant'] == 'native' and runs[0]['size'] == 1048576 and runs[0]['chunk'] == 65536" \
 	-- --source "$file" --threads 2 "${quick[@]}"
+# A write of the JSON lines that fails is said once; readers exits 1 (it
+# exited 0, the lines lost).
+"$READERS" --json --source memcpy --threads 1 --repeat 2 "${quick[@]}" > /dev/full 2> "$tmp/err.txt"
+rc=$?
+if [ $rc -eq 1 ] &&
+   [ "$(grep -c 'writing the JSON lines' "$tmp/err.txt")" = 1 ] &&
+   grep -qx "readers: writing the JSON lines: No space left on device" "$tmp/err.txt"; then
+	ktap_test_pass json_write_failure_is_said_once_exit_1
+else
+	ktap_fail_why json_write_failure_is_said_once_exit_1 "exit $rc, expected 1" "$(cat "$tmp/err.txt")"
+fi
 jrun repeat_reports_mean_stddev_min_max 0 \
 	"len(runs) == 3 and [r['run'] for r in runs] == [1, 2, 3] and all(sane(r) for r in runs) and len(summaries) == 1 and summaries[0]['runs'] == 3 and summaries[0]['failed_runs'] == 0 and summaries[0]['gbps_min'] <= summaries[0]['gbps_mean'] <= summaries[0]['gbps_max'] and summaries[0]['gbps_stddev'] >= 0 and abs(summaries[0]['gbps_min'] - min(r['gbps'] for r in runs)) < 1e-3 and abs(summaries[0]['gbps_max'] - max(r['gbps'] for r in runs)) < 1e-3 and summaries[0]['verified']" \
 	-- --source memcpy --threads 2 --repeat 3 "${quick[@]}"

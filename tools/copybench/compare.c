@@ -6,6 +6,7 @@
  * records, prints LKP's layout and the verdicts (or JSON lines) and
  * returns the status. Documentation/compare.rst is the manual.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "backend.h"
 #include "builtin.h"
+#include "lib/cb_json_writer.h"
 #include "compare.h"
 #include "options.h"
 
@@ -467,261 +469,281 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 
 /* ---- JSON lines ----------------------------------------------------------- */
 
-/* A number, null when it is not finite. */
-static void cb_jval(struct cb_str *b, double v)
+/* compare's numbers: 6 significant digits, null when not finite. */
+static void cb_jnum(struct cb_jw *w, const char *key, double v)
 {
-	if (isfinite(v))
-		cb_str_printf(b, "%.6g", v);
-	else
-		cb_str_add(b, "null");
+	cb_jw_g_field(w, key, 6, v);
 }
 
-static void cb_jnum(struct cb_str *b, const char *key, double v)
+static void cb_jside(struct cb_jw *w, const char *key, const struct cb_side *s)
 {
-	cb_str_printf(b, ",\"%s\":", key);
-	cb_jval(b, v);
+	cb_jw_key(w, key);
+	cb_jw_begin_object(w);
+	cb_jw_u64_field(w, "n", s->n);
+	cb_jw_u64_field(w, "lines", s->lines);
+	cb_jnum(w, "mean", s->mean);
+	cb_jnum(w, "stddev", s->stddev);
+	cb_jnum(w, "median", s->median);
+	cb_jnum(w, "min", s->min);
+	cb_jnum(w, "max", s->max);
+	cb_jw_end_object(w);
 }
 
-static void cb_jstr(struct cb_str *b, const char *key, const char *v)
-{
-	cb_str_printf(b, ",\"%s\":", key);
-	cb_str_json(b, v);
-}
-
-static void cb_jbool(struct cb_str *b, const char *key, int v)
-{
-	cb_str_printf(b, ",\"%s\":%s", key, v ? "true" : "false");
-}
-
-static void cb_jside(struct cb_str *b, const char *key, const struct cb_side *s)
-{
-	cb_str_printf(b, ",\"%s\":{\"n\":%zu,\"lines\":%zu", key, s->n, s->lines);
-	cb_jnum(b, "mean", s->mean);
-	cb_jnum(b, "stddev", s->stddev);
-	cb_jnum(b, "median", s->median);
-	cb_jnum(b, "min", s->min);
-	cb_jnum(b, "max", s->max);
-	cb_str_add(b, "}");
-}
-
-static void cb_jnames(struct cb_str *b, const char *key, char **names, size_t n)
+static void cb_jnames(struct cb_jw *w, const char *key, char **names, size_t n)
 {
 	size_t i;
 
-	cb_str_printf(b, ",\"%s\":[", key);
-	for (i = 0; i < n; i++) {
-		cb_str_add(b, i ? "," : "");
-		cb_str_json(b, names[i]);
-	}
-	cb_str_add(b, "]");
+	cb_jw_key(w, key);
+	cb_jw_begin_array(w);
+	for (i = 0; i < n; i++)
+		cb_jw_str(w, names[i]);
+	cb_jw_end_array(w);
 }
 
-static void cb_json_head(struct cb_str *b, const struct cb_cmp *c, const struct cb_compare_args *a)
+static void cb_json_head(struct cb_jw *w, const struct cb_cmp *c, const struct cb_compare_args *a)
 {
 	size_t i;
 
-	cb_str_add(b, "{\"type\":\"compare\"");
-	cb_jstr(b, "base", c->base->path);
-	cb_jstr(b, "new", c->new->path);
-	cb_jstr(b, "estimator", c->median ? "median" : "min");
-	cb_jstr(b, "clock", c->core ? "core" : "tsc");
-	cb_jnum(b, "alpha", a->o.par.alpha);
-	cb_jnum(b, "threshold_pct", 100 * a->o.par.threshold);
-	cb_jbool(b, "different_machines", c->blocking);
-	cb_jbool(b, "controls", !c->no_controls);
-	cb_jbool(b, "emulated_cpu", cb_emulated(c->base) || cb_emulated(c->new));
-	cb_jbool(b, "machine_moved", c->moved);
-	cb_str_add(b, ",\"differences\":[");
+	cb_jw_begin_object(w);
+	cb_jw_str_field(w, "type", "compare");
+	cb_jw_str_field(w, "base", c->base->path);
+	cb_jw_str_field(w, "new", c->new->path);
+	cb_jw_str_field(w, "estimator", c->median ? "median" : "min");
+	cb_jw_str_field(w, "clock", c->core ? "core" : "tsc");
+	cb_jnum(w, "alpha", a->o.par.alpha);
+	cb_jnum(w, "threshold_pct", 100 * a->o.par.threshold);
+	cb_jw_bool_field(w, "different_machines", c->blocking);
+	cb_jw_bool_field(w, "controls", !c->no_controls);
+	cb_jw_bool_field(w, "emulated_cpu", cb_emulated(c->base) || cb_emulated(c->new));
+	cb_jw_bool_field(w, "machine_moved", c->moved);
+	cb_jw_key(w, "differences");
+	cb_jw_begin_array(w);
 	for (i = 0; i < c->ndiffs; i++) {
-		cb_str_printf(b, "%s{\"field\":", i ? "," : "");
-		cb_str_json(b, c->diffs[i].field);
-		cb_jstr(b, "base", c->diffs[i].base);
-		cb_jstr(b, "new", c->diffs[i].new);
-		cb_jbool(b, "blocking", c->diffs[i].blocking);
-		cb_str_add(b, "}");
+		cb_jw_begin_object(w);
+		cb_jw_str_field(w, "field", c->diffs[i].field);
+		cb_jw_str_field(w, "base", c->diffs[i].base);
+		cb_jw_str_field(w, "new", c->diffs[i].new);
+		cb_jw_bool_field(w, "blocking", c->diffs[i].blocking);
+		cb_jw_end_object(w);
 	}
-	cb_str_add(b, "]}\n");
+	cb_jw_end_array(w);
+	cb_jw_end_object(w);
 }
 
-static void cb_json_class(struct cb_str *b, const struct cb_cmp_class *k)
+static void cb_json_class(struct cb_jw *w, const struct cb_cmp_class *k)
 {
-	cb_str_add(b, "{\"type\":\"drift\"");
-	cb_jstr(b, "direction", k->key.direction);
-	cb_jstr(b, "cache", k->key.cache);
-	cb_jstr(b, "sizes", cb_size_class_name(k->band));
-	cb_str_printf(b, ",\"size_lo\":%llu,\"size_hi\":%llu,\"n\":%zu", k->size_lo, k->size_hi,
-		      k->n);
-	cb_jnum(b, "ratio", k->d.ratio);
-	cb_jnum(b, "lo", k->d.enough ? k->d.lo : NAN);
-	cb_jnum(b, "hi", k->d.enough ? k->d.hi : NAN);
-	cb_jnum(b, "p", k->d.p);
-	cb_jbool(b, "moved", k->d.moved);
-	cb_jbool(b, "scattered", k->scattered);
-	cb_jbool(b, "paired", k->paired);
-	cb_jbool(b, "by_process", k->d.by_process);
-	cb_str_printf(b, ",\"procs_base\":%zu,\"procs_new\":%zu", k->d.procs_base,
-		      k->d.procs_new);
-	cb_str_add(b, "}\n");
+	cb_jw_begin_object(w);
+	cb_jw_str_field(w, "type", "drift");
+	cb_jw_str_field(w, "direction", k->key.direction);
+	cb_jw_str_field(w, "cache", k->key.cache);
+	cb_jw_str_field(w, "sizes", cb_size_class_name(k->band));
+	cb_jw_u64_field(w, "size_lo", k->size_lo);
+	cb_jw_u64_field(w, "size_hi", k->size_hi);
+	cb_jw_u64_field(w, "n", k->n);
+	cb_jnum(w, "ratio", k->d.ratio);
+	cb_jnum(w, "lo", k->d.enough ? k->d.lo : NAN);
+	cb_jnum(w, "hi", k->d.enough ? k->d.hi : NAN);
+	cb_jnum(w, "p", k->d.p);
+	cb_jw_bool_field(w, "moved", k->d.moved);
+	cb_jw_bool_field(w, "scattered", k->scattered);
+	cb_jw_bool_field(w, "paired", k->paired);
+	cb_jw_bool_field(w, "by_process", k->d.by_process);
+	cb_jw_u64_field(w, "procs_base", k->d.procs_base);
+	cb_jw_u64_field(w, "procs_new", k->d.procs_new);
+	cb_jw_end_object(w);
 }
 
 /* A point's "placement": the spread of its processes on each side, or null. */
-static void cb_json_placement(struct cb_str *b, const struct cb_cmp_point *p)
+static void cb_json_placement(struct cb_jw *w, const struct cb_cmp_point *p)
 {
-	if (p->has_pl) {
-		cb_str_add(b, ",\"placement\":{");
-		cb_str_printf(b, "\"sensitive\":%s", p->pl.sensitive ? "true" : "false");
-		cb_jnum(b, "base_spread", p->pl.base_spread);
-		cb_jnum(b, "new_spread", p->pl.new_spread);
-		cb_jnum(b, "gap", p->pl.gap);
-		cb_str_printf(b, ",\"beyond\":%d}", p->pl.beyond);
-	} else {
-		cb_str_add(b, ",\"placement\":null");
+	if (!p->has_pl) {
+		cb_jw_null_field(w, "placement");
+		return;
 	}
+	cb_jw_key(w, "placement");
+	cb_jw_begin_object(w);
+	cb_jw_bool_field(w, "sensitive", p->pl.sensitive);
+	cb_jnum(w, "base_spread", p->pl.base_spread);
+	cb_jnum(w, "new_spread", p->pl.new_spread);
+	cb_jnum(w, "gap", p->pl.gap);
+	cb_jw_s64_field(w, "beyond", p->pl.beyond);
+	cb_jw_end_object(w);
+}
+
+/* A fast level's test: the levels, how many processes at each, their shares. */
+static void cb_json_level(struct cb_jw *w, const struct cb_cmp_point *p)
+{
+	cb_jw_key(w, "level");
+	cb_jw_begin_object(w);
+	cb_jw_u64_field(w, "k_base", p->v.level.k_base);
+	cb_jw_u64_field(w, "k_new", p->v.level.k_new);
+	cb_jnum(w, "base", p->v.level.base);
+	cb_jnum(w, "new", p->v.level.new);
+	cb_jnum(w, "lo", p->v.level.lo);
+	cb_jnum(w, "hi", p->v.level.hi);
+	cb_jw_u64_field(w, "at_base", p->v.level.at_base);
+	cb_jw_u64_field(w, "at_new", p->v.level.at_new);
+	cb_jw_u64_field(w, "share_base", p->v.level.share_base);
+	cb_jw_u64_field(w, "share_new", p->v.level.share_new);
+	cb_jnum(w, "share_p", p->v.level.share_p);
+	cb_jw_end_object(w);
+}
+
+/* A paired native point: its own level against its reference's, and what decided. */
+static void cb_json_paired(struct cb_jw *w, const struct cb_cmp_point *p)
+{
+	cb_jnum(w, "own_ratio", p->own_ratio);
+	cb_jnum(w, "own_lo", p->own_lo);
+	cb_jnum(w, "own_hi", p->own_hi);
+	cb_jnum(w, "own_paired", p->own_paired);
+	cb_jw_key(w, "levels");
+	cb_jw_begin_object(w);
+	cb_jnum(w, "ratio", p->levels[0]);
+	cb_jnum(w, "lo", p->levels[1]);
+	cb_jnum(w, "hi", p->levels[2]);
+	cb_jnum(w, "p", p->levels_p);
+	cb_jw_end_object(w);
+	cb_jw_str_field(w, "decided_on", p->on_levels ? "levels" : "ratios");
+}
+
+/* A point's test. */
+static void cb_json_test(struct cb_jw *w, const struct cb_cmp_point *p)
+{
+	int no_p = p->v.why == INFER_WHY_NO_DATA || p->v.why == INFER_WHY_NOT_POSITIVE;
+
+	cb_jw_key(w, "test");
+	cb_jw_begin_object(w);
+	cb_jw_str_field(w, "verdict", infer_change_name(p->v.change));
+	cb_jnum(w, "ratio", p->v.ratio);
+	cb_jnum(w, "change_pct", p->v.change_pct);
+	cb_jnum(w, "u", p->v.mwu.u);
+	cb_jnum(w, "p", no_p ? NAN : p->v.p);
+	cb_jw_bool_field(w, "exact", p->v.exact);
+	cb_jnum(w, "min_p", p->v.min_p);
+	cb_jnum(w, "mwu_p", no_p ? NAN : p->v.mwu.p);
+	if (p->v.by_level)
+		cb_json_level(w, p);
+	cb_jw_bool_field(w, "paired", p->paired);
+	if (p->paired && !p->control)
+		cb_json_paired(w, p);
+	if (p->against)
+		cb_jw_str_field(w, "against", p->against);
+	cb_jnum(w, "within", p->within);
+	cb_jw_u64_field(w, "repeats_needed", p->v.repeats_needed);
+	cb_jw_end_object(w);
 }
 
 /* A point's decisions: the test, net of the controls, LKP's rule, the bootstrap. */
-static void cb_json_tests(struct cb_str *b, const struct cb_cmp_point *p)
+static void cb_json_tests(struct cb_jw *w, const struct cb_cmp_point *p)
 {
-	cb_str_add(b, ",\"test\":{");
-	cb_str_printf(b, "\"verdict\":");
-	cb_str_json(b, infer_change_name(p->v.change));
-	cb_jnum(b, "ratio", p->v.ratio);
-	cb_jnum(b, "change_pct", p->v.change_pct);
-	cb_jnum(b, "u", p->v.mwu.u);
-	cb_jnum(b, "p", p->v.why == INFER_WHY_NO_DATA || p->v.why == INFER_WHY_NOT_POSITIVE ?
-		NAN : p->v.p);
-	cb_jbool(b, "exact", p->v.exact);
-	cb_jnum(b, "min_p", p->v.min_p);
-	cb_jnum(b, "mwu_p", p->v.why == INFER_WHY_NO_DATA || p->v.why == INFER_WHY_NOT_POSITIVE ?
-		NAN : p->v.mwu.p);
-	if (p->v.by_level) {
-		cb_str_printf(b, ",\"level\":{\"k_base\":%zu,\"k_new\":%zu", p->v.level.k_base,
-			      p->v.level.k_new);
-		cb_jnum(b, "base", p->v.level.base);
-		cb_jnum(b, "new", p->v.level.new);
-		cb_jnum(b, "lo", p->v.level.lo);
-		cb_jnum(b, "hi", p->v.level.hi);
-		cb_str_printf(b, ",\"at_base\":%zu,\"at_new\":%zu", p->v.level.at_base,
-			      p->v.level.at_new);
-		cb_str_printf(b, ",\"share_base\":%zu,\"share_new\":%zu", p->v.level.share_base,
-			      p->v.level.share_new);
-		cb_jnum(b, "share_p", p->v.level.share_p);
-		cb_str_printf(b, "}");
-	}
-	cb_jbool(b, "paired", p->paired);
-	if (p->paired && !p->control) {
-		cb_jnum(b, "own_ratio", p->own_ratio);
-		cb_jnum(b, "own_lo", p->own_lo);
-		cb_jnum(b, "own_hi", p->own_hi);
-		cb_jnum(b, "own_paired", p->own_paired);
-		cb_str_add(b, ",\"levels\":{\"ratio\":");
-		cb_jval(b, p->levels[0]);
-		cb_jnum(b, "lo", p->levels[1]);
-		cb_jnum(b, "hi", p->levels[2]);
-		cb_jnum(b, "p", p->levels_p);
-		cb_str_printf(b, "}");
-		cb_str_printf(b, ",\"decided_on\":\"%s\"", p->on_levels ? "levels" : "ratios");
-	}
-	if (p->against) {
-		cb_str_add(b, ",\"against\":");
-		cb_str_json(b, p->against);
-	}
-	cb_jnum(b, "within", p->within);
-	cb_str_printf(b, ",\"repeats_needed\":%zu}", p->v.repeats_needed);
+	cb_json_test(w, p);
 	if (p->has_net) {
-		cb_str_add(b, ",\"net\":{\"verdict\":");
-		cb_str_json(b, infer_change_name(p->net.change));
-		cb_jnum(b, "ratio", p->net.net);
-		cb_jnum(b, "lo", p->net.lo);
-		cb_jnum(b, "hi", p->net.hi);
-		cb_jnum(b, "p", p->net.p);
-		cb_jbool(b, "distinct", p->net.distinct);
-		cb_str_add(b, "}");
+		cb_jw_key(w, "net");
+		cb_jw_begin_object(w);
+		cb_jw_str_field(w, "verdict", infer_change_name(p->net.change));
+		cb_jnum(w, "ratio", p->net.net);
+		cb_jnum(w, "lo", p->net.lo);
+		cb_jnum(w, "hi", p->net.hi);
+		cb_jnum(w, "p", p->net.p);
+		cb_jw_bool_field(w, "distinct", p->net.distinct);
+		cb_jw_end_object(w);
 	} else {
-		cb_str_add(b, ",\"net\":null");
+		cb_jw_null_field(w, "net");
 	}
-	cb_str_add(b, ",\"lkp\":{");
-	cb_str_printf(b, "\"changed\":%s", p->lkp.changed ? "true" : "false");
-	cb_jbool(b, "regressed", p->lkp.regressed);
-	cb_jbool(b, "enough_runs", p->lkp.enough_runs);
-	cb_jnum(b, "base_mid", p->lkp.base_mid);
-	cb_jnum(b, "new_mid", p->lkp.new_mid);
-	cb_str_add(b, "}");
+	cb_jw_key(w, "lkp");
+	cb_jw_begin_object(w);
+	cb_jw_bool_field(w, "changed", p->lkp.changed);
+	cb_jw_bool_field(w, "regressed", p->lkp.regressed);
+	cb_jw_bool_field(w, "enough_runs", p->lkp.enough_runs);
+	cb_jnum(w, "base_mid", p->lkp.base_mid);
+	cb_jnum(w, "new_mid", p->lkp.new_mid);
+	cb_jw_end_object(w);
 	if (p->has_boot) {
-		cb_str_add(b, ",\"boot\":{");
-		cb_str_printf(b, "\"ratio\":%.6g", p->boot.ratio);
-		cb_jnum(b, "lo", p->boot.lo);
-		cb_jnum(b, "hi", p->boot.hi);
-		cb_jnum(b, "level", p->boot.level);
-		cb_jbool(b, "agrees", p->boot_agrees);
-		cb_str_add(b, "}");
+		cb_jw_key(w, "boot");
+		cb_jw_begin_object(w);
+		cb_jnum(w, "ratio", p->boot.ratio);
+		cb_jnum(w, "lo", p->boot.lo);
+		cb_jnum(w, "hi", p->boot.hi);
+		cb_jnum(w, "level", p->boot.level);
+		cb_jw_bool_field(w, "agrees", p->boot_agrees);
+		cb_jw_end_object(w);
 	} else {
-		cb_str_add(b, ",\"boot\":null");
+		cb_jw_null_field(w, "boot");
 	}
 }
 
-static void cb_json_point(struct cb_str *b, const struct cb_cmp_point *p)
+static void cb_json_point(struct cb_jw *w, const struct cb_cmp_point *p)
 {
-	cb_str_add(b, "{\"type\":\"point\"");
-	cb_jstr(b, "name", p->name);
-	cb_jstr(b, "direction", p->key.direction);
-	cb_jstr(b, "variant", p->key.variant);
-	cb_str_printf(b, ",\"size\":%llu", p->key.size);
+	cb_jw_begin_object(w);
+	cb_jw_str_field(w, "type", "point");
+	cb_jw_str_field(w, "name", p->name);
+	cb_jw_str_field(w, "direction", p->key.direction);
+	cb_jw_str_field(w, "variant", p->key.variant);
+	cb_jw_u64_field(w, "size", p->key.size);
 	if (p->key.random)
-		cb_str_printf(b, ",\"size_max\":%llu", p->key.size_max);
-	cb_str_printf(b, ",\"src_offset\":%llu,\"dst_offset\":%llu", p->key.src_offset,
-		      p->key.dst_offset);
-	cb_jstr(b, "cache", p->key.cache);
-	cb_jbool(b, "control", p->control);
-	cb_jstr(b, "verdict", cb_outcome_name(p->out));
-	cb_jstr(b, "why", p->why);
-	cb_jside(b, "base", &p->base);
-	cb_jside(b, "new", &p->new);
-	cb_json_placement(b, p);
-	cb_jnum(b, "mean_change_pct",
+		cb_jw_u64_field(w, "size_max", p->key.size_max);
+	cb_jw_u64_field(w, "src_offset", p->key.src_offset);
+	cb_jw_u64_field(w, "dst_offset", p->key.dst_offset);
+	cb_jw_str_field(w, "cache", p->key.cache);
+	cb_jw_bool_field(w, "control", p->control);
+	cb_jw_str_field(w, "verdict", cb_outcome_name(p->out));
+	cb_jw_str_field(w, "why", p->why);
+	cb_jside(w, "base", &p->base);
+	cb_jside(w, "new", &p->new);
+	cb_json_placement(w, p);
+	cb_jnum(w, "mean_change_pct",
 		p->base.mean > 0 ? 100 * (p->new.mean / p->base.mean - 1) : NAN);
-	cb_json_tests(b, p);
-	cb_str_add(b, "}\n");
+	cb_json_tests(w, p);
+	cb_jw_end_object(w);
 }
 
-static void cb_json_summary(struct cb_str *b, const struct cb_cmp *c)
+static void cb_json_summary(struct cb_jw *w, const struct cb_cmp *c)
 {
 	unsigned int o;
 
-	cb_str_add(b, "{\"type\":\"summary\"");
-	cb_jstr(b, "base", c->base->path);
-	cb_jstr(b, "new", c->new->path);
-	cb_str_printf(b, ",\"natives\":%zu,\"controls\":%zu", c->natives, c->npts - c->natives);
+	cb_jw_begin_object(w);
+	cb_jw_str_field(w, "type", "summary");
+	cb_jw_str_field(w, "base", c->base->path);
+	cb_jw_str_field(w, "new", c->new->path);
+	cb_jw_u64_field(w, "natives", c->natives);
+	cb_jw_u64_field(w, "controls", c->npts - c->natives);
 	for (o = 0; o < CB_OUT_COUNT; o++)
-		cb_str_printf(b, ",\"%s\":%zu", cb_outcome_name(o), c->count[o]);
-	cb_jnames(b, "only_base", c->only_base, c->nonly_base);
-	cb_jnames(b, "only_new", c->only_new, c->nonly_new);
-	cb_jbool(b, "machine_moved", c->moved);
-	cb_str_printf(b, ",\"undecided\":%zu", c->undecided);
-	cb_jbool(b, "base_one_process", c->base_one);
-	cb_jbool(b, "new_one_process", c->new_one);
+		cb_jw_u64_field(w, cb_outcome_name(o), c->count[o]);
+	cb_jnames(w, "only_base", c->only_base, c->nonly_base);
+	cb_jnames(w, "only_new", c->only_new, c->nonly_new);
+	cb_jw_bool_field(w, "machine_moved", c->moved);
+	cb_jw_u64_field(w, "undecided", c->undecided);
+	cb_jw_bool_field(w, "base_one_process", c->base_one);
+	cb_jw_bool_field(w, "new_one_process", c->new_one);
 	if (c->worst >= 0) {
-		cb_jstr(b, "worst", c->pts[c->worst].name);
-		cb_jnum(b, "worst_change_pct", c->pts[c->worst].v.change_pct);
+		cb_jw_str_field(w, "worst", c->pts[c->worst].name);
+		cb_jnum(w, "worst_change_pct", c->pts[c->worst].v.change_pct);
 	} else {
-		cb_str_add(b, ",\"worst\":null,\"worst_change_pct\":null");
+		cb_jw_null_field(w, "worst");
+		cb_jw_null_field(w, "worst_change_pct");
 	}
-	cb_str_printf(b, ",\"status\":%d}\n", c->status);
+	cb_jw_s64_field(w, "status", c->status);
+	cb_jw_end_object(w);
 }
 
+/*
+ * The comparison as JSON lines on f. A failed write is said on stderr, the
+ * status left as it is: 1 there means a regression.
+ */
 static void cb_json(FILE *f, const struct cb_cmp *c, const struct cb_compare_args *a)
 {
-	struct cb_str b = { 0 };
+	struct cb_jw w;
 	size_t i;
 
-	cb_json_head(&b, c, a);
+	cb_jw_init(&w, f);
+	cb_json_head(&w, c, a);
 	for (i = 0; i < c->ncls; i++)
-		cb_json_class(&b, &c->cls[i]);
+		cb_json_class(&w, &c->cls[i]);
 	for (i = 0; i < c->npts; i++)
-		cb_json_point(&b, &c->pts[i]);
-	cb_json_summary(&b, c);
-	fputs(b.s, f);
-	cb_str_free(&b);
+		cb_json_point(&w, &c->pts[i]);
+	cb_json_summary(&w, c);
+	if (cb_jw_end(&w))
+		cb_warn("writing the JSON lines: %s", strerror(errno));
 	if (c->moved)
 		cb_warn("the machine moved between %s and %s: the controls changed", c->base->path,
 			c->new->path);

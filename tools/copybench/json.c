@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "lib/cb_json_writer.h"	/* cb_utf8_seq() */
 #include "util.h"
 
 struct cb_json_parser {

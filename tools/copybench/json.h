@@ -7,6 +7,8 @@
  * strings, valid UTF-8 only, no duplicate keys in an object, nesting at
  * most CB_JSON_DEPTH deep, nothing but white space after the value.
  * Errors say what was expected and at which column (1-based byte offset).
+ * The writer of every JSON output is lib/cb_json_writer.h (readers links
+ * it too, so it lives in the library both build from).
  */
 #ifndef CB_JSON_H
 #define CB_JSON_H

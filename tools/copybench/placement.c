@@ -26,6 +26,7 @@
 #include "copybench.h"
 #include "gnuplot.h"
 #include "infer.h"
+#include "lib/cb_json_writer.h"
 #include "options.h"
 #include "points.h"
 #include "process.h"
@@ -645,53 +646,76 @@ static void cb_pl_text(FILE *f, const struct cb_pl *c)
 
 /* ---- JSON lines ----------------------------------------------------------- */
 
-static void cb_pl_json(FILE *f, const struct cb_pl *c)
+static void cb_pl_json_process(struct cb_jw *w, const struct cb_pl *c,
+			       const struct cb_pl_proc *pr)
 {
-	const struct cb_pl_proc *pr;
-	const struct cb_pl_place *p;
-	struct cb_str b = { 0 };
+	const struct cb_pl_place *p = &c->pl[pr->place];
+
+	cb_jw_begin_object(w);
+	cb_jw_str_field(w, "type", "process");
+	cb_jw_str_field(w, "point", c->name);
+	cb_jw_u64_field(w, "placement", pr->place);
+	cb_jw_u64_field(w, "round", pr->round);
+	cb_jw_u64_field(w, "pid", pr->pid);
+	cb_jw_s64_field(w, "cpu", pr->cpu);
+	if (p->has_place) {
+		cb_jw_u64_field(w, "src_shift", p->src);
+		cb_jw_u64_field(w, "dst_shift", p->dst);
+		cb_jw_u64_field(w, "distance", cb_pl_distance(p));
+	}
+	if (p->stack >= 0)
+		cb_jw_s64_field(w, "stack", p->stack);
+	cb_jw_f_field(w, "cost", 4, pr->v);
+	cb_jw_bool_field(w, "slow", pr->slow);
+	if (!isnan(pr->ctl)) {
+		cb_jw_f_field(w, "control", 4, pr->ctl);
+		cb_jw_bool_field(w, "control_slow", pr->ctl_slow);
+	}
+	cb_jw_bool_field(w, "placement_slow", cb_pl_place_slow(p));
+	cb_jw_end_object(w);
+}
+
+static void cb_pl_json_summary(struct cb_jw *w, const struct cb_pl *c)
+{
 	size_t i, nslow;
 	const char *v = cb_pl_verdict(c, &nslow);
 
-	for (i = 0; i < c->npr; i++) {
-		pr = &c->pr[i];
-		p = &c->pl[pr->place];
-		b.len = 0;
-		cb_str_printf(&b, "{\"type\":\"process\",\"point\":");
-		cb_str_json(&b, c->name);
-		cb_str_printf(&b, ",\"placement\":%zu,\"round\":%zu,\"pid\":%llu,\"cpu\":%lld",
-			      pr->place, pr->round, pr->pid, pr->cpu);
-		if (p->has_place)
-			cb_str_printf(&b, ",\"src_shift\":%llu,\"dst_shift\":%llu,\"distance\":%llu",
-				      p->src, p->dst, cb_pl_distance(p));
-		if (p->stack >= 0)
-			cb_str_printf(&b, ",\"stack\":%lld", p->stack);
-		cb_str_printf(&b, ",\"cost\":%.4f,\"slow\":%s", pr->v, pr->slow ? "true" : "false");
-		if (!isnan(pr->ctl))
-			cb_str_printf(&b, ",\"control\":%.4f,\"control_slow\":%s", pr->ctl,
-				      pr->ctl_slow ? "true" : "false");
-		cb_str_printf(&b, ",\"placement_slow\":%s}\n",
-			      cb_pl_place_slow(p) ? "true" : "false");
-		fputs(b.s, f);
-	}
-	b.len = 0;
-	cb_str_printf(&b, "{\"type\":\"summary\",\"point\":");
-	cb_str_json(&b, c->name);
-	cb_str_printf(&b, ",\"processes\":%zu,\"placements\":%zu,\"rounds\":%zu,\"median\":%.4f,\"min\":%.4f,\"max\":%.4f,\"spread\":",
-		      c->npr, c->npl, c->rounds, c->med, c->lo, c->hi);
+	cb_jw_begin_object(w);
+	cb_jw_str_field(w, "type", "summary");
+	cb_jw_str_field(w, "point", c->name);
+	cb_jw_u64_field(w, "processes", c->npr);
+	cb_jw_u64_field(w, "placements", c->npl);
+	cb_jw_u64_field(w, "rounds", c->rounds);
+	cb_jw_f_field(w, "median", 4, c->med);
+	cb_jw_f_field(w, "min", 4, c->lo);
+	cb_jw_f_field(w, "max", 4, c->hi);
 	/* A net cost of 0 (a copy of a few bytes, under its baseline): no spread. */
-	if (c->lo > 0)
-		cb_str_printf(&b, "%.6f", (c->hi - c->lo) / c->lo);
-	else
-		cb_str_add(&b, "null");
-	cb_str_printf(&b, ",\"slow\":%zu,\"slow_with_control\":%zu,\"slow_placements\":[",
-		      c->slow, c->ctl_slow);
-	for (i = 0, nslow = 0; i < c->npl; i++)
+	cb_jw_f_field(w, "spread", 6, c->lo > 0 ? (c->hi - c->lo) / c->lo : NAN);
+	cb_jw_u64_field(w, "slow", c->slow);
+	cb_jw_u64_field(w, "slow_with_control", c->ctl_slow);
+	cb_jw_key(w, "slow_placements");
+	cb_jw_begin_array(w);
+	for (i = 0; i < c->npl; i++)
 		if (cb_pl_place_slow(&c->pl[i]))
-			cb_str_printf(&b, "%s%zu", nslow++ ? "," : "", i);
-	cb_str_printf(&b, "],\"verdict\":\"%s\"}\n", v);
-	fputs(b.s, f);
-	cb_str_free(&b);
+			cb_jw_u64(w, i);
+	cb_jw_end_array(w);
+	cb_jw_str_field(w, "verdict", v);
+	cb_jw_end_object(w);
+}
+
+/* JSON lines: a line per process, then the summary; -1 with e set when writing failed. */
+static int cb_pl_json(FILE *f, const struct cb_pl *c, struct cb_error *e)
+{
+	struct cb_jw w;
+	size_t i;
+
+	cb_jw_init(&w, f);
+	for (i = 0; i < c->npr; i++)
+		cb_pl_json_process(&w, c, &c->pr[i]);
+	cb_pl_json_summary(&w, c);
+	if (cb_jw_end(&w))
+		return cb_fail(e, CB_EXIT_RUNTIME, "writing the JSON lines: %s", strerror(errno));
+	return 0;
 }
 
 /* ---- The plot ------------------------------------------------------------- */
@@ -842,10 +866,10 @@ int cmd_placement(int argc, char **argv)
 	cb_pl_judge(&c);
 	if (o.plot && cb_gnuplot_write(o.plot, &w, &e))
 		goto fail;
-	if (o.json)
-		cb_pl_json(stdout, &c);
-	else
+	if (!o.json)
 		cb_pl_text(stdout, &c);
+	else if (cb_pl_json(stdout, &c, &e))
+		goto fail;
 	cb_pl_free(&c);
 	free(buf);
 	return CB_EXIT_OK;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "lib/cb_json_writer.h"
 #include "record.h"
 
 
@@ -39,58 +40,46 @@ const char *const cb_record_point_names[CB_PF_COUNT] = {
 #undef CB_POINT_FIELD
 };
 
-static void cb_field_json(struct cb_str *b, const struct cb_field *f, const void *base)
+/* A field's value; DBL with 4 decimals, null when not finite. */
+static void cb_field_json(struct cb_jw *w, const struct cb_field *f, const void *base)
 {
 	const char *p = (const char *)base + f->offset;
 	const struct cb_strlist *l;
 	const struct cb_strmap *m;
-	double d;
 	size_t i;
 
-	cb_str_json(b, f->name);
-	cb_str_add(b, ":");
 	switch (f->type) {
 	case CB_FT_STR:
-		cb_str_json(b, *(char *const *)p ? *(char *const *)p : "");
+		cb_jw_str(w, *(char *const *)p ? *(char *const *)p : "");
 		break;
 	case CB_FT_U64:
-		cb_str_printf(b, "%llu", *(const unsigned long long *)p);
+		cb_jw_u64(w, *(const unsigned long long *)p);
 		break;
 	case CB_FT_I64:
-		cb_str_printf(b, "%lld", *(const long long *)p);
+		cb_jw_s64(w, *(const long long *)p);
 		break;
 	case CB_FT_DBL:
-		d = *(const double *)p;
-		if (isfinite(d))
-			cb_str_printf(b, "%.4f", d);
-		else
-			cb_str_add(b, "null");
+		cb_jw_f(w, 4, *(const double *)p);
 		break;
 	case CB_FT_XDBL:
 		cb_str_printf(b, "%.17g", *(const double *)p);
 		break;
 	case CB_FT_BOOL:
-		cb_str_add(b, *(const int *)p ? "true" : "false");
+		cb_jw_bool(w, *(const int *)p);
 		break;
 	case CB_FT_STRLIST:
 		l = (const struct cb_strlist *)p;
-		cb_str_add(b, "[");
-		for (i = 0; i < l->n; i++) {
-			cb_str_add(b, i ? "," : "");
-			cb_str_json(b, l->v[i]);
-		}
-		cb_str_add(b, "]");
+		cb_jw_begin_array(w);
+		for (i = 0; i < l->n; i++)
+			cb_jw_str(w, l->v[i]);
+		cb_jw_end_array(w);
 		break;
 	case CB_FT_STRMAP:
 		m = (const struct cb_strmap *)p;
-		cb_str_add(b, "{");
-		for (i = 0; i < m->n; i++) {
-			cb_str_add(b, i ? "," : "");
-			cb_str_json(b, m->keys[i]);
-			cb_str_add(b, ":");
-			cb_str_json(b, m->vals[i]);
-		}
-		cb_str_add(b, "}");
+		cb_jw_begin_object(w);
+		for (i = 0; i < m->n; i++)
+			cb_jw_str_field(w, m->keys[i], m->vals[i]);
+		cb_jw_end_object(w);
 		break;
 	}
 }
@@ -98,16 +87,19 @@ static void cb_field_json(struct cb_str *b, const struct cb_field *f, const void
 void cb_fields_json(struct cb_str *b, const struct cb_field *fields, size_t n,
 		    const void *base, unsigned long long present)
 {
-	size_t i, out = 0;
+	struct cb_jw w;
+	size_t i;
 
-	cb_str_add(b, "{");
+	cb_jw_init_put(&w, cb_str_put, b, CB_JW_LINES);
+	cb_jw_begin_object(&w);
 	for (i = 0; i < n; i++) {
 		if (!fields[i].required && !((present >> i) & 1))
 			continue;
-		cb_str_add(b, out++ ? "," : "");
-		cb_field_json(b, &fields[i], base);
+		cb_jw_key(&w, fields[i].name);
+		cb_field_json(&w, &fields[i], base);
 	}
-	cb_str_add(b, "}\n");
+	cb_jw_end_object(&w);
+	cb_jw_end(&w);		/* into a string, in a fixed shape: nothing to fail */
 }
 
 void cb_record_header_json(struct cb_str *b, const struct cb_record_header *h)

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/cb_json_writer.h"
 #include "util.h"
 
 const char *cb_prog = "copybench";
@@ -235,75 +236,19 @@ void cb_str_printf(struct cb_str *b, const char *fmt, ...)
 	va_end(ap);
 }
 
-size_t cb_utf8_seq(const unsigned char *s, size_t n)
+int cb_str_put(void *ctx, const char *s, size_t n)
 {
-	unsigned int cp;
-	size_t len, i;
-
-	if (!n)
-		return 0;
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
+	cb_str_addn(ctx, s, n);
+	return 0;
 }
 
 void cb_str_json(struct cb_str *b, const char *s)
 {
-	const unsigned char *p;
-	size_t n;
+	struct cb_jw w;
 
-	cb_str_add(b, "\"");
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			cb_str_add(b, "\\\"");
-			break;
-		case '\\':
-			cb_str_add(b, "\\\\");
-			break;
-		case '\n':
-			cb_str_add(b, "\\n");
-			break;
-		case '\t':
-			cb_str_add(b, "\\t");
-			break;
-		case '\r':
-			cb_str_add(b, "\\r");
-			break;
-		default:
-			if (*p < 0x20 || *p == 0x7f) {
-				cb_str_printf(b, "\\u%04x", *p);
-			} else if (*p < 0x80) {
-				cb_str_addn(b, (const char *)p, 1);
-			} else {
-				/* Valid UTF-8 as it is, any other byte as U+FFFD. */
-				n = cb_utf8_seq(p, strlen((const char *)p));
-				cb_str_add(b, n ? "" : "\\ufffd");
-				cb_str_addn(b, (const char *)p, n);
-				p += n ? n - 1 : 0;
-			}
-		}
-	}
-	cb_str_add(b, "\"");
+	cb_jw_init_put(&w, cb_str_put, b, 0);
+	cb_jw_str(&w, s);
+	cb_jw_end(&w);		/* one string into a string: nothing to fail */
 }
 
 void cb_str_shell(struct cb_str *b, const char *s)

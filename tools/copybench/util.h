@@ -103,12 +103,11 @@ void cb_str_addn(struct cb_str *b, const char *s, size_t n);
 __printf(2, 3) void cb_str_printf(struct cb_str *b, const char *fmt, ...);
 void cb_str_vprintf(struct cb_str *b, const char *fmt, va_list ap);
 /*
- * s as a JSON string, quotes included; bytes that are not valid UTF-8 come
- * out as U+FFFD, so what is written can always be read back.
+ * s as a JSON string, quotes included, as lib/cb_json_writer.h writes it;
+ * cb_str_put() is that writer's sink for a struct cb_str (ctx), appending.
  */
 void cb_str_json(struct cb_str *b, const char *s);
-/* Length of the valid UTF-8 sequence at s[0..n), or 0 if there is none. */
-size_t cb_utf8_seq(const unsigned char *s, size_t n);
+int cb_str_put(void *ctx, const char *s, size_t n);
 /* s quoted for a POSIX shell when it needs it. */
 void cb_str_shell(struct cb_str *b, const char *s);
 void cb_str_free(struct cb_str *b);

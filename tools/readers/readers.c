@@ -788,5 +788,5 @@ int main(int argc, char **argv)
 			atomic_load(&rd_signal_seen));
 		return 128 + atomic_load(&rd_signal_seen);
 	}
-	return ret;
+	return rd_json_ok() ? ret : RD_EXIT_ERROR;
 }

@@ -41,6 +41,7 @@
 #endif
 #include "copybench.h"
 #include "copy_variants.h"
+#include "lib/cb_json_writer.h"
 
 /* The module's read path and the knobs readers uses. */
 #define RD_DATA_PATH		CB_DEBUGFS_DIR "/data"
@@ -208,16 +209,15 @@ extern const char *const rd_touch_names[];
 extern const char *const rd_kind_names[];
 const char *rd_bytes_str(char *buf, size_t len, uint64_t v);
 const char *rd_buffer_str(char *buf, size_t len, const struct rd_config *cfg);
-void rd_json_open(void);
-void rd_json_close(void);
-void rd_jstr(const char *key, const char *s);
-void rd_ju64(const char *key, uint64_t v);
-void rd_jnum(const char *key, double v);
-void rd_jbool(const char *key, bool v);
-void rd_jnull(const char *key);
-void rd_jarray_open(const char *key);
-void rd_jarray_item(void);
-void rd_jarray_close(void);
+/*
+ * JSON lines, on lib/cb_json_writer.h: a line's writer on stdout;
+ * rd_jnum() is readers' number; rd_json_end() ends a line's writer,
+ * saying a failed write once; rd_json_ok() is false after one (readers
+ * exits 1).
+ */
+void rd_jnum(struct cb_jw *w, const char *key, double v);
+void rd_json_end(struct cb_jw *w);
+bool rd_json_ok(void);
 void rd_json_run(const struct rd_config *cfg, const struct rd_result *r,
 		 unsigned int run, unsigned int repeat, const char *note);
 void rd_json_summary(const struct rd_config *cfg, unsigned int repeat,

@@ -249,45 +249,59 @@ static void rd_matrix_print(const struct rd_opts *o, struct rd_matrix_variant *m
 		printf("# verdict: a winner is within noise: rerun with a longer --duration or more --repeat\n");
 }
 
-static void rd_matrix_json(struct rd_matrix_variant *mv, int n, unsigned int threads)
+static void rd_matrix_json_ratios(struct cb_jw *w, struct rd_matrix_variant *mv, int n)
 {
-	int s2, p2, s = rd_matrix_best(mv, n, 0, 0, &s2);
-	int p = rd_matrix_best(mv, n, 1, 1, &p2);
 	int v, t;
 
-	rd_json_open();
-	rd_jstr("type", "verdict");
-	rd_ju64("threads", threads);
-	rd_jstr("shared_none_winner", s >= 0 ? mv[s].name : NULL);
-	rd_jnum("shared_none_gbps", s >= 0 ? mv[s].cell[0][0].mean : 0);
-	rd_jstr("private_all_winner", p >= 0 ? mv[p].name : NULL);
-	rd_jnum("private_all_gbps", p >= 0 ? mv[p].cell[1][1].mean : 0);
-	rd_jbool("agree", s >= 0 && s == p);
-	rd_jarray_open("ratios");
+	cb_jw_key(w, "ratios");
+	cb_jw_begin_array(w);
 	for (v = 0; v < n; v++) {
 		for (t = 0; t < 2; t++) {
 			const struct rd_stats *sh = &mv[v].cell[0][t];
 			const struct rd_stats *pr = &mv[v].cell[1][t];
 
-			rd_jarray_item();
-			rd_jstr("variant", mv[v].name);
-			rd_jstr("touch", rd_touch_names[rd_mx_touches[t]]);
+			cb_jw_begin_object(w);
+			cb_jw_str_field(w, "variant", mv[v].name);
+			cb_jw_str_field(w, "touch", rd_touch_names[rd_mx_touches[t]]);
 			if (sh->runs && pr->runs && pr->mean > 0)
-				rd_jnum("shared_private", sh->mean / pr->mean);
+				rd_jnum(w, "shared_private", sh->mean / pr->mean);
 			else
-				rd_jnull("shared_private");
-			rd_jbool("contradicts_mechanism", rd_ratio_contradicts(sh, pr));
+				cb_jw_null_field(w, "shared_private");
+			cb_jw_bool_field(w, "contradicts_mechanism", rd_ratio_contradicts(sh, pr));
+			cb_jw_end_object(w);
 		}
 	}
-	rd_jarray_close();
-	rd_jarray_open("skipped");
+	cb_jw_end_array(w);
+}
+
+static void rd_matrix_json(struct rd_matrix_variant *mv, int n, unsigned int threads)
+{
+	int s2, p2, s = rd_matrix_best(mv, n, 0, 0, &s2);
+	int p = rd_matrix_best(mv, n, 1, 1, &p2);
+	struct cb_jw w;
+	int v;
+
+	cb_jw_init(&w, stdout);
+	cb_jw_begin_object(&w);
+	cb_jw_str_field(&w, "type", "verdict");
+	cb_jw_u64_field(&w, "threads", threads);
+	cb_jw_str_field(&w, "shared_none_winner", s >= 0 ? mv[s].name : NULL);
+	rd_jnum(&w, "shared_none_gbps", s >= 0 ? mv[s].cell[0][0].mean : 0);
+	cb_jw_str_field(&w, "private_all_winner", p >= 0 ? mv[p].name : NULL);
+	rd_jnum(&w, "private_all_gbps", p >= 0 ? mv[p].cell[1][1].mean : 0);
+	cb_jw_bool_field(&w, "agree", s >= 0 && s == p);
+	rd_matrix_json_ratios(&w, mv, n);
+	cb_jw_key(&w, "skipped");
+	cb_jw_begin_array(&w);
 	for (v = 0; v < rd_nskipped; v++) {
-		rd_jarray_item();
-		rd_jstr("variant", rd_skipped[v].name);
-		rd_jstr("reason", rd_skipped[v].why);
+		cb_jw_begin_object(&w);
+		cb_jw_str_field(&w, "variant", rd_skipped[v].name);
+		cb_jw_str_field(&w, "reason", rd_skipped[v].why);
+		cb_jw_end_object(&w);
 	}
-	rd_jarray_close();
-	rd_json_close();
+	cb_jw_end_array(&w);
+	cb_jw_end_object(&w);
+	rd_json_end(&w);
 }
 
 static void rd_matrix_notes(FILE *f, const struct rd_source *base)

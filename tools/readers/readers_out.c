@@ -5,6 +5,7 @@
  * per run, per configuration's summary, per matrix verdict; the fields are
  * in Documentation/readers.rst) and the statistics over --repeat runs.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,132 +38,50 @@ const char *rd_buffer_str(char *buf, size_t len, const struct rd_config *cfg)
 	return buf;
 }
 
-/*
- * JSON lines: rd_json_open() starts an object, each rd_j*() adds one
- * "key":value (the comma is theirs), rd_json_close() ends the line.
- */
-static bool rd_json_first;
-
-void rd_json_open(void)
+/* readers' numbers in JSON: 10 significant digits, null when not finite. */
+void rd_jnum(struct cb_jw *w, const char *key, double v)
 {
-	putchar('{');
-	rd_json_first = true;
+	cb_jw_g_field(w, key, 10, v);
 }
 
-void rd_json_close(void)
-{
-	fputs("}\n", stdout);
-}
+static bool rd_json_failed;
 
-static void rd_jkey(const char *key)
+void rd_json_end(struct cb_jw *w)
 {
-	printf("%s\"%s\":", rd_json_first ? "" : ",", key);
-	rd_json_first = false;
-}
-
-/*
- * An array of objects as the value of key: rd_jarray_item() before each
- * object's fields, rd_jarray_close() after the last. One level deep.
- */
-static bool rd_jarray_first, rd_jarray_inside;
-
-void rd_jarray_open(const char *key)
-{
-	rd_jkey(key);
-	putchar('[');
-	rd_jarray_first = true;
-	rd_jarray_inside = false;
-}
-
-void rd_jarray_item(void)
-{
-	if (rd_jarray_inside)
-		putchar('}');
-	if (!rd_jarray_first)
-		putchar(',');
-	putchar('{');
-	rd_jarray_first = false;
-	rd_jarray_inside = true;
-	rd_json_first = true;
-}
-
-void rd_jarray_close(void)
-{
-	if (rd_jarray_inside)
-		putchar('}');
-	putchar(']');
-	rd_jarray_inside = false;
-	rd_json_first = false;
-}
-
-void rd_jstr(const char *key, const char *s)
-{
-	rd_jkey(key);
-	if (!s) {
-		fputs("null", stdout);
+	if (!cb_jw_end(w) || rd_json_failed)
 		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
+	fprintf(stderr, "readers: writing the JSON lines: %s\n", strerror(errno));
+	rd_json_failed = true;
 }
 
-void rd_ju64(const char *key, uint64_t v)
+bool rd_json_ok(void)
 {
-	rd_jkey(key);
-	printf("%llu", (unsigned long long)v);
-}
-
-void rd_jnum(const char *key, double v)
-{
-	rd_jkey(key);
-	printf("%.10g", v);
-}
-
-void rd_jbool(const char *key, bool v)
-{
-	rd_jkey(key);
-	fputs(v ? "true" : "false", stdout);
-}
-
-void rd_jnull(const char *key)
-{
-	rd_jkey(key);
-	fputs("null", stdout);
+	return !rd_json_failed;
 }
 
 /* The fields every JSON object of a configuration carries. */
-static void rd_json_config(const char *type, const struct rd_config *cfg,
+static void rd_json_config(struct cb_jw *w, const char *type, const struct rd_config *cfg,
 			   unsigned int repeat)
 {
 	const struct rd_source *src = cfg->src;
 
-	rd_json_open();
-	rd_jstr("type", type);
-	rd_jstr("source", rd_kind_names[src->kind]);
-	rd_jstr("path", src->kind == RD_SRC_MEMCPY ? NULL : src->path);
-	rd_jstr("variant", src->variant);
-	rd_ju64("threads", cfg->threads);
-	rd_jbool("pinned", cfg->pin);
-	rd_jstr("buffer", rd_buffer_names[cfg->buffer]);
+	cb_jw_begin_object(w);
+	cb_jw_str_field(w, "type", type);
+	cb_jw_str_field(w, "source", rd_kind_names[src->kind]);
+	cb_jw_str_field(w, "path", src->kind == RD_SRC_MEMCPY ? NULL : src->path);
+	cb_jw_str_field(w, "variant", src->variant);
+	cb_jw_u64_field(w, "threads", cfg->threads);
+	cb_jw_bool_field(w, "pinned", cfg->pin);
+	cb_jw_str_field(w, "buffer", rd_buffer_names[cfg->buffer]);
 	if (cfg->buffer == RD_BUF_PRIVATE)
-		rd_jnull("stride");
+		cb_jw_null_field(w, "stride");
 	else
-		rd_ju64("stride", cfg->buffer == RD_BUF_STRIDE ? cfg->stride : 0);
-	rd_jstr("touch", rd_touch_names[cfg->touch]);
-	rd_ju64("chunk", cfg->chunk);
-	rd_ju64("size", src->size);
-	rd_jnum("warmup_s", cfg->warmup_s);
-	rd_ju64("repeat", repeat);
+		cb_jw_u64_field(w, "stride", cfg->buffer == RD_BUF_STRIDE ? cfg->stride : 0);
+	cb_jw_str_field(w, "touch", rd_touch_names[cfg->touch]);
+	cb_jw_u64_field(w, "chunk", cfg->chunk);
+	cb_jw_u64_field(w, "size", src->size);
+	rd_jnum(w, "warmup_s", cfg->warmup_s);
+	cb_jw_u64_field(w, "repeat", repeat);
 }
 
 static double rd_spread(const struct rd_result *r)
@@ -174,24 +93,28 @@ static double rd_spread(const struct rd_result *r)
 void rd_json_run(const struct rd_config *cfg, const struct rd_result *r,
 			unsigned int run, unsigned int repeat, const char *note)
 {
-	rd_json_config("run", cfg, repeat);
-	rd_ju64("run", run);
-	rd_jnum("duration_s", r->interval_s);
-	rd_ju64("bytes", r->bytes);
-	rd_ju64("reads", r->reads);
-	rd_ju64("bytes_per_read", r->reads ? r->bytes / r->reads : 0);
-	rd_jnum("gbps", r->gbps);
-	rd_jnum("reads_per_s", r->reads_per_s);
-	rd_jnum("thread_gbps_min", r->thread_gbps_min);
-	rd_jnum("thread_gbps_max", r->thread_gbps_max);
-	rd_jnum("spread", rd_spread(r));
-	rd_ju64("short_reads", r->short_reads);
-	rd_ju64("eof_reads", r->eof_reads);
-	rd_jbool("verified", r->verified);
-	rd_jstr("verify_note", note);
-	rd_jbool("failed", r->failed);
-	rd_jstr("error", r->failed ? r->error : NULL);
-	rd_json_close();
+	struct cb_jw w;
+
+	cb_jw_init(&w, stdout);
+	rd_json_config(&w, "run", cfg, repeat);
+	cb_jw_u64_field(&w, "run", run);
+	rd_jnum(&w, "duration_s", r->interval_s);
+	cb_jw_u64_field(&w, "bytes", r->bytes);
+	cb_jw_u64_field(&w, "reads", r->reads);
+	cb_jw_u64_field(&w, "bytes_per_read", r->reads ? r->bytes / r->reads : 0);
+	rd_jnum(&w, "gbps", r->gbps);
+	rd_jnum(&w, "reads_per_s", r->reads_per_s);
+	rd_jnum(&w, "thread_gbps_min", r->thread_gbps_min);
+	rd_jnum(&w, "thread_gbps_max", r->thread_gbps_max);
+	rd_jnum(&w, "spread", rd_spread(r));
+	cb_jw_u64_field(&w, "short_reads", r->short_reads);
+	cb_jw_u64_field(&w, "eof_reads", r->eof_reads);
+	cb_jw_bool_field(&w, "verified", r->verified);
+	cb_jw_str_field(&w, "verify_note", note);
+	cb_jw_bool_field(&w, "failed", r->failed);
+	cb_jw_str_field(&w, "error", r->failed ? r->error : NULL);
+	cb_jw_end_object(&w);
+	rd_json_end(&w);
 }
 
 
@@ -277,17 +200,21 @@ void rd_ratio_warn(FILE *f, const char *variant, const char *touch,
 void rd_json_summary(const struct rd_config *cfg, unsigned int repeat,
 			    const struct rd_stats *st)
 {
-	rd_json_config("summary", cfg, repeat);
-	rd_ju64("runs", st->runs);
-	rd_ju64("failed_runs", st->failed);
-	rd_jnum("gbps_mean", st->mean);
-	rd_jnum("gbps_stddev", st->stddev);
-	rd_jnum("gbps_min", st->min);
-	rd_jnum("gbps_max", st->max);
-	rd_jnum("reads_per_s_mean", st->reads_per_s_mean);
-	rd_ju64("short_reads", st->short_reads);
-	rd_jbool("verified", st->verified);
-	rd_json_close();
+	struct cb_jw w;
+
+	cb_jw_init(&w, stdout);
+	rd_json_config(&w, "summary", cfg, repeat);
+	cb_jw_u64_field(&w, "runs", st->runs);
+	cb_jw_u64_field(&w, "failed_runs", st->failed);
+	rd_jnum(&w, "gbps_mean", st->mean);
+	rd_jnum(&w, "gbps_stddev", st->stddev);
+	rd_jnum(&w, "gbps_min", st->min);
+	rd_jnum(&w, "gbps_max", st->max);
+	rd_jnum(&w, "reads_per_s_mean", st->reads_per_s_mean);
+	cb_jw_u64_field(&w, "short_reads", st->short_reads);
+	cb_jw_bool_field(&w, "verified", st->verified);
+	cb_jw_end_object(&w);
+	rd_json_end(&w);
 }
 
 static void rd_print_source(const struct rd_opts *o, const struct rd_source *src)
