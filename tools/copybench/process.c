@@ -19,6 +19,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "lib/cb_json_writer.h"
 #include "backend.h"
 #include "place.h"
 #include "process.h"
@@ -312,9 +313,16 @@ void cb_order_free(struct cb_order *o)
 
 void cb_hello_json(struct cb_str *b, pid_t pid, const char *buffers, int cpu)
 {
-	cb_str_printf(b, "{\"copybench_worker\":1,\"pid\":%d,\"buffers\":", (int)pid);
-	cb_str_json(b, buffers ? buffers : "unknown");
-	cb_str_printf(b, ",\"cpu\":%d}\n", cpu);
+	struct cb_jw w;
+
+	cb_jw_init_put(&w, cb_str_put, b, CB_JW_LINES);
+	cb_jw_begin_object(&w);
+	cb_jw_u64_field(&w, "copybench_worker", 1);
+	cb_jw_s64_field(&w, "pid", pid);
+	cb_jw_str_field(&w, "buffers", buffers ? buffers : "unknown");
+	cb_jw_s64_field(&w, "cpu", cpu);
+	cb_jw_end_object(&w);
+	cb_jw_end(&w);
 }
 
 int cb_hello_parse(const char *line, size_t len, pid_t pid, char **buffers, char *why,

@@ -40,7 +40,7 @@ const char *const cb_record_point_names[CB_PF_COUNT] = {
 #undef CB_POINT_FIELD
 };
 
-/* A field's value; DBL with 4 decimals, null when not finite. */
+/* A field's value; DBL with 4 decimals, XDBL with 17 digits, null when not finite. */
 static void cb_field_json(struct cb_jw *w, const struct cb_field *f, const void *base)
 {
 	const char *p = (const char *)base + f->offset;
@@ -62,7 +62,7 @@ static void cb_field_json(struct cb_jw *w, const struct cb_field *f, const void 
 		cb_jw_f(w, 4, *(const double *)p);
 		break;
 	case CB_FT_XDBL:
-		cb_str_printf(b, "%.17g", *(const double *)p);
+		cb_jw_g(w, 17, *(const double *)p);
 		break;
 	case CB_FT_BOOL:
 		cb_jw_bool(w, *(const int *)p);
