@@ -197,7 +197,7 @@ htmldocs:
 # The commands the copybench package ships: the copybench command and
 # readers (the selftests build their own readers with the kernel's lib.mk,
 # for kselftest installs). Built from what ships only: no kselftest header.
-READERS_SRCS	:= $(wildcard $(PWD_TOP)/tools/readers/*.c)
+READERS_SRCS	:= $(wildcard $(PWD_TOP)/selftests/readers_src/*.c)
 CB_BINS		:= $(BUILD)/copybench $(BUILD)/readers
 
 # The commands written in Python, run from the tree as tools/NAME and
@@ -215,7 +215,7 @@ $(BUILD)/copybench-bisect-kernel: $(PWD_TOP)/tools/bisect-kernel
 
 userspace: lib $(CB_BINS) $(CB_SCRIPTS)
 
-$(BUILD)/readers: $(READERS_SRCS) $(PWD_TOP)/tools/readers/readers.h $(CB_LIB_HDRS) $(CB_LIB)
+$(BUILD)/readers: $(READERS_SRCS) $(PWD_TOP)/selftests/readers_src/readers.h $(CB_LIB_HDRS) $(CB_LIB)
 	$(CC) $(CPPFLAGS) -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(PWD_TOP) -pthread \
 		$(CFLAGS) $(READERS_SRCS) $(CB_LIB) $(LDFLAGS) -pthread -lm -o $@
 
@@ -270,8 +270,8 @@ install: userspace man htmldocs
 	install -m 644 $(PWD_TOP)/tools/bisect-kernel.config $(CB_SHARE)/
 	install -m 644 $(PWD_TOP)/tools/lib/kernel.sh $(CB_SHARE)/lib/
 	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
-	install -m 755 $(wildcard $(PWD_TOP)/tools/*.bt) $(CB_SHARE)/bpftrace/
-	install -m 644 $(wildcard $(PWD_TOP)/tools/*_example.txt) $(CB_DOC)/examples/
+	install -m 755 $(wildcard $(PWD_TOP)/tools/bpftrace/*.bt) $(CB_SHARE)/bpftrace/
+	install -m 644 $(wildcard $(PWD_TOP)/tools/bpftrace/*_example.txt) $(CB_DOC)/examples/
 	install -m 644 $(PWD_TOP)/README.md $(CB_DOC)/
 	install -m 644 $(wildcard $(PWD_TOP)/Documentation/*.rst) $(CB_DOC)/rst/
 	cp -r $(HTMLDOCS)/. $(CB_DOC)/html/

@@ -316,7 +316,7 @@ static ssize_t cb_data_xfer(struct kiocb *iocb, struct iov_iter *iter)
 
 /*
  * Two entry points, one body: tools probe a read and a write apart
- * (tools/copysize.bt attaches to cb_data_read* and cb_data_write*).
+ * (tools/bpftrace/copysize.bt attaches to cb_data_read* and cb_data_write*).
  */
 static ssize_t cb_data_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {

@@ -337,7 +337,7 @@ for f in tools/bisect_kernel/*.py; do
 	case $f in */test_*|*/testlib.py) continue ;; esac
 	cb_files+=("/usr/share/copybench/bisect_kernel/$(basename "$f")")
 done
-for f in tools/*.bt; do
+for f in tools/bpftrace/*.bt; do
 	cb_files+=("/usr/share/copybench/bpftrace/$(basename "$f")")
 done
 while IFS=$'\t' read -r sub _; do

@@ -201,7 +201,7 @@ test_cbcopy()
 	echo 1048576 > $dbg/data_size
 	echo done > $tmp/cbcopy.done
 	EOF
-	bt_run cbcopy tools/cbcopy.bt "$tmp/cbcopy.sh"
+	bt_run cbcopy tools/bpftrace/cbcopy.bt "$tmp/cbcopy.sh"
 	restore_knobs
 	for v in native bytes; do
 		for m in read_cycles read_bytes write_cycles read_calls; do
@@ -227,7 +227,7 @@ test_kcopy()
 	cat $tmp/end > /dev/null
 	echo done > $tmp/kcopy.done
 	EOF
-	bt_run kcopy tools/kcopy.bt "$tmp/kcopy.sh" 0 "$target"
+	bt_run kcopy tools/bpftrace/kcopy.bt "$tmp/kcopy.sh" 0 "$target"
 	# Gone when the workload ran; still waiting on a FIFO when it did not.
 	kill "$target" 2> /dev/null
 	wait "$target" 2> /dev/null
@@ -259,7 +259,7 @@ test_copysize()
 	head -c 100000 $dbg/data > /dev/null
 	echo done > $tmp/copysize.done
 	EOF
-	bt_run copysize tools/copysize.bt "$tmp/copysize.sh" 0 0 dd
+	bt_run copysize tools/bpftrace/copysize.bt "$tmp/copysize.sh" 0 0 dd
 	restore_knobs
 	check copysize_tmpfs_64k_reads 'bucket("@call_bytes"; "dd,tmpfs"; 65536)' 128
 	check copysize_tmpfs_512_byte_reads 'bucket("@call_bytes"; "dd,tmpfs"; 512)' 300
@@ -322,7 +322,7 @@ test_readlint()
 	python3 $tmp/readv.py & echo \$! > $tmp/py.pid; wait \$!
 	echo done > $tmp/readlint.done
 	EOF
-	bt_run readlint tools/readlint.bt "$tmp/readlint.sh"
+	bt_run readlint tools/bpftrace/readlint.bt "$tmp/readlint.sh"
 	for p in A B C D E py; do
 		eval "pid_$p=\$(cat $tmp/$p.pid 2> /dev/null)"
 	done

@@ -36,7 +36,7 @@ class Paths:
         self.vmrun = os.path.join(tools, 'vm-run')
         self.config = os.path.join(tools, 'bisect-kernel.config')
         self.kernel_sh = os.path.join(tools, 'lib', 'kernel.sh')
-        self.bpftrace = tools
+        self.bpftrace = os.path.join(tools, 'bpftrace')
         self.prog = 'tools/bisect-kernel'
 
     def _installed(self, prefix, environ):
