@@ -130,7 +130,10 @@ CB_CMD_HDRS	:= $(wildcard $(CB_CMD_DIR)/*.h) $(CB_LIB_HDRS)
 CB_CMD_VERSION	:= $(BUILD)/copybench.version
 CB_CMD_CFLAGS	:= -O2 -g -Wall -Wextra -I$(PWD_TOP) -I$(CB_CMD_DIR)
 
-copybench: $(BUILD)/copybench $(BUILD)/copybench_unit_test
+# The unit tests of the command's parts, one program a part, named for it.
+CB_CMD_UNITS	:= $(addprefix $(BUILD)/unit/,stats_test points_test json_test record_test)
+
+copybench: $(BUILD)/copybench $(CB_CMD_UNITS)
 
 # git describe, rewritten only when it changes, so a commit rebuilds;
 # VERSION when this directory is not the top of a git tree (a source
@@ -148,9 +151,9 @@ $(BUILD)/copybench: $(CB_CMD_SRCS) $(CB_CMD_HDRS) $(CB_LIB) $(CB_CMD_VERSION)
 	$(CC) $(CPPFLAGS) $(CB_CMD_CFLAGS) $(CFLAGS) -DCB_VERSION="\"$$(cat $(CB_CMD_VERSION))\"" \
 		$(CB_CMD_SRCS) $(CB_LIB) $(LDFLAGS) -lm -o $@
 
-$(BUILD)/copybench_unit_test: $(CB_CMD_DIR)/measure_test.c $(CB_CMD_PARTS) $(CB_CMD_HDRS) \
-		$(CB_LIB) $(KSFT_STAMP)
-	$(CC) $(CB_CMD_CFLAGS) -Wno-unused-parameter -I$(KSFT_DIR) $(CB_CMD_DIR)/measure_test.c $(CB_CMD_PARTS) \
+$(BUILD)/unit/%: $(CB_CMD_DIR)/%.c $(CB_CMD_PARTS) $(CB_CMD_HDRS) $(CB_LIB) $(KSFT_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CB_CMD_CFLAGS) -Wno-unused-parameter -I$(KSFT_DIR) $< $(CB_CMD_PARTS) \
 		$(CB_LIB) -lm -o $@
 
 .PHONY: FORCE
@@ -232,8 +235,8 @@ unit-check: $(KSFT_STAMP) $(CB_LIB)
 	$(MAKE) -C selftests KSFT_DIR=$(KSFT_DIR) OUTPUT=$(BUILD)/selftests \
 		CB_TOP=$(PWD_TOP) CB_LIB_DIR=$(BUILD) \
 		$(addprefix $(BUILD)/selftests/,$(CB_UNIT_SELFTESTS) $(CB_UNIT_HELPERS))
-	$(MAKE) -C $(PWD_TOP) $(BUILD)/copybench_unit_test
-	@set -e; for t in $(BUILD)/copybench_unit_test $(addprefix $(BUILD)/selftests/,$(CB_UNIT_SELFTESTS)); do \
+	$(MAKE) -C $(PWD_TOP) $(CB_CMD_UNITS)
+	@set -e; for t in $(CB_CMD_UNITS) $(addprefix $(BUILD)/selftests/,$(CB_UNIT_SELFTESTS)); do \
 		echo "== $$t"; $$t; done
 
 # make install [DESTDIR=...] [PREFIX=/usr/local]: the commands (and

@@ -7,7 +7,7 @@
 # Usage: selftests/copybench_cmd_test.sh      (after make copybench)
 #        COPYBENCH=/path/to/copybench selftests/copybench_cmd_test.sh
 #
-# Needs: build/copybench and build/copybench_unit_test, jq, gnuplot (plot),
+# Needs: build/copybench and build/unit/*_test (make copybench), jq, gnuplot (plot),
 # python3 (a terminal for the progress test). Runs the unit tests (nested),
 # then every subcommand and every option's bad values: a usage error (exit
 # 2) that names the option, the value and what is accepted, with nothing
@@ -22,27 +22,37 @@ set -u
 . "$(dirname "$(readlink -f "$0")")/ktap.sh"
 . "$(dirname "$(readlink -f "$0")")/copybench_cmd_lib.sh"
 
-UNIT=${COPYBENCH_UNIT:-$(dirname "$CB")/copybench_unit_test}
+UNIT=${COPYBENCH_UNIT:-$(dirname "$CB")/unit}
 DOC=$cb_top/Documentation/records.rst
 # Quick points, one process a record unless a test asks more: timings are
 # not looked at here.
 fast=(--backend user --samples 5 --max-run-ms 200 --repeat 1)
 
-# The unit tests, nested: each of their results counts.
+# The unit tests of the command's parts, one program a part (tools/copybench/
+# NAME_test.c, built as build/unit/NAME_test), nested: each of their
+# results counts.
 unit()
 {
 	local rc
 
-	[ -x "$UNIT" ] || { echo "$UNIT missing: run 'make copybench'"; return 1; }
-	"$UNIT" 2>&1 | sed 's/^/# /'
+	[ -x "$UNIT/$1_test" ] || { echo "$UNIT/$1_test missing: run 'make copybench'"; return 1; }
+	"$UNIT/$1_test" 2>&1 | sed 's/^/# /'
 	rc=${PIPESTATUS[0]}
 	return "$rc"
 }
-if unit; then
-	ktap_test_pass "unit tests (plateau merge, statistics, sizes, JSON, records)"
-else
-	ktap_test_fail "unit tests (plateau merge, statistics, sizes, JSON, records)"
-fi
+unit_parts=(
+	"stats: the plateau merge, the statistics, the slowdown's search"
+	"points: point names, classes, patterns, --sizes, number options"
+	"json: the JSON parser and writer"
+	"record: records read, written, refused"
+)
+for part in "${unit_parts[@]}"; do
+	if unit "${part%%:*}"; then
+		ktap_test_pass "unit tests of ${part%%:*}:${part#*:}"
+	else
+		ktap_test_fail "unit tests of ${part%%:*}:${part#*:}"
+	fi
+done
 
 # --- the command itself -----------------------------------------------------
 

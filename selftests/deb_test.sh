@@ -277,7 +277,8 @@ ktap_print_msg "the chroot build took $(($(date +%s) - start)) s"
 
 unit_tests_ran() {
 	local log=$check_logs/$((KTAP_TESTNO - 1)).log t
-	for t in copybench_unit_test infer_test infer_checks_test infer_input_test readers_unit_test \
+	for t in stats_test points_test json_test record_test infer_test infer_checks_test \
+		 infer_input_test readers_unit_test \
 		 variants_test variants_signal_test; do
 		grep -q "^== .*/$t\$" "$log" || { echo "dh_auto_test did not run $t"; return 1; }
 	done

@@ -4,7 +4,7 @@
  * --slow-spell: the amount of extra copying that makes a copy's time per
  * call, as measured, a given fraction dearer. Pure: the caller measures,
  * this file only decides what to try next (backend_user.c measures;
- * measure_test.c tests it on synthetic costs).
+ * stats_test.c tests it on synthetic costs).
  */
 #ifndef CB_SLOWDOWN_H
 #define CB_SLOWDOWN_H
