@@ -159,7 +159,7 @@ checks_run()
 	checks=()
 }
 
-# example_jq TOOL: every "# jq ... TOOL.json" command of tools/TOOL_example.txt
+# example_jq TOOL: every "# jq ... TOOL.json" command of tools/bpftrace/TOOL_example.txt
 # (a command may span lines), run on this run's JSON: each must exit 0 and
 # print something. The examples' lines are what a reader copies.
 example_jq()
@@ -172,7 +172,7 @@ example_jq()
 		/^# jq / { cmd = substr($0, 3); in_cmd = 1 }
 		in_cmd && !/^# jq / { cmd = cmd "\n" $0 }
 		in_cmd && index($0, "\047 " f) { printf "%s%c", cmd, 0; in_cmd = 0 }
-		' "tools/${tool}_example.txt" > "$tmp/ex/cmds"
+		' "tools/bpftrace/${tool}_example.txt" > "$tmp/ex/cmds"
 	while IFS= read -r -d '' cmd; do
 		n=$((n + 1))
 		if (cd "$tmp/ex" && bash -c "$cmd") > "$tmp/ex/out" 2>&1 && [ -s "$tmp/ex/out" ]; then
@@ -181,7 +181,7 @@ example_jq()
 			ktap_fail_why "${tool}_example_jq_line_${n}_works" "$cmd" "$(cat "$tmp/ex/out")"
 		fi
 	done < "$tmp/ex/cmds"
-	[ "$n" -gt 0 ] || ktap_fail_why "${tool}_example_has_jq_lines" "no '# jq' line in tools/${tool}_example.txt"
+	[ "$n" -gt 0 ] || ktap_fail_why "${tool}_example_has_jq_lines" "no '# jq' line in tools/bpftrace/${tool}_example.txt"
 }
 
 # --- cbcopy.bt: the module's tracepoints, per variant ----------------------
