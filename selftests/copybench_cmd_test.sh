@@ -493,6 +493,8 @@ worker_order() {
 	worker_refuses "not JSON" 'garbage\n' || return 1
 	worker_refuses "0 point lines for an order of 1" '%s\n' "$o" || return 1
 	worker_refuses "more than the order's points" '%s\n%s\n%s\n' "$o" "$k" "$k" || return 1
+	worker_refuses "a last line without its newline" '%s\n%s' "$o" "$k" || return 1
+	worker_refuses "0 point lines for an order of 4000000000" '%s\n' "${o/\"points\":1/\"points\":4000000000}" || return 1
 	worker_refuses "an order of version 2" '%s\n%s\n' "${o/\"copybench_order\":1/\"copybench_order\":2}" "$k" || return 1
 	worker_refuses "stack: not -1 or an aligned page offset" '%s\n%s\n' "${o/\"stack\":32/\"stack\":33}" "$k" || return 1
 	worker_refuses "is not one the user backend measures here" '%s\n%s\n' "$o" "${k/\"repeat\":0/\"repeat\":1}" || return 1

@@ -26,12 +26,11 @@
 /* struct cb_work - a worker's order, its points and where it measures them. */
 struct cb_work {
 	struct cb_order o;
-	struct cb_record_point *keys;	/* the points' keys, as told */
-	size_t n;
+	size_t n;			/* points resolved in pts */
 	struct cb_settings set;
 	struct cb_place place;
 	struct cb_backend b;
-	struct cb_point *pts;		/* the keys resolved against b */
+	struct cb_point *pts;		/* the points told, resolved against b */
 	struct cb_error *e;
 };
 
@@ -88,17 +87,15 @@ static const char *cb_work_check(const struct cb_order *o)
 	return NULL;
 }
 
-/* The order, then its points' keys, from the lines of in. */
-static int cb_work_read(struct cb_work *w, struct cb_str *in)
+/* The order, the first line of in; *rest where its points' lines start. */
+static int cb_work_order(struct cb_work *w, struct cb_str *in, char **rest)
 {
 	char why[CB_ERR_MAX / 2], msg[CB_ERR_MAX];
-	char *line = in->s, *nl;
-	size_t k = 0;
+	char *nl = memchr(in->s, '\n', in->len);
 
-	nl = memchr(line, '\n', in->len);
 	if (!nl)
 		return cb_work_refuse(w->e, in->len ? "no whole order line" : "no order");
-	if (cb_order_parse(line, (size_t)(nl - line), &w->o, why, sizeof(why))) {
+	if (cb_order_parse(in->s, (size_t)(nl - in->s), &w->o, why, sizeof(why))) {
 		snprintf(msg, sizeof(msg), "line 1: %s", why);
 		return cb_work_refuse(w->e, msg);
 	}
@@ -106,70 +103,92 @@ static int cb_work_read(struct cb_work *w, struct cb_str *in)
 		snprintf(msg, sizeof(msg), "line 1: %s", cb_work_check(&w->o));
 		return cb_work_refuse(w->e, msg);
 	}
-	if (w->o.points > CB_ORDER_BYTES_MAX / 64)
-		return cb_work_refuse(w->e, "line 1: points: more than an order holds");
-	w->keys = cb_calloc(w->o.points ? w->o.points : 1, sizeof(*w->keys));
-	for (line = nl + 1; k < w->o.points; line = nl + 1, k++) {
-		nl = memchr(line, '\n', in->len - (size_t)(line - in->s));
+	*rest = nl + 1;
+	return 0;
+}
+
+/*
+ * The points' lines from rest to the end of in: exactly as many as the
+ * order says, counted before anything is allocated for them.
+ */
+static int cb_work_count(struct cb_work *w, const struct cb_str *in, const char *rest)
+{
+	const char *end = in->s + in->len, *nl;
+	char msg[CB_ERR_MAX];
+	size_t n = 0;
+
+	for (; rest < end; rest = nl + 1, n++) {
+		nl = memchr(rest, '\n', (size_t)(end - rest));
 		if (!nl)
-			break;
-		if (cb_record_key_parse(line, (size_t)(nl - line), &w->keys[k], why, sizeof(why))) {
-			snprintf(msg, sizeof(msg), "line %zu: %s", k + 2, why);
-			return cb_work_refuse(w->e, msg);
-		}
-		w->n++;
+			return cb_work_refuse(w->e, "a last line without its newline");
 	}
-	if (k < w->o.points) {
-		snprintf(msg, sizeof(msg), "%zu point lines for an order of %llu", k, w->o.points);
+	if (n < w->o.points) {
+		snprintf(msg, sizeof(msg), "%zu point lines for an order of %llu", n, w->o.points);
 		return cb_work_refuse(w->e, msg);
 	}
-	if ((size_t)(line - in->s) != in->len)
+	if (n > w->o.points)
 		return cb_work_refuse(w->e, "more than the order's points");
 	return 0;
 }
 
-/* Each key as a point of the backend: its variants, directions and caches by name. */
-static int cb_work_resolve(struct cb_work *w)
+/* Key k (the point's line i + 1) as a point of the backend: its names resolved. */
+static int cb_work_point(struct cb_work *w, const struct cb_record_point *k, size_t i,
+			 int native, int stand, struct cb_point *p)
 {
-	const struct cb_record_point *k;
-	int label, timed, native, stand = -1, d, c;
-	struct cb_point *p;
-	size_t i;
+	int label = cb_backend_variant(&w->b, k->variant), timed, d, c;
+
+	timed = label >= 0 && label == native && stand >= 0 ? stand : label;
+	d = cbfs_name_index(cbfs_directions, cbfs_ndirections, k->direction);
+	c = cbfs_name_index(cbfs_caches, cbfs_ncaches, k->cache);
+	if (timed < 0 || !w->b.variants[timed].usable || d < 0 || c < 0 ||
+	    !(w->b.variants[timed].dirs >> d & 1) || k->size > CB_SIZE_MAX ||
+	    (CB_POINT_HAS(k, size_max) && (!w->b.random_sizes || k->size_max < k->size ||
+					   k->size_max > CB_SIZE_MAX)) ||
+	    k->src_offset > CB_OFFSET_MAX || k->dst_offset > CB_OFFSET_MAX ||
+	    k->repeat != w->o.process)
+		return cb_fail(w->e, CB_EXIT_USAGE,
+			       "process %llu: point %zu (%s %s %llu, cache %s, repeat %llu) is not one the %s backend measures here",
+			       w->o.process, i + 1, k->direction, k->variant, k->size, k->cache,
+			       k->repeat, w->b.ops->name);
+	p->dir = (unsigned int)d;
+	p->variant = (unsigned int)timed;
+	p->label = (unsigned int)label;
+	p->size.lo = k->size;
+	p->size.hi = CB_POINT_HAS(k, size_max) ? k->size_max : k->size;
+	p->size.random = CB_POINT_HAS(k, size_max);
+	p->src_offset = (unsigned int)k->src_offset;
+	p->dst_offset = (unsigned int)k->dst_offset;
+	p->cache = (unsigned int)c;
+	p->repeat = (unsigned int)k->repeat;
+	p->seed = w->o.seed;
+	return 0;
+}
+
+/* Each point's line, read and resolved against the opened backend, into w->pts. */
+static int cb_work_points(struct cb_work *w, const char *rest)
+{
+	char why[CB_ERR_MAX / 2], msg[CB_ERR_MAX];
+	struct cb_record_point k;
+	int native, stand = -1, ret;
+	const char *nl;
 
 	native = cb_backend_variant(&w->b, CB_NATIVE_NAME);
 	if (CB_ORDER_HAS(&w->o, as_native))
 		stand = cb_backend_variant(&w->b, w->o.as_native);
 	if (CB_ORDER_HAS(&w->o, as_native) && (stand < 0 || native < 0))
 		return cb_work_refuse(w->e, "as_native: a variant the backend lacks");
-	w->pts = cb_calloc(w->n ? w->n : 1, sizeof(*w->pts));
-	for (i = 0; i < w->n; i++) {
-		k = &w->keys[i];
-		p = &w->pts[i];
-		label = cb_backend_variant(&w->b, k->variant);
-		timed = label >= 0 && label == native && stand >= 0 ? stand : label;
-		d = cbfs_name_index(cbfs_directions, cbfs_ndirections, k->direction);
-		c = cbfs_name_index(cbfs_caches, cbfs_ncaches, k->cache);
-		if (timed < 0 || !w->b.variants[timed].usable || d < 0 || c < 0 ||
-		    !(w->b.variants[timed].dirs >> d & 1) || k->size > CB_SIZE_MAX ||
-		    (CB_POINT_HAS(k, size_max) && (!w->b.random_sizes || k->size_max < k->size ||
-						   k->size_max > CB_SIZE_MAX)) ||
-		    k->src_offset > CB_OFFSET_MAX || k->dst_offset > CB_OFFSET_MAX ||
-		    k->repeat != w->o.process)
-			return cb_fail(w->e, CB_EXIT_USAGE,
-				       "process %llu: point %zu (%s %s %llu, cache %s, repeat %llu) is not one the %s backend measures here",
-				       w->o.process, i + 1, k->direction, k->variant, k->size, k->cache,
-				       k->repeat, w->b.ops->name);
-		p->dir = (unsigned int)d;
-		p->variant = (unsigned int)timed;
-		p->label = (unsigned int)label;
-		p->size.lo = k->size;
-		p->size.hi = CB_POINT_HAS(k, size_max) ? k->size_max : k->size;
-		p->size.random = CB_POINT_HAS(k, size_max);
-		p->src_offset = (unsigned int)k->src_offset;
-		p->dst_offset = (unsigned int)k->dst_offset;
-		p->cache = (unsigned int)c;
-		p->repeat = (unsigned int)k->repeat;
-		p->seed = w->o.seed;
+	w->pts = cb_calloc(w->o.points ? w->o.points : 1, sizeof(*w->pts));
+	for (; w->n < w->o.points; rest = nl + 1) {
+		nl = strchr(rest, '\n');
+		if (cb_record_key_parse(rest, (size_t)(nl - rest), &k, why, sizeof(why))) {
+			snprintf(msg, sizeof(msg), "line %zu: %s", w->n + 2, why);
+			return cb_work_refuse(w->e, msg);
+		}
+		ret = cb_work_point(w, &k, w->n, native, stand, &w->pts[w->n]);
+		cb_record_point_free(&k);
+		if (ret)
+			return -1;
+		w->n++;
 	}
 	return 0;
 }
@@ -265,14 +284,14 @@ static int cb_work_measure(void *arg)
 	return cb_interleave(&w->b, w->pts, w->n, w->o.seed, w->e, cb_work_put, w);
 }
 
-/* The order read, the backend opened, the hello said, the points measured. */
-static int cb_work(struct cb_work *w)
+/* The backend opened, the points read, the hello said, the points measured. */
+static int cb_work(struct cb_work *w, const char *rest)
 {
 	struct cb_str hello = { 0 };
 	int ret;
 
 	cb_work_settings(w);
-	if (cb_backend_open(&w->b, w->o.backend, &w->set, w->e) || cb_work_resolve(w))
+	if (cb_backend_open(&w->b, w->o.backend, &w->set, w->e) || cb_work_points(w, rest))
 		return -1;
 	cb_hello_json(&hello, getpid(), w->b.buffers, w->b.cpu);
 	fputs(hello.s, stdout);
@@ -290,7 +309,7 @@ int cmd_worker(int argc, char **argv)
 	struct cb_work w = { .e = &e };
 	struct cb_str in = { 0 };
 	int status = CB_EXIT_OK;
-	size_t i;
+	char *rest = NULL;
 
 	(void)argv;
 	cb_signals_init();
@@ -299,19 +318,17 @@ int cmd_worker(int argc, char **argv)
 		status = cb_report(&e);
 		goto out;
 	}
-	if (cb_work_slurp(&in, &e) || cb_work_read(&w, &in)) {
+	if (cb_work_slurp(&in, &e) || cb_work_order(&w, &in, &rest) ||
+	    cb_work_count(&w, &in, rest)) {
 		status = cb_report(&e);
 		goto out;
 	}
 	cb_set_prog(w.o.subcommand);
 	/* Interrupted: the command that started it says so. */
-	if (cb_work(&w))
+	if (cb_work(&w, rest))
 		status = cb_stop() ? 128 + cb_stop() : cb_report(&e);
 out:
 	cb_backend_free(&w.b);
-	for (i = 0; i < w.n; i++)
-		cb_record_point_free(&w.keys[i]);
-	free(w.keys);
 	free(w.pts);
 	cb_order_free(&w.o);
 	cb_str_free(&in);
