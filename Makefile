@@ -203,18 +203,19 @@ htmldocs:
 READERS_SRCS	:= $(wildcard $(PWD_TOP)/selftests/readers_src/*.c)
 CB_BINS		:= $(BUILD)/copybench $(BUILD)/readers
 
-# The commands written in Python, run from the tree as tools/NAME and
-# installed as copybench-NAME (their man page's name too): a link in build/
-# gives mkman that name. tools/bisect-kernel's parts are the package
+# The scripts run from the tree as tools/NAME and installed as
+# copybench-NAME (their man page's name too): a link in build/ gives mkman
+# that name. tools/bisect-kernel's parts are the package
 # tools/bisect_kernel/ (installed without its unit tests) and read
-# bisect-kernel.config and lib/kernel.sh beside them.
-CB_SCRIPTS	:= $(BUILD)/copybench-bisect-kernel
+# bisect-kernel.config and lib/kernel.sh beside them; tools/vm-run's are
+# tools/vm/init and prepare (share/copybench/vm/) and lib/opts.sh.
+CB_SCRIPTS	:= $(BUILD)/copybench-bisect-kernel $(BUILD)/copybench-vm-run
 BK_DIR		:= $(PWD_TOP)/tools/bisect_kernel
 BK_PARTS	:= $(filter-out $(BK_DIR)/test_%.py $(BK_DIR)/testlib.py,$(wildcard $(BK_DIR)/*.py))
 
-$(BUILD)/copybench-bisect-kernel: $(PWD_TOP)/tools/bisect-kernel
+$(CB_SCRIPTS): $(BUILD)/copybench-%: $(PWD_TOP)/tools/%
 	@mkdir -p $(BUILD)
-	ln -sfn $(PWD_TOP)/tools/bisect-kernel $@
+	ln -sfn $< $@
 
 userspace: lib $(CB_BINS) $(CB_SCRIPTS)
 
@@ -240,9 +241,10 @@ unit-check: $(KSFT_STAMP) $(CB_LIB)
 		echo "== $$t"; $$t; done
 
 # make install [DESTDIR=...] [PREFIX=/usr/local]: the commands (and
-# copybench-bisect-kernel's parts, share/copybench/), their man
-# pages, the bpftrace tools (share/copybench/bpftrace/) and their example
-# runs, the README, this book as HTML and its sources (DOCDIR: html/, rst/).
+# copybench-bisect-kernel's and copybench-vm-run's parts, share/copybench/),
+# their man pages, the bpftrace tools (share/copybench/bpftrace/) and their
+# example runs, the README, this book as HTML and its sources (DOCDIR:
+# html/, rst/).
 # The module is DKMS's business (dkms-source).
 PREFIX		?= /usr/local
 DOCDIR		?= $(PREFIX)/share/doc/copybench
@@ -255,6 +257,7 @@ MAN_DIR		:= $(BUILD)/man
 MAN_NAME_readers	:= parallel reads into shared, private or strided buffers
 MAN_NAME_copybench	:= time the kernel's copy routines against fixed copies
 MAN_NAME_copybench-bisect-kernel := find the commit of a kernel tree that slowed its copies
+MAN_NAME_copybench-vm-run := run one command as root in a QEMU VM booting a given kernel
 
 man: userspace
 	rm -rf $(MAN_DIR)
@@ -265,13 +268,15 @@ man: userspace
 # banner (alabaster ships it for its github_banner option) stay out.
 install: userspace man htmldocs
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(CB_SHARE)/bpftrace $(CB_SHARE)/bisect_kernel $(CB_SHARE)/lib \
+		$(CB_SHARE)/bpftrace $(CB_SHARE)/bisect_kernel $(CB_SHARE)/lib $(CB_SHARE)/vm \
 		$(CB_DOC)/rst $(CB_DOC)/examples $(CB_DOC)/html
 	install -m 755 $(CB_BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(PWD_TOP)/tools/bisect-kernel $(DESTDIR)$(PREFIX)/bin/copybench-bisect-kernel
 	install -m 644 $(BK_PARTS) $(CB_SHARE)/bisect_kernel/
 	install -m 644 $(PWD_TOP)/tools/bisect-kernel.config $(CB_SHARE)/
-	install -m 644 $(PWD_TOP)/tools/lib/kernel.sh $(CB_SHARE)/lib/
+	install -m 644 $(PWD_TOP)/tools/lib/kernel.sh $(PWD_TOP)/tools/lib/opts.sh $(CB_SHARE)/lib/
+	install -m 755 $(PWD_TOP)/tools/vm-run $(DESTDIR)$(PREFIX)/bin/copybench-vm-run
+	install -m 755 $(PWD_TOP)/tools/vm/init $(PWD_TOP)/tools/vm/prepare $(CB_SHARE)/vm/
 	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 755 $(wildcard $(PWD_TOP)/tools/bpftrace/*.bt) $(CB_SHARE)/bpftrace/
 	install -m 644 $(wildcard $(PWD_TOP)/tools/bpftrace/*_example.txt) $(CB_DOC)/examples/

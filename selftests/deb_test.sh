@@ -5,8 +5,8 @@
 # Debian 12 chroot without the network (as make deb builds it on the host),
 # the packages are lintian-clean,
 # ship what they say (and the licences of what they ship), and install in
-# another clean chroot without the network, where readers --help and
-# copybench --help work and DKMS builds copybench.ko for the chroot's kernel
+# another clean chroot without the network, where readers --help,
+# copybench --help and copybench-vm-run --help work and DKMS builds copybench.ko for the chroot's kernel
 # headers; purging copybench-dkms removes the module.
 #
 # Usage: selftests/deb_test.sh
@@ -333,7 +333,10 @@ cb_files=(/usr/bin/readers /usr/bin/copybench /usr/share/man/man1/readers.1.gz
 	  /usr/share/doc/copybench/html/index.html
 	  /usr/share/doc/copybench/README.md.gz
 	  /usr/bin/copybench-bisect-kernel /usr/share/man/man1/copybench-bisect-kernel.1.gz
-	  /usr/share/copybench/bisect-kernel.config /usr/share/copybench/lib/kernel.sh)
+	  /usr/share/copybench/bisect-kernel.config /usr/share/copybench/lib/kernel.sh
+	  /usr/bin/copybench-vm-run /usr/share/man/man1/copybench-vm-run.1.gz
+	  /usr/share/copybench/vm/init /usr/share/copybench/vm/prepare
+	  /usr/share/copybench/lib/opts.sh)
 for f in tools/bisect_kernel/*.py; do
 	case $f in */test_*|*/testlib.py) continue ;; esac
 	cb_files+=("/usr/share/copybench/bisect_kernel/$(basename "$f")")
@@ -454,6 +457,18 @@ help_ok() {
 }
 check "readers --help in the chroot" help_ok readers
 check "copybench --help in the chroot" help_ok copybench
+check "copybench-vm-run --help in the chroot" help_ok copybench-vm-run
+# Installed, vm-run finds its files in /usr/share/copybench: a bad option is
+# refused as in a checkout, under its installed name.
+vm_run_bad_option() {
+	local rc
+	in_chroot "$run_root" "$ovl" copybench-vm-run --bogus >"$work/vm-run.err" 2>&1
+	rc=$?
+	cat "$work/vm-run.err"
+	[ "$rc" = 125 ] && grep -q "^vm-run: unknown option '--bogus'" "$work/vm-run.err" &&
+		grep -qx "Try 'copybench-vm-run --help'." "$work/vm-run.err"
+}
+check "copybench-vm-run --bogus in the chroot: exit 125, its installed name" vm_run_bad_option
 check "man pages installed in the chroot" \
 	in_chroot "$run_root" "$ovl" test -s /usr/share/man/man1/copybench-sweep.1.gz
 

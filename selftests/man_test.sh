@@ -9,7 +9,8 @@
 #
 # Checks, on the pages make man writes to build/man/: copybench(1), one
 # copybench-NAME(1) per line of "copybench --list-cmds", readers(1),
-# copybench-bisect-kernel(1) (tools/bisect-kernel as installed); each
+# copybench-bisect-kernel(1) and copybench-vm-run(1) (tools/bisect-kernel
+# and tools/vm-run as installed); each
 # renders with man --warnings and no warning; each has a SYNOPSIS, the
 # "Usage:" line of its --help; each subcommand's page has every option its
 # --help lists, as typed; copybench(1) links every subcommand's page
@@ -51,7 +52,7 @@ ktap_print_msg "subcommands: ${subs[*]}"
 [ ${#subs[@]} -gt 0 ] || ktap_test_fail "copybench --list-cmds lists the subcommands"
 
 pages_all() {
-	local p want=(copybench readers copybench-bisect-kernel)
+	local p want=(copybench readers copybench-bisect-kernel copybench-vm-run)
 	for p in "${subs[@]}"; do
 		want+=("copybench-$p")
 	done
@@ -91,6 +92,7 @@ synopses() {
 	synopsis_ok copybench "$CB" --help || bad=1
 	synopsis_ok readers build/readers --help || bad=1
 	synopsis_ok copybench-bisect-kernel build/copybench-bisect-kernel --help || bad=1
+	synopsis_ok copybench-vm-run build/copybench-vm-run --help || bad=1
 	for s in "${subs[@]}"; do
 		synopsis_ok "copybench-$s" "$CB" "$s" --help || bad=1
 	done
@@ -108,7 +110,7 @@ options_all() {
 				{ echo "copybench-$s(1) lacks $opt"; bad=1; }
 		done
 	done
-	for s in readers copybench-bisect-kernel; do
+	for s in readers copybench-bisect-kernel copybench-vm-run; do
 		for opt in $("build/$s" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z][a-z0-9-]*' |
 			     grep -oE -- '--[a-z][a-z0-9-]*'); do
 			n=$((n + 1))

@@ -119,9 +119,8 @@ INSTALLED_WORDS = (
      "TREE the\n                    kernel tree's name"),
     ('tools/bisect-kernel.config', 'share/copybench/bisect-kernel.config'),
     ('the tree itself builds', 'the kernel tree itself builds'),
-    ('The VM (tools/vm-run):', 'The VM (tools/vm-run of a copybench checkout, '
-     'COPYBENCH_TOP):'),
-    ('tools/vm-run and', 'vm-run and'),
+    ('The VM (tools/vm-run):', 'The VM (copybench-vm-run):'),
+    ('tools/vm-run and', 'copybench-vm-run and'),
     ('Documentation/bisect.rst has', "The documentation's bisect.rst has"),
 )
 
@@ -245,9 +244,9 @@ def check_tools(paths):
         if not shutil.which(v):
             say("'%s' not found; run scripts/setup" % v)
             raise Die()
-    if not paths.vmrun or not os.access(paths.vmrun, os.X_OK):
-        say('no tools/vm-run: the installed command boots its kernels with '
-            "a copybench checkout's; give its top directory as COPYBENCH_TOP")
+    if not os.access(paths.vmrun, os.X_OK):
+        say('no %s: it boots the kernels; install it with this command '
+            '(make install, the copybench package)' % paths.vmrun)
         raise Die()
     if os.access(paths.copybench, os.X_OK):
         return

@@ -6,14 +6,16 @@ command run as PREFIX/bin/copybench-bisect-kernel)."""
 import glob
 import os
 
-# The command's name when installed (Makefile: install).
+# The command's name when installed (Makefile: install), and vm-run's.
 INSTALLED_NAME = 'copybench-bisect-kernel'
+VMRUN_NAME = 'copybench-vm-run'
 
 
 class Paths:
     """The files bisect-kernel uses, found from its own path (ENTRY, the
-    executable's real path); TOP_ENV names a copybench checkout for what
-    an installed command does not ship (tools/vm-run)."""
+    executable's real path); installed, COPYBENCH_TOP may name a copybench
+    checkout for the module's sources when copybench-dkms is not
+    installed."""
 
     def __init__(self, entry, environ=None):
         environ = os.environ if environ is None else environ
@@ -40,15 +42,14 @@ class Paths:
         self.prog = 'tools/bisect-kernel'
 
     def _installed(self, prefix, environ):
-        """PREFIX/bin, PREFIX/share/copybench; tools/vm-run and the
-        module's sources (make dkms-source) from COPYBENCH_TOP's
-        checkout when it is given."""
+        """PREFIX/bin (copybench, copybench-vm-run), PREFIX/share/copybench;
+        the module's sources are copybench-dkms's, else made by make
+        dkms-source in COPYBENCH_TOP's checkout when it is given."""
         share = os.path.join(prefix, 'share', 'copybench')
         checkout = environ.get('COPYBENCH_TOP', '')
         self.project = os.path.realpath(checkout) if checkout else ''
         self.copybench = os.path.join(prefix, 'bin', 'copybench')
-        self.vmrun = (os.path.join(self.project, 'tools', 'vm-run')
-                      if self.project else '')
+        self.vmrun = os.path.join(prefix, 'bin', VMRUN_NAME)
         self.config = os.path.join(share, 'bisect-kernel.config')
         self.kernel_sh = os.path.join(share, 'lib', 'kernel.sh')
         self.bpftrace = os.path.join(share, 'bpftrace')

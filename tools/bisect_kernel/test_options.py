@@ -5,8 +5,9 @@ import os
 import unittest
 
 from . import options
+from . import paths
 from .common import BadOption
-from .testlib import ScratchTest
+from .testlib import ENTRY, ScratchTest
 
 
 class ParseTest(unittest.TestCase):
@@ -175,6 +176,37 @@ class TracePreflightTest(ScratchTest):
                                         'this tree: '), note)
         self.assertTrue(note.endswith('bisecting without it (--trace none)'))
         self.assertEqual(s.trace, 'none')
+
+
+class PathsTest(unittest.TestCase):
+    """paths.Paths: the checkout's files, or the installed ones."""
+
+    def test_tree(self):
+        p = paths.Paths(ENTRY, {})
+        top = os.path.dirname(os.path.dirname(ENTRY))
+        self.assertFalse(p.installed)
+        self.assertEqual(p.vmrun, os.path.join(top, 'tools', 'vm-run'))
+        self.assertEqual(p.project, top)
+
+    def test_installed_uses_the_installed_vm_run(self):
+        p = paths.Paths('/opt/cb/bin/copybench-bisect-kernel', {})
+        self.assertTrue(p.installed)
+        self.assertEqual(p.vmrun, '/opt/cb/bin/copybench-vm-run')
+        self.assertEqual(p.project, '')
+        self.assertEqual(p.config,
+                         '/opt/cb/share/copybench/bisect-kernel.config')
+        # COPYBENCH_TOP: the checkout for the module's sources only
+        p = paths.Paths('/opt/cb/bin/copybench-bisect-kernel',
+                        {'COPYBENCH_TOP': '/'})
+        self.assertEqual(p.project, '/')
+        self.assertEqual(p.vmrun, '/opt/cb/bin/copybench-vm-run')
+
+    def test_installed_words(self):
+        p = paths.Paths('/opt/cb/bin/copybench-bisect-kernel', {})
+        text = options.usage(p)
+        self.assertIn('The VM (copybench-vm-run):', text)
+        self.assertNotIn('tools/', text)
+        self.assertNotIn('COPYBENCH_TOP', text)
 
 
 if __name__ == '__main__':
