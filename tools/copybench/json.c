@@ -411,6 +411,22 @@ const struct cb_json *cb_json_get(const struct cb_json *v, const char *key)
 	return NULL;
 }
 
+int cb_json_parse_object(const char *text, size_t len, const char *what, struct cb_json *out,
+			 char *why, size_t whylen)
+{
+	char err[CB_ERR_MAX / 2];
+
+	if (cb_json_parse(text, len, out, err, sizeof(err))) {
+		snprintf(why, whylen, "not JSON: %s", err);
+		return -1;
+	}
+	if (out->type == CB_JSON_OBJECT)
+		return 0;
+	snprintf(why, whylen, "expected %s object, got %s", what, cb_json_type_name(out->type));
+	cb_json_free(out);
+	return -1;
+}
+
 const char *cb_json_type_name(enum cb_json_type t)
 {
 	static const char *const names[] = {

@@ -59,6 +59,14 @@ struct cb_json_member {
  */
 int cb_json_parse(const char *text, size_t len, struct cb_json *out, char *err, size_t errlen);
 
+/*
+ * cb_json_parse_object - a line that must be one JSON object (what names
+ * it for the message: "a point", "an order") into *out: 0, or -1 with why
+ * "not JSON: ..." or "expected WHAT object, got TYPE", *out then empty.
+ */
+int cb_json_parse_object(const char *text, size_t len, const char *what, struct cb_json *out,
+			 char *why, size_t whylen);
+
 /* Frees what cb_json_parse() allocated in v (not v itself). */
 void cb_json_free(struct cb_json *v);
 

@@ -280,20 +280,14 @@ void cb_order_json(struct cb_str *b, const struct cb_order *o)
 
 int cb_order_parse(const char *line, size_t len, struct cb_order *o, char *why, size_t whylen)
 {
-	char err[CB_ERR_MAX / 2];
 	struct cb_json v;
-	int ret = -1;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
-	if (cb_json_parse(line, len, &v, err, sizeof(err))) {
-		snprintf(why, whylen, "not JSON: %s", err);
+	if (cb_json_parse_object(line, len, "an order", &v, why, whylen))
 		return -1;
-	}
-	if (v.type != CB_JSON_OBJECT)
-		snprintf(why, whylen, "expected an order object, got %s", cb_json_type_name(v.type));
-	else
-		ret = cb_fields_read(cb_order_fields, ARRAY_SIZE(cb_order_fields), &v, o,
-				     &o->present, why, whylen);
+	ret = cb_fields_read(cb_order_fields, ARRAY_SIZE(cb_order_fields), &v, o, &o->present,
+			     why, whylen);
 	cb_json_free(&v);
 	if (!ret && o->copybench_order != CB_ORDER_VERSION) {
 		snprintf(why, whylen, "an order of version %llu (accepted: %d)",

@@ -320,18 +320,13 @@ static int cb_record_header_read(struct cb_record *r, const char *line, size_t l
 static int cb_point_parse(const char *line, size_t len, struct cb_record_point *p, size_t n,
 			  char *why, size_t whylen)
 {
-	char err[CB_ERR_MAX / 2];
 	struct cb_json v;
 	int ret = -1;
 
 	memset(p, 0, sizeof(*p));
-	if (cb_json_parse(line, len, &v, err, sizeof(err))) {
-		snprintf(why, whylen, "not JSON: %s", err);
+	if (cb_json_parse_object(line, len, "a point", &v, why, whylen))
 		return -1;
-	}
-	if (v.type != CB_JSON_OBJECT)
-		snprintf(why, whylen, "expected a point object, got %s", cb_json_type_name(v.type));
-	else if (cb_json_get(&v, "copybench_record"))
+	if (cb_json_get(&v, "copybench_record"))
 		snprintf(why, whylen, "a second record header (two records concatenated?)");
 	else
 		ret = cb_fields_read(cb_point_fields, n, &v, p, &p->present, why, whylen);
