@@ -356,27 +356,27 @@ static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
  * its baseline. Where the baseline is as large as the copy (G = 2 N), a
  * +5% paired change is +2.5% a call: an own level whose interval ends at
  * +4.5% leaves the first out and holds the second, and must not deny it.
+ * cb_call_gap() gives the map's G - N, once a point, or -1 when a record
+ * lacks what it needs (the conversions are then NaN).
  */
-static double cb_paired_per_call(const struct cb_cmp_point *p, const struct cb_pointset *bs)
+static int cb_call_gap(const struct cb_cmp_point *p, const struct cb_pointset *bs, double *gap)
 {
-	double gap, lb = p->v.level.base;
+	if (!bs->n || !isfinite(bs->gross_net) || !(p->v.level.base > 0))
+		return -1;
+	*gap = cb_median_of(bs->v, bs->n) * (bs->gross_net - 1);
+	return 0;
+}
 
-	if (!bs->n || !isfinite(bs->gross_net) || !(lb > 0) || !isfinite(p->v.ratio))
-		return NAN;
-	gap = cb_median_of(bs->v, bs->n) * (bs->gross_net - 1);
-	return (lb * p->v.ratio + gap) / (lb + gap);
+/* A paired change r in a call's terms, lb the base level; NaN for NaN. */
+static double cb_paired_per_call(double lb, double gap, double r)
+{
+	return isfinite(r) ? (lb * r + gap) / (lb + gap) : NAN;
 }
 
 /* A call's change x (the own level's terms) in the paired terms, net of the baseline. */
-static double cb_per_call_paired(const struct cb_cmp_point *p, const struct cb_pointset *bs,
-				 double x)
+static double cb_per_call_paired(double lb, double gap, double x)
 {
-	double gap, lb = p->v.level.base;
-
-	if (!bs->n || !isfinite(bs->gross_net) || !(lb > 0) || !isfinite(x))
-		return NAN;
-	gap = cb_median_of(bs->v, bs->n) * (bs->gross_net - 1);
-	return (x * (lb + gap) - gap) / lb;
+	return isfinite(x) ? (x * (lb + gap) - gap) / lb : NAN;
 }
 
 /*
@@ -565,7 +565,8 @@ static bool cb_same_processes(const struct cb_pointset *s, const struct cb_point
  * Native's fast level against its reference's (p->against at bs[i]'s
  * place in both records), each of its own processes' time per call
  * (infer_level_pair()), new/base, into p->levels[] (ratio, lo, hi) and
- * p->levels_p; NaN when a record lacks the figures.
+ * p->levels_p; left NaN (as cb_judge() sets them) when a record lacks
+ * the figures.
  */
 static void cb_levels(struct cb_cmp_point *p, const struct cb_pointset *bs, size_t nb,
 			 size_t i, const struct cb_pointset *ns, size_t nn, size_t j,
@@ -574,7 +575,6 @@ static void cb_levels(struct cb_cmp_point *p, const struct cb_pointset *bs, size
 	size_t blo, bhi, nlo, nhi, k, m;
 	struct infer_pair_level l;
 
-	p->levels[0] = p->levels[1] = p->levels[2] = p->levels_p = NAN;
 	if (!p->against)
 		return;
 	cb_place_range(bs, nb, i, &blo, &bhi);
@@ -600,8 +600,8 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 {
 	const struct cb_pointset *bs = &ball[bi], *ns = &nall[ni];
 	struct cb_pointset pb, pn, *b = (struct cb_pointset *)bs, *n = (struct cb_pointset *)ns;
-	double *rb = NULL, *rn = NULL;
-	int err;
+	double *rb = NULL, *rn = NULL, gap, lb;
+	int err, k;
 
 	cb_describe(b, &p->base);
 	cb_describe(n, &p->new);
@@ -642,12 +642,12 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 	if (p->paired && !p->control)
 		cb_own_level(p, bs, ns, par);
 	err = cb_judge_on(p, b, n, par, e);
-	if (!err && p->paired && !p->control && p->v.by_level) {
-		p->own_paired = cb_paired_per_call(p, bs);
+	if (!err && p->paired && !p->control && p->v.by_level && !cb_call_gap(p, bs, &gap)) {
+		lb = p->v.level.base;
+		p->own_paired = cb_paired_per_call(lb, gap, p->v.ratio);
 		/* The levels' change a call's, in the paired terms. */
-		p->levels_net[0] = cb_per_call_paired(p, bs, p->levels[0]);
-		p->levels_net[1] = cb_per_call_paired(p, bs, p->levels[1]);
-		p->levels_net[2] = cb_per_call_paired(p, bs, p->levels[2]);
+		for (k = 0; k < 3; k++)
+			p->levels_net[k] = cb_per_call_paired(lb, gap, p->levels[k]);
 	}
 	if (p->paired) {
 		free(pb.v);
