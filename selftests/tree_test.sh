@@ -282,9 +282,13 @@ check "selftests/ builds as a kernel-tree kselftest target" in_tree_build
 
 # make module says which kernel it builds for and why: without headers for
 # the running kernel the default is the newest in /lib/modules, a module
-# insmod refuses ("Invalid module format") on the running one.
+# insmod refuses ("Invalid module format") on the running one. The build
+# runs in a copy of the tree (its files, as make deb-source copies them):
+# kbuild's M= build writes its objects beside the sources, and make check
+# builds the module in the tree itself, once per kernel, while this suite
+# runs.
 module_says_its_kernel() {
-	local running want why out log=$top/build/kdir-test.log
+	local running want why out log=$top/build/kdir-test.log src=$top/build/kdir-test/src
 	running=$(uname -r)
 	if [ -d "/lib/modules/$running/build" ]; then
 		want=$running why="the running kernel"
@@ -293,8 +297,13 @@ module_says_its_kernel() {
 		want=$(basename "$(dirname "$(ls -d /lib/modules/*/build | sort -V | tail -n 1)")")
 		why="no headers for the running kernel $running, so the newest in /lib/modules"
 	fi
-	make -C "$top" module KO_OUT="$top/build/kdir-test/copybench.ko" >"$log" 2>&1 ||
+	rm -rf "$top/build/kdir-test"
+	mkdir -p "$src" || return 1
+	git ls-files -z --cached --others --exclude-standard |
+		tar --null --ignore-failed-read -T - -cf - | tar -xf - -C "$src" || return 1
+	make -C "$src" module KO_OUT="$top/build/kdir-test/copybench.ko" >"$log" 2>&1 ||
 		{ tail -n 20 "$log"; return 1; }
+	[ -s "$top/build/kdir-test/copybench.ko" ] || { echo "no copybench.ko built"; return 1; }
 	rm -rf "$top/build/kdir-test"
 	grep -Fqx "copybench: building copybench.ko for $want ($why): it loads only on that kernel" "$log" ||
 		{ echo "no line naming $want and why in:"; head -n 5 "$log"; return 1; }
