@@ -3,8 +3,9 @@
 # libcopyvariants.mk - rules for libcopyvariants.a, the userspace build of
 # copy_variants.S, the C client of the module's debugfs interface
 # (lib/cb_debugfs.c) that the copybench command and the module's tests
-# share, and the JSON writer (lib/cb_json_writer.c) of the copybench
-# command and readers. Included by the top-level Makefile and by
+# share, the JSON writer (lib/cb_json_writer.c) of the copybench command and
+# readers, and the command's option engine (lib/cb_options.c, on
+# lib/cb_util.c). Included by the top-level Makefile and by
 # selftests/Makefile (so the selftests also build inside a kernel tree).
 #
 # In:  CB_TOP      copybench's source directory
@@ -12,13 +13,13 @@
 # Out: CB_LIB      the archive's path
 
 CB_LIB		:= $(CB_LIB_DIR)/libcopyvariants.a
-CB_LIB_OBJS	:= $(CB_LIB_DIR)/lib/copy_variants.o \
-		   $(CB_LIB_DIR)/lib/copy_variants_user.o \
-		   $(CB_LIB_DIR)/lib/cb_debugfs.o \
-		   $(CB_LIB_DIR)/lib/cb_json_writer.o
+CB_LIB_C_OBJS	:= $(addprefix $(CB_LIB_DIR)/lib/,copy_variants_user.o cb_debugfs.o \
+		   cb_json_writer.o cb_options.o cb_util.o)
+CB_LIB_OBJS	:= $(CB_LIB_DIR)/lib/copy_variants.o $(CB_LIB_C_OBJS)
 CB_LIB_HDRS	:= $(CB_TOP)/copy_variants.h $(CB_TOP)/copy_variants_list.h \
 		   $(CB_TOP)/copybench.h $(CB_TOP)/lib/cb_asm_user.h \
-		   $(CB_TOP)/lib/cb_debugfs.h $(CB_TOP)/lib/cb_json_writer.h
+		   $(CB_TOP)/lib/cb_debugfs.h $(CB_TOP)/lib/cb_json_writer.h \
+		   $(CB_TOP)/lib/cb_options.h $(CB_TOP)/lib/cb_util.h
 CB_LIB_CFLAGS	:= -O2 -g -Wall -Wextra -I$(CB_TOP)
 
 $(CB_LIB): $(CB_LIB_OBJS)
@@ -28,14 +29,6 @@ $(CB_LIB_DIR)/lib/copy_variants.o: $(CB_TOP)/copy_variants.S $(CB_LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CB_LIB_CFLAGS) -c $< -o $@
 
-$(CB_LIB_DIR)/lib/copy_variants_user.o: $(CB_TOP)/lib/copy_variants_user.c $(CB_LIB_HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CB_LIB_CFLAGS) -c $< -o $@
-
-$(CB_LIB_DIR)/lib/cb_debugfs.o: $(CB_TOP)/lib/cb_debugfs.c $(CB_LIB_HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CB_LIB_CFLAGS) -c $< -o $@
-
-$(CB_LIB_DIR)/lib/cb_json_writer.o: $(CB_TOP)/lib/cb_json_writer.c $(CB_LIB_HDRS)
+$(CB_LIB_C_OBJS): $(CB_LIB_DIR)/lib/%.o: $(CB_TOP)/lib/%.c $(CB_LIB_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CB_LIB_CFLAGS) -c $< -o $@

@@ -14,9 +14,9 @@
 
 #include "backend.h"
 #include "builtin.h"
-#include "lib/cb_json_writer.h"
 #include "compare.h"
-#include "options.h"
+#include "lib/cb_json_writer.h"
+#include "lib/cb_options.h"
 
 static const char cb_compare_usage[] =
 	"Usage: copybench compare BASE.json NEW.json [MORE.json...] [OPTIONS]\n"

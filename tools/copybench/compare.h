@@ -7,7 +7,7 @@
 #ifndef CB_COMPARE_H
 #define CB_COMPARE_H
 
-#include "options.h"
+#include "lib/cb_options.h"
 #include "verdict.h"
 
 /* --points: as typed (bisect-run passes it on), and parsed. */

@@ -10,7 +10,8 @@
 
 #include "builtin.h"
 #include "copybench.h"
-#include "options.h"
+#include "lib/cb_options.h"
+#include "util.h"
 
 /* Bytes one call writes at most: far beyond what a test compares. */
 #define CB_PATTERN_MAX	(1ULL << 30)

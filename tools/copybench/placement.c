@@ -27,7 +27,7 @@
 #include "gnuplot.h"
 #include "infer.h"
 #include "lib/cb_json_writer.h"
-#include "options.h"
+#include "lib/cb_options.h"
 #include "points.h"
 #include "process.h"
 #include "record.h"

@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "backend.h"
-#include "options.h"
+#include "lib/cb_options.h"
 #include "place.h"
 #include "points.h"
 #include "record.h"

@@ -18,7 +18,7 @@
 #include "backend.h"
 #include "builtin.h"
 #include "gnuplot.h"
-#include "options.h"
+#include "lib/cb_options.h"
 #include "plateau.h"
 #include "record.h"
 #include "stats.h"

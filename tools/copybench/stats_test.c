@@ -21,7 +21,7 @@
 
 #include "json.h"
 #include "lib/cb_json_writer.h"
-#include "options.h"
+#include "lib/cb_options.h"
 #include "plateau.h"
 #include "points.h"
 #include "record.h"

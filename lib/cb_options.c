@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * options.c - option tables to getopt_long(), the fields and --help
- * (options.h).
+ * cb_options.c - option tables to getopt_long(), the fields and --help
+ * (cb_options.h).
  */
 #include <getopt.h>
 #include <stdint.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "lib/cb_options.h"
 
 static int cb_option_name_index(const struct cb_option *o, const char *v)
 {
