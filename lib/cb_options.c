@@ -3,6 +3,7 @@
  * cb_options.c - option tables to getopt_long(), the fields and --help
  * (cb_options.h).
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -197,7 +198,12 @@ static void cb_options_refused(int argc, char **argv, int key, int idx,
 		idx = optind - 1;
 	if (optopt)
 		o = cb_option_by_key(tables, optopt, NULL);
-	if (key == ':' && o) {
+	if (key == ':' && o && idx < argc &&
+	    (strncmp(argv[idx], "--", 2) || strcmp(argv[idx] + 2, o->name))) {
+		/* "-c", "-jc" or "--chu": named as typed, then in full */
+		cb_fail(e, CB_EXIT_USAGE, "option '%s' (--%s) needs a value: %s (see --help)",
+			argv[idx], o->name, o->arg ? o->arg : "");
+	} else if (key == ':' && o) {
 		cb_fail(e, CB_EXIT_USAGE, "option '--%s' needs a value: %s (see --help)",
 			o->name, o->arg ? o->arg : "");
 	} else if (o && strchr(argv[idx], '=')) {
@@ -209,6 +215,41 @@ static void cb_options_refused(int argc, char **argv, int key, int idx,
 			idx < argc ? argv[idx] : "?", list.s);
 	}
 	cb_str_free(&list);
+}
+
+/*
+ * "--duration", "-t", "--": a word meant as an option, not as a value; a
+ * number ("-5", "-0.1", "-inf") is not one.
+ */
+static int cb_looks_like_option(const char *s)
+{
+	char *end;
+
+	if (s[0] != '-' || !(isalpha((unsigned char)s[1]) || s[1] == '-'))
+		return 0;
+	(void)strtod(s, &end);
+	return end == s || *end;
+}
+
+/*
+ * getopt_long() takes the word after an option that needs a value as that
+ * value, whatever it is: "--output --json" would write a file named
+ * "--json", "--source --duration 0.1" read one. Refuse an option-looking
+ * value in its own word; a value that really starts with '-' can still be
+ * given as --output=VALUE. "-" alone and numbers such as "-5" are not
+ * option-looking: their option judges them.
+ */
+static int cb_option_check_word(const struct cb_option *o, int argc, char **argv,
+				struct cb_error *e)
+{
+	const char *arg = o->arg ? o->arg : "VALUE";
+
+	if (o->has_arg != required_argument || optind < 2 || optind > argc ||
+	    optarg != argv[optind - 1] || !cb_looks_like_option(optarg))
+		return 0;
+	return cb_fail(e, CB_EXIT_USAGE,
+		       "option '%s' needs a value, but '%s' follows it (a %s that starts with '-': --%s=%s)",
+		       argv[optind - 2], optarg, arg, o->name, arg);
 }
 
 int cb_options_parse(int argc, char **argv, const struct cb_option *const *tables, void *ctx,
@@ -237,7 +278,7 @@ int cb_options_parse(int argc, char **argv, const struct cb_option *const *table
 			break;
 		}
 		o = cb_option_by_key(tables, key, &i);
-		if (cb_option_store(o, ctx, optarg, e))
+		if (cb_option_check_word(o, argc, argv, e) || cb_option_store(o, ctx, optarg, e))
 			break;
 		if (given)
 			given->bits[i / 64] |= 1ULL << (i % 64);
@@ -262,11 +303,13 @@ int cb_option_given(const struct cb_option *const *tables, const struct cb_given
 	abort();	/* no such option: a bug in the caller */
 }
 
-void cb_options_help(FILE *f, const struct cb_option *const *tables)
+void cb_options_help(FILE *f, const struct cb_option *const *tables,
+		     enum cb_help_layout layout)
 {
+	static const char beside[] = "                          ", below[] = "        ";
+	const char *h, *nl, *open, *close, *first, *next;
 	const struct cb_option *const *t;
 	const struct cb_option *o;
-	const char *h, *nl, *open, *close;
 	char head[64];
 
 	for (t = tables, o = cb_option_next(&t, NULL); o; o = cb_option_next(&t, o)) {
@@ -278,12 +321,20 @@ void cb_options_help(FILE *f, const struct cb_option *const *tables)
 		else
 			snprintf(head, sizeof(head), "    --%s%s%s%s", o->name, open,
 				 o->arg ? o->arg : "", close);
-		fprintf(f, "  %-24s", head);
-		if (strlen(head) >= 24)
-			fprintf(f, "\n  %-24s", "");
+		if (layout == CB_HELP_BELOW) {
+			fprintf(f, "  %s\n", head);
+			first = below;
+			next = below;
+		} else {
+			fprintf(f, "  %-24s", head);
+			if (strlen(head) >= 24)
+				fprintf(f, "\n  %-24s", "");
+			first = "";
+			next = beside;
+		}
 		for (h = o->help; h; h = nl ? nl + 1 : NULL) {
 			nl = strchr(h, '\n');
-			fprintf(f, "%s%.*s\n", h == o->help ? "" : "                          ",
+			fprintf(f, "%s%.*s\n", h == o->help ? first : next,
 				nl ? (int)(nl - h) : (int)strlen(h), h);
 		}
 	}

@@ -107,10 +107,14 @@ struct cb_option {
 	  .has_arg = required_argument, CB_OPT_FIELD(T, f), .dmin = (lo),	\
 	  .dmax = (hi), .open = (op), .scale = (scl), .unit = (wh),	\
 	  .sym = (sy), .arg = (a), .help = (h) }
-/* has: required_argument, or optional_argument (then fn may get NULL). */
-#define CB_OPT_CALLBACK(n, T, f, has, fn, a, h)				\
-	{ .type = CB_OPTT_CALLBACK, .name = (n), .has_arg = (has),	\
-	  CB_OPT_FIELD(T, f), .cb = (fn), .arg = (a), .help = (h) }
+/*
+ * has: required_argument, optional_argument or no_argument (then fn may
+ * get NULL). A callback refuses a value with its own message.
+ */
+#define CB_OPT_CALLBACK(n, s, T, f, has, fn, a, h)			\
+	{ .type = CB_OPTT_CALLBACK, .name = (n), .short_name = (s),	\
+	  .has_arg = (has), CB_OPT_FIELD(T, f), .cb = (fn), .arg = (a),	\
+	  .help = (h) }
 #define CB_OPT_END()	{ .type = CB_OPTT_END }
 
 /* Which options were given: bit i for the i-th option of the tables. */
@@ -121,10 +125,14 @@ struct cb_given {
 
 /*
  * cb_options_parse - parse argv[1..] with the options of every table in
- * tables (NULL-terminated), storing each value into its field of ctx.
- * given, when not NULL, is filled. Returns the index of the first operand,
- * or -1 with e set (CB_EXIT_USAGE: unknown option, missing, unexpected or
- * refused value). -h/--help is not handled here: put it in a table.
+ * tables (NULL-terminated), storing each value into its field of ctx, in
+ * the order given. given, when not NULL, is filled. Returns the index of
+ * the first operand, or -1 with e set (CB_EXIT_USAGE: unknown option,
+ * missing, unexpected or refused value). A value in its own word that
+ * looks like an option ("--output --json": '-' and a letter, or "--"; a
+ * number such as -5 or -inf does not) is refused as missing; one that
+ * starts with '-' goes after '=' (--output=-f). -h/--help is not handled
+ * here: put it in a table (a callback may print it and exit at once).
  */
 int cb_options_parse(int argc, char **argv, const struct cb_option *const *tables, void *ctx,
 		     struct cb_given *given, struct cb_error *e);
@@ -133,7 +141,14 @@ int cb_options_parse(int argc, char **argv, const struct cb_option *const *table
 int cb_option_given(const struct cb_option *const *tables, const struct cb_given *given,
 		    const char *name);
 
-/* The option list of --help: one "  --name ARG  help" entry per option. */
-void cb_options_help(FILE *f, const struct cb_option *const *tables);
+/* How cb_options_help() lays an option and its help out. */
+enum cb_help_layout {
+	CB_HELP_BESIDE,		/* the help from column 27 of its line (copybench) */
+	CB_HELP_BELOW,		/* the help on the lines below, indented 8 (readers) */
+};
+
+/* The option list of --help: "  -s, --name ARG" and its help, per option. */
+void cb_options_help(FILE *f, const struct cb_option *const *tables,
+		     enum cb_help_layout layout);
 
 #endif /* CB_OPTIONS_H */

@@ -797,6 +797,10 @@ bad "--json --plateau" sweep "--json and --plateau exclude each other" --json --
 bad "unknown option" sweep "unknown option '--frobnicate' (accepted: --src-offset, --dst-offset, --backend" \
 	--frobnicate
 bad "missing value" sweep "option '--sizes' needs a value" --sizes
+bad "missing value of -o" sweep "option '-o' (--output) needs a value: FILE (see --help)" -o
+bad "a value that looks like an option" sweep \
+	"option '--output' needs a value, but '--json' follows it (a FILE that starts with '-': --output=FILE)" \
+	--output --json
 bad "value on a flag" sweep "option '--json' takes no value (got '--json=1')" --json=1
 bad "an operand" sweep "unexpected argument 'extra'" extra
 bad "a direction the variants lack" sweep "to_iter" --directions to_iter --variants movsb

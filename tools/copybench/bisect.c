@@ -63,11 +63,10 @@ struct cb_bisect {
 	struct cb_compare_args cmp;	/* first: compare's options are its fields */
 	const char *good, *bad;
 	const char *backend, *load, *cpu, *as_native, *perturb;	/* passed on to sweep */
-	const char *sweep[16];		/* options passed to the sweep */
+	const char *sweep[16];		/* options passed to the sweep: name, value */
 	size_t nsweep;
 	unsigned long long repeat;	/* 0: not given */
 	char repeat_arg[24];
-	char load_arg[PATH_MAX + 8];
 	char **prefix;			/* argv after "--" */
 	int nprefix;
 };
@@ -87,7 +86,7 @@ static const struct cb_option cb_bisect_options[] = {
 		    "what alpha needs against GOOD's)"),
 	CB_OPT_NAME("backend", struct cb_bisect, backend, cb_backend_names, "B",
 		    "user or module (default: GOOD's)"),
-	CB_OPT_CALLBACK("load", struct cb_bisect, load, optional_argument, cb_opt_load,
+	CB_OPT_CALLBACK("load", 0, struct cb_bisect, load, optional_argument, cb_opt_load,
 			"KO", "module backend: load KO (default ./copybench.ko)\n"
 			"if not loaded, unload it after"),
 	CB_OPT_STRING("cpu", 0, struct cb_bisect, cpu, "N",
@@ -105,6 +104,7 @@ static const struct cb_option cb_bisect_test_options[] = {
 	CB_OPT_END(),
 };
 
+/* Option opt with value arg ("": none, as --load's) for the sweep, if given. */
 static void cb_bisect_pass(struct cb_bisect *b, const char *opt, const char *arg)
 {
 	if (!arg)
@@ -117,11 +117,7 @@ static void cb_bisect_pass(struct cb_bisect *b, const char *opt, const char *arg
 static void cb_bisect_sweep_args(struct cb_bisect *b)
 {
 	cb_bisect_pass(b, "--backend", b->backend);
-	if (b->load) {
-		snprintf(b->load_arg, sizeof(b->load_arg), "--load%s%s", *b->load ? "=" : "",
-			 b->load);
-		b->sweep[b->nsweep++] = b->load_arg;
-	}
+	cb_bisect_pass(b, "--load", b->load);
 	cb_bisect_pass(b, "--cpu", b->cpu);
 	cb_bisect_pass(b, "--as-native", b->as_native);
 	cb_bisect_pass(b, "--perturb-controls", b->perturb);
@@ -235,7 +231,12 @@ static void cb_bisect_relay(int fd, struct cb_cause *c)
 	close(fd);
 }
 
-/* [PREFIX...] self sweep --like GOOD [--points P] --repeat N [SWEEP...] -o out. */
+/*
+ * [PREFIX...] self sweep --like=GOOD [--points=P] --repeat=N [SWEEP...] -o
+ * out: each value the user gave after '=', so that one starting with '-'
+ * (a file "-good.json") is not refused as option-looking; out, beside
+ * GOOD, as ./out then.
+ */
 static void cb_bisect_argv(const struct cb_bisect *b, const char *self, const char *out,
 			   struct cb_argv *a)
 {
@@ -245,18 +246,18 @@ static void cb_bisect_argv(const struct cb_bisect *b, const char *self, const ch
 		cb_argv_add(a, "%s", b->prefix[i]);
 	cb_argv_add(a, "%s", self);
 	cb_argv_add(a, "sweep");
-	cb_argv_add(a, "--like");
-	cb_argv_add(a, "%s", b->good);
-	if (b->cmp.points.arg) {
-		cb_argv_add(a, "--points");
-		cb_argv_add(a, "%s", b->cmp.points.arg);
+	cb_argv_add(a, "--like=%s", b->good);
+	if (b->cmp.points.arg)
+		cb_argv_add(a, "--points=%s", b->cmp.points.arg);
+	cb_argv_add(a, "--repeat=%s", b->repeat_arg);
+	for (i = 0; i < b->nsweep; i += 2) {
+		if (*b->sweep[i + 1])
+			cb_argv_add(a, "%s=%s", b->sweep[i], b->sweep[i + 1]);
+		else
+			cb_argv_add(a, "%s", b->sweep[i]);
 	}
-	cb_argv_add(a, "--repeat");
-	cb_argv_add(a, "%s", b->repeat_arg);
-	for (i = 0; i < b->nsweep; i++)
-		cb_argv_add(a, "%s", b->sweep[i]);
 	cb_argv_add(a, "-o");
-	cb_argv_add(a, "%s", out);
+	cb_argv_add(a, "%s%s", *out == '-' ? "./" : "", out);
 }
 
 /*
@@ -738,9 +739,9 @@ int cmd_bisect_run(int argc, char **argv)
 	cb_bisect_sweep_args(&b);
 	if (b.cmp.help) {
 		fputs(cb_bisect_usage, stdout);
-		cb_options_help(stdout, product);
+		cb_options_help(stdout, product, CB_HELP_BESIDE);
 		fputs("\nTest-only options:\n", stdout);
-		cb_options_help(stdout, test);
+		cb_options_help(stdout, test, CB_HELP_BESIDE);
 		cb_patterns_free(&b.cmp.points.pat);
 		return CB_BISECT_GOOD;
 	}

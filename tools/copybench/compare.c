@@ -60,7 +60,7 @@ const struct cb_option cb_compare_decide_options[] = {
 	CB_OPT_DOUBLE("threshold", struct cb_compare_args, o.par.threshold, 0, 1000, CB_HI_OPEN,
 		      1.0 / 100, "a percentage", "PCT", "PCT",
 		      "smallest change reported, percent (default 2)"),
-	CB_OPT_CALLBACK("points", struct cb_compare_args, points, required_argument,
+	CB_OPT_CALLBACK("points", 0, struct cb_compare_args, points, required_argument,
 			cb_opt_points, "SPEC",
 			"only these points, comma-separated names or\n"
 			"shell patterns ('to_user.native.*', '*.4K'), and\n"
@@ -822,7 +822,7 @@ int cmd_compare(int argc, char **argv)
 	cb_compare_args_parsed(&a);
 	if (a.help) {
 		fputs(cb_compare_usage, stdout);
-		cb_options_help(stdout, tables);
+		cb_options_help(stdout, tables, CB_HELP_BESIDE);
 		cb_patterns_free(&a.points.pat);
 		return CB_EXIT_OK;
 	}

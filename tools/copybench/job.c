@@ -52,7 +52,7 @@ static const struct cb_option cb_job_options[] = {
 		    "auto (default): module when copybench.ko is\n"
 		    "loaded, else user; user: libcopyvariants timed in\n"
 		    "this process; module: copybench.ko (root)"),
-	CB_OPT_CALLBACK("load", struct cb_job, set.load, optional_argument, cb_opt_load, "KO",
+	CB_OPT_CALLBACK("load", 0, struct cb_job, set.load, optional_argument, cb_opt_load, "KO",
 			"module: load KO (default " CB_DEFAULT_KO ")\n"
 			"when not loaded; unload it at the end"),
 	CB_OPT_STRING("variants", 0, struct cb_job, variants, "LIST",
@@ -76,7 +76,7 @@ static const struct cb_option cb_job_options[] = {
 		    "shuffle the points of each repeat and draw random\n"
 		    "sizes with N; the placements are drawn from it\n"
 		    "(seed 1 when not given)"),
-	CB_OPT_CALLBACK("placement", struct cb_job, placement, required_argument,
+	CB_OPT_CALLBACK("placement", 0, struct cb_job, placement, required_argument,
 			cb_opt_placement, "P",
 			"where each process puts its buffers and stack:\n"
 			"vary (default): drawn per process from the seed;\n"
@@ -113,7 +113,7 @@ static const struct cb_option cb_job_options[] = {
 	CB_OPT_UINT("loops", struct cb_job, set.loops, 0, CB_LOOPS_MAX, NULL, "N",
 		    "copies per sample (default 0: the least power of\n"
 		    "two whose sample takes 10 us; up to 1000000)"),
-	CB_OPT_CALLBACK("cpu", struct cb_job, set.cpu, required_argument, cb_opt_cpu, "N",
+	CB_OPT_CALLBACK("cpu", 0, struct cb_job, set.cpu, required_argument, cb_opt_cpu, "N",
 			"CPU to pin to (default: the one it starts on)"),
 	CB_OPT_UINT("max-run-ms", struct cb_job, set.max_run_ms, CB_MAX_RUN_MS_MIN,
 		    CB_MAX_RUN_MS_MAX, NULL, "MS",
@@ -174,7 +174,7 @@ static int cb_opt_as_native(void *field, const char *v, struct cb_error *e)
  * heading of their own in --help: no product option sits among them.
  */
 static const struct cb_option cb_job_test_options[] = {
-	CB_OPT_CALLBACK("as-native", struct cb_job, as_native, required_argument,
+	CB_OPT_CALLBACK("as-native", 0, struct cb_job, as_native, required_argument,
 			cb_opt_as_native, "V",
 			"test-only: time variant V where native would be\n"
 			"and record it as native (validation, bisect test)"),
@@ -605,11 +605,11 @@ int cb_job_command(int argc, char **argv, enum cb_mode mode, const struct cb_opt
 	r.seeded = cb_job_given(&r, "seed");
 	if (r.help) {
 		fputs(usage, stdout);
-		cb_options_help(stdout, product);
+		cb_options_help(stdout, product, CB_HELP_BESIDE);
 		if (mode == CB_MODE_SWEEP) {
 			fputs("\nTest-only options (they make the record lie on purpose, for the\n"
 			      "tests of compare and bisect-run):\n", stdout);
-			cb_options_help(stdout, test);
+			cb_options_help(stdout, test, CB_HELP_BESIDE);
 		}
 		return CB_EXIT_OK;
 	}

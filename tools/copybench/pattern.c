@@ -47,7 +47,7 @@ static int cb_opt_pattern_size(void *field, const char *v, struct cb_error *e)
 static const struct cb_option cb_pattern_options[] = {
 	CB_OPT_UINT("offset", struct cb_pattern, offset, 0, ~0ULL, NULL, "P",
 		    "the first byte's file position (default 0)"),
-	CB_OPT_CALLBACK("size", struct cb_pattern, size, required_argument, cb_opt_pattern_size,
+	CB_OPT_CALLBACK("size", 0, struct cb_pattern, size, required_argument, cb_opt_pattern_size,
 			"N", "bytes to write, K, M, G (default 16, up to 1G)"),
 	CB_OPT_FLAG("hex", 0, struct cb_pattern, hex, "one 0xNN line per byte"),
 	CB_OPT_FLAG("help", 'h', struct cb_pattern, help, "this help"),
@@ -67,7 +67,7 @@ int cmd_pattern(int argc, char **argv)
 		return cb_report(&e);
 	if (o.help) {
 		printf(cb_pattern_usage, CB_DATA_MULT);
-		cb_options_help(stdout, tables);
+		cb_options_help(stdout, tables, CB_HELP_BESIDE);
 		return CB_EXIT_OK;
 	}
 	if (first < argc) {

@@ -89,7 +89,7 @@ static const struct cb_option cb_placement_options[] = {
 	CB_OPT_UINT("rounds", struct cb_pl_opts, rounds, 1, 100, NULL, "K",
 		    "times each placement is measured, in a fresh\n"
 		    "process each time (default 2, 1..100)"),
-	CB_OPT_CALLBACK("control", struct cb_pl_opts, control, required_argument, cb_opt_control,
+	CB_OPT_CALLBACK("control", 0, struct cb_pl_opts, control, required_argument, cb_opt_control,
 			"V", "the fixed variant measured just after the point\n"
 			"in each process (default movsb), or none"),
 	CB_OPT_DOUBLE("threshold", struct cb_pl_opts, threshold, 0, 1000, 0, 1,
@@ -99,7 +99,7 @@ static const struct cb_option cb_placement_options[] = {
 			"processes (default 5, 0..1000)"),
 	CB_OPT_NAME("backend", struct cb_pl_opts, backend, cb_backend_choices, "B",
 		    "auto (default), user or module, as sweep's"),
-	CB_OPT_CALLBACK("load", struct cb_pl_opts, load, optional_argument, cb_opt_load, "KO",
+	CB_OPT_CALLBACK("load", 0, struct cb_pl_opts, load, optional_argument, cb_opt_load, "KO",
 			"module backend: load KO (default ./copybench.ko)\n"
 			"when not loaded, unload it after"),
 	CB_OPT_STRING("samples", 0, struct cb_pl_opts, samples, "N",
@@ -855,7 +855,7 @@ int cmd_placement(int argc, char **argv)
 		goto fail;
 	if (o.help) {
 		fputs(cb_placement_usage, stdout);
-		cb_options_help(stdout, tables);
+		cb_options_help(stdout, tables, CB_HELP_BESIDE);
 		return CB_EXIT_OK;
 	}
 	if (cb_pl_operands(&c, argc - first, argv + first, tables, &given, &buf, &e))

@@ -320,7 +320,7 @@ int cmd_plot(int argc, char **argv)
 		return cb_report(&e);
 	if (o.help) {
 		fputs(cb_plot_usage, stdout);
-		cb_options_help(stdout, tables);
+		cb_options_help(stdout, tables, CB_HELP_BESIDE);
 		return CB_EXIT_OK;
 	}
 	if (first >= argc) {

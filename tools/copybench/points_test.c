@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * points_test.c - unit tests of the languages of the copybench command: point names, size classes and
- * --points patterns (points.c), the --sizes language (sizes.c) and the
- * option tables' number type (options.c).
+ * --points patterns (points.c), the --sizes language (sizes.c) and, of
+ * the option engine (lib/cb_options.c), the double type and the values
+ * that start with '-'.
  *
  * Built by "make copybench" as build/unit/points_test, on the kernel's
  * kselftest_harness.h; run by "make unit-check" and
@@ -11,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +260,79 @@ TEST(options_double)
 		}
 		EXPECT_TRUE(NEAR(0.001, c.level));	/* unchanged */
 	}
+}
+
+/*
+ * A value in its own word that looks like an option ("--out --json") is
+ * refused, named with the option as typed; after '=' it is a value, and so
+ * are "-" alone and numbers ("-5", "-0.5", "-inf"), which their option
+ * judges.
+ */
+struct wopt_ctx {
+	const char *out;
+	long long n;
+	double d;
+	int json;
+};
+
+static const struct cb_option wopt_table[] = {
+	CB_OPT_STRING("out", 'o', struct wopt_ctx, out, "FILE", "the output"),
+	CB_OPT_INT("n", struct wopt_ctx, n, -10, 10, NULL, "N", "a number"),
+	CB_OPT_DOUBLE("d", struct wopt_ctx, d, -1e308, 1e308, 0, 1, "a number", "D", "D",
+		      "a double"),
+	CB_OPT_FLAG("json", 0, struct wopt_ctx, json, "a flag"),
+	CB_OPT_END(),
+};
+
+static int wopt_parse(struct wopt_ctx *c, struct cb_error *e, int argc, ...)
+{
+	static const struct cb_option *const tables[] = { wopt_table, NULL };
+	char prog[] = "test";
+	char *argv[8] = { prog };
+	va_list ap;
+	int i;
+
+	va_start(ap, argc);
+	for (i = 1; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	optind = 0;
+	memset(c, 0, sizeof(*c));
+	memset(e, 0, sizeof(*e));
+	return cb_options_parse(argc, argv, tables, c, NULL, e);
+}
+
+TEST(options_dash_values)
+{
+	struct wopt_ctx c;
+	struct cb_error e;
+
+	ASSERT_EQ(3, wopt_parse(&c, &e, 3, "--out", "-"));
+	EXPECT_STREQ("-", c.out);
+	ASSERT_EQ(3, wopt_parse(&c, &e, 3, "--n", "-5"));
+	EXPECT_EQ(-5, c.n);
+	ASSERT_EQ(3, wopt_parse(&c, &e, 3, "--d", "-0.5"));
+	EXPECT_TRUE(NEAR(-0.5, c.d));
+	EXPECT_EQ(-1, wopt_parse(&c, &e, 3, "--d", "-inf"));
+	EXPECT_STREQ("invalid --d '-inf' (accepted: a number, -1e+308..1e+308)", e.msg);
+	ASSERT_EQ(2, wopt_parse(&c, &e, 2, "--out=--json"));
+	EXPECT_STREQ("--json", c.out);
+	ASSERT_EQ(2, wopt_parse(&c, &e, 2, "-o-x"));
+	EXPECT_STREQ("-x", c.out);
+	EXPECT_EQ(-1, wopt_parse(&c, &e, 4, "--out", "--json", "x"));
+	EXPECT_EQ(CB_EXIT_USAGE, e.status);
+	EXPECT_STREQ("option '--out' needs a value, but '--json' follows it (a FILE that starts with '-': --out=FILE)",
+		     e.msg);
+	EXPECT_EQ(-1, wopt_parse(&c, &e, 3, "-o", "-x"));
+	EXPECT_STREQ("option '-o' needs a value, but '-x' follows it (a FILE that starts with '-': --out=FILE)",
+		     e.msg);
+	EXPECT_EQ(-1, wopt_parse(&c, &e, 3, "--n", "--"));
+	EXPECT_STREQ("option '--n' needs a value, but '--' follows it (a N that starts with '-': --n=N)",
+		     e.msg);
+	EXPECT_EQ(-1, wopt_parse(&c, &e, 2, "-o"));
+	EXPECT_STREQ("option '-o' (--out) needs a value: FILE (see --help)", e.msg);
+	EXPECT_EQ(-1, wopt_parse(&c, &e, 2, "--out"));
+	EXPECT_STREQ("option '--out' needs a value: FILE (see --help)", e.msg);
 }
 
 /* Bad --sizes: a usage error naming the item and the accepted forms. */
