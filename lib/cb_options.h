@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cb_options.h - the copybench command's option engine, in the library so
- * that readers can link it too: each option written once, as perf's OPT_*
- * tables write them. An entry names the option, where its value goes (a
- * field of the command's context struct), how it is parsed and checked,
- * and its --help text. One table drives getopt_long(), the value's checks,
- * --help and the "unknown option" message, so they cannot disagree.
+ * cb_options.h - the option engine of the copybench command and readers:
+ * each option written once, as perf's OPT_* tables write them. An entry
+ * names the option, where its value goes (a field of the command's context
+ * struct), how it is parsed and checked, and its --help text. One table
+ * drives getopt_long(), the value's checks, --help and the "unknown
+ * option" message, so they cannot disagree.
  */
 #ifndef CB_OPTIONS_H
 #define CB_OPTIONS_H

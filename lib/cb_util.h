@@ -4,7 +4,8 @@
  * engine (lib/cb_options.h): the error carried back to the caller (message
  * and exit status) and how a program says it, allocation that never
  * returns NULL, strict integer parsing and a growable string. The copybench
- * command is built on it (tools/copybench/util.h adds what only it needs).
+ * command (tools/copybench/util.h adds what only it needs) and readers are
+ * built on it.
  */
 #ifndef LIB_CB_UTIL_H
 #define LIB_CB_UTIL_H
@@ -37,7 +38,7 @@
 #define __always_inline	__attribute((__always_inline__))
 #endif
 
-/* Exit statuses of every subcommand. */
+/* Exit statuses of every subcommand, and of readers. */
 #define CB_EXIT_OK	0
 #define CB_EXIT_RUNTIME	1	/* the measurement or the system failed */
 #define CB_EXIT_USAGE	2	/* bad option, value or input file */
@@ -58,9 +59,9 @@ struct cb_error {
 __printf(3, 4) int cb_fail(struct cb_error *e, int status, const char *fmt, ...);
 
 /*
- * The name messages start with: "copybench" (the default) or "copybench
- * SUBCOMMAND". cb_die() prints "NAME: message" and exits with status;
- * running out of memory dies so.
+ * The name messages start with: "copybench" (the default), "copybench
+ * SUBCOMMAND" or "readers", set by main(). cb_die() prints "NAME: message"
+ * and exits with status; running out of memory dies so.
  */
 extern const char *cb_prog;
 __printf(1, 2) void cb_warn(const char *fmt, ...);

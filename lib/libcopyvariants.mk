@@ -3,8 +3,8 @@
 # libcopyvariants.mk - rules for libcopyvariants.a, the userspace build of
 # copy_variants.S, the C client of the module's debugfs interface
 # (lib/cb_debugfs.c) that the copybench command and the module's tests
-# share, the JSON writer (lib/cb_json_writer.c) of the copybench command and
-# readers, and the command's option engine (lib/cb_options.c, on
+# share, and what the copybench command and readers share: the JSON writer
+# (lib/cb_json_writer.c) and the option engine (lib/cb_options.c, on
 # lib/cb_util.c). Included by the top-level Makefile and by
 # selftests/Makefile (so the selftests also build inside a kernel tree).
 #

@@ -44,6 +44,20 @@ else
 	ktap_fail_why help_states_units_and_defaults "$(head -5 "$tmp/help.txt")"
 fi
 
+# --- --help answers where it stands: the options before it are checked
+# (scripts/bench checks its options so), those after it are not ---
+"$READERS" --help --frobnicate > "$tmp/help2.txt" 2> "$tmp/err.txt"
+rc=$?
+"$READERS" --frobnicate --help > "$tmp/out.txt" 2>> "$tmp/err.txt"
+rc2=$?
+if [ $rc -eq 0 ] && [ $rc2 -eq 2 ] && cmp -s "$tmp/help.txt" "$tmp/help2.txt" &&
+   [ ! -s "$tmp/out.txt" ] && grep -q "^readers: unknown option '--frobnicate'" "$tmp/err.txt"; then
+	ktap_test_pass help_answers_where_it_stands
+else
+	ktap_fail_why help_answers_where_it_stands "exit $rc and $rc2 (want 0 and 2)" \
+		"$(cat "$tmp/err.txt")"
+fi
+
 # --- --fill writes the known content (copybench pattern: the same definition,
 # computed byte by byte with a multiply where readers adds) ---
 file=$tmp/data
@@ -288,14 +302,20 @@ bad_option verify_unknown "invalid --verify 'yes'" "${m[@]}" --verify yes
 bad_option unknown_variant "invalid --source 'memcpy:nosuch': no such variant (accepted:" \
 	--source memcpy:nosuch
 bad_option missing_file "invalid --source '$tmp/none'" --source "$tmp/none"
-bad_option unknown_option "unknown option '--frobnicate'" "${m[@]}" --frobnicate
+bad_option unknown_option "unknown option '--frobnicate' (accepted: --source, --variant, --threads," \
+	"${m[@]}" --frobnicate
 bad_option missing_value "option '--chunk' needs a value" --source memcpy --chunk
+bad_option missing_value_of_a_short_option "option '-c' (--chunk) needs a value: BYTES (see --help)" \
+	--source memcpy -c
+bad_option value_given_to_a_flag "option '--json' takes no value (got '--json=1')" "${m[@]}" --json=1
 bad_option value_looks_like_an_option \
 	"option '--source' needs a value, but '--duration' follows it (a SPEC that starts with '-': --source=SPEC)" \
 	--source --duration 0.1
 bad_option short_option_value_looks_like_an_option \
 	"option '-t' needs a value, but '--buffer' follows it" --source memcpy -t --buffer shared
 bad_option dash_value_given_with_equals_is_taken "invalid --source '--duration'" --source=--duration
+bad_option negative_infinity_is_a_number_for_its_option "invalid --warmup '-inf': expected seconds" \
+	"${m[@]}" --warmup -inf
 bad_option variant_without_module "--variant needs the module's data file" \
 	--source "$file" --variant native
 bad_option verify_on_shared_buffer "buffers overlap" "${m[@]}" --buffer shared --verify on

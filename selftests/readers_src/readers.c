@@ -21,7 +21,6 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -30,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/cb_options.h"
 #include "readers.h"
 
 #define RD_REPEAT_MAX		1000
@@ -50,7 +50,10 @@ static void __noreturn __printf(1, 2) rd_usage_error(const char *fmt, ...)
 	exit(RD_EXIT_USAGE);
 }
 
-/* ---- parsing: one function per kind of value, each naming the option ---- */
+/*
+ * ---- parsing: one function per kind of value, each naming the option;
+ * 0, or -1 with e saying why (CB_EXIT_USAGE) ----
+ */
 
 /*
  * BYTES: digits and an optional K/KiB, M/MiB, G/GiB (1024-based) suffix.
@@ -93,31 +96,26 @@ static int rd_bytes_value(const char *s, uint64_t *val)
 }
 
 /* opt names the option, text is its whole value, num the byte count in it. */
-static uint64_t rd_parse_bytes_in(const char *opt, const char *text,
-				  const char *num, uint64_t min, uint64_t max)
+static int rd_parse_bytes_in(const char *opt, const char *text, const char *num, uint64_t min,
+			     uint64_t max, uint64_t *val, struct cb_error *e)
 {
 	char lo[32], hi[32];
 	uint64_t v;
 	int ret = rd_bytes_value(num, &v);
 
 	if (ret == -EINVAL)
-		rd_usage_error("invalid --%s '%s': expected a byte count, digits with an optional K, M or G suffix (1024-based)",
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "invalid --%s '%s': expected a byte count, digits with an optional K, M or G suffix (1024-based)",
 			       opt, text);
 	if (ret || v < min || v > max)
-		rd_usage_error("invalid --%s '%s': must be %s..%s", opt, text,
-			       rd_bytes_str(lo, sizeof(lo), min),
-			       rd_bytes_str(hi, sizeof(hi), max));
-	return v;
+		return cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s': must be %s..%s", opt, text,
+			       rd_bytes_str(lo, sizeof(lo), min), rd_bytes_str(hi, sizeof(hi), max));
+	*val = v;
+	return 0;
 }
 
-static uint64_t rd_parse_bytes(const char *opt, const char *s, uint64_t min,
-			       uint64_t max)
-{
-	return rd_parse_bytes_in(opt, s, s, min, max);
-}
-
-static unsigned int rd_parse_count(const char *opt, const char *s,
-				   unsigned int min, unsigned int max)
+static int rd_parse_count(const char *opt, const char *s, unsigned int min, unsigned int max,
+			  unsigned int *val, struct cb_error *e)
 {
 	unsigned long v;
 	char *end;
@@ -129,16 +127,18 @@ static unsigned int rd_parse_count(const char *opt, const char *s,
 	if (errno || *end)
 		goto bad;
 	if (v < min || v > max)
-		rd_usage_error("invalid --%s '%s': must be %u..%u", opt, s, min, max);
-	return v;
+		return cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s': must be %u..%u", opt, s,
+			       min, max);
+	*val = v;
+	return 0;
 bad:
-	rd_usage_error("invalid --%s '%s': expected a whole number %u..%u", opt, s,
-		       min, max);
+	return cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s': expected a whole number %u..%u",
+		       opt, s, min, max);
 }
 
 /* SECONDS: a decimal number, optionally followed by 's' or 'ms'. */
-static double rd_parse_seconds(const char *opt, const char *s, double min,
-			       double max)
+static int rd_parse_seconds(const char *opt, const char *s, double min, double max,
+			    double *val, struct cb_error *e)
 {
 	double v;
 	char *end;
@@ -154,16 +154,18 @@ static double rd_parse_seconds(const char *opt, const char *s, double min,
 	else if (*end && strcmp(end, "s"))
 		goto bad;
 	if (!(v >= min && v <= max))
-		rd_usage_error("invalid --%s '%s': must be %g..%g seconds", opt, s,
-			       min, max);
-	return v;
+		return cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s': must be %g..%g seconds",
+			       opt, s, min, max);
+	*val = v;
+	return 0;
 bad:
-	rd_usage_error("invalid --%s '%s': expected seconds, e.g. 2, 0.5 or 250ms",
-		       opt, s);
+	return cb_fail(e, CB_EXIT_USAGE,
+		       "invalid --%s '%s': expected seconds, e.g. 2, 0.5 or 250ms", opt, s);
 }
 
-static int rd_parse_name(const char *opt, const char *s,
-			 const char *const *names, unsigned int n)
+/* The index of s in names[n]. */
+static int rd_parse_name(const char *opt, const char *s, const char *const *names,
+			 unsigned int n, struct cb_error *e)
 {
 	char list[128];
 	size_t used = 0;
@@ -176,7 +178,7 @@ static int rd_parse_name(const char *opt, const char *s,
 	for (i = 0; i < n; i++)
 		used += snprintf(list + used, sizeof(list) - used, "%s%s",
 				 i ? ", " : "", names[i]);
-	rd_usage_error("invalid --%s '%s': accepted values: %s", opt, s, list);
+	return cb_fail(e, CB_EXIT_USAGE, "invalid --%s '%s': accepted values: %s", opt, s, list);
 }
 
 /*
@@ -205,8 +207,18 @@ static unsigned int rd_threads_dedup(const char *s, unsigned int *t,
 	return kept;
 }
 
-static void rd_parse_threads(struct rd_opts *o, const char *s)
+/*
+ * ---- the options' callbacks (the engine's CB_OPT_CALLBACK): field is the
+ * option's field of struct rd_opts ----
+ */
+
+/* The struct rd_opts whose member is at field. */
+#define rd_opts_of(field, member)					\
+	((struct rd_opts *)((char *)(field) - offsetof(struct rd_opts, member)))
+
+static int rd_opt_threads(void *field, const char *s, struct cb_error *e)
 {
+	struct rd_opts *o = rd_opts_of(field, threads);
 	char buf[512], *tok, *save;
 	unsigned int n = 0;
 
@@ -216,7 +228,7 @@ static void rd_parse_threads(struct rd_opts *o, const char *s)
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (n == RD_THREADS_LIST_MAX)
-			rd_usage_error("invalid --threads '%s': at most %d counts",
+			return cb_fail(e, CB_EXIT_USAGE, "invalid --threads '%s': at most %d counts",
 				       s, RD_THREADS_LIST_MAX);
 		if (!strcmp(tok, "max")) {
 			o->threads[n++] = rd_cpu_count();
@@ -224,323 +236,218 @@ static void rd_parse_threads(struct rd_opts *o, const char *s)
 		}
 		if (!isdigit((unsigned char)tok[0]))
 			goto bad;
-		o->threads[n++] = rd_parse_count("threads", tok, 1, RD_THREADS_MAX);
+		if (rd_parse_count("threads", tok, 1, RD_THREADS_MAX, &o->threads[n++], e))
+			return -1;
 	}
 	o->nthreads = rd_threads_dedup(s, o->threads, n);
-	return;
+	return 0;
 bad:
-	rd_usage_error("invalid --threads '%s': expected a count 1..%d or 'max', or a comma-separated list of them",
+	return cb_fail(e, CB_EXIT_USAGE,
+		       "invalid --threads '%s': expected a count 1..%d or 'max', or a comma-separated list of them",
 		       s, RD_THREADS_MAX);
 }
 
-static void rd_parse_buffer(struct rd_opts *o, const char *s)
+static int rd_opt_buffer(void *field, const char *s, struct cb_error *e)
 {
+	struct rd_opts *o = rd_opts_of(field, buffer);
+
 	if (!strncmp(s, "stride:", 7)) {
 		o->buffer = RD_BUF_STRIDE;
-		o->stride = rd_parse_bytes_in("buffer", s, s + 7, 0, RD_STRIDE_MAX);
-	} else if (!strcmp(s, "shared")) {
-		o->buffer = RD_BUF_SHARED;
-	} else if (!strcmp(s, "private")) {
-		o->buffer = RD_BUF_PRIVATE;
-	} else {
-		rd_usage_error("invalid --buffer '%s': accepted values: shared, private, stride:BYTES",
-			       s);
+		return rd_parse_bytes_in("buffer", s, s + 7, 0, RD_STRIDE_MAX, &o->stride, e);
 	}
-	o->buffer_set = true;
+	if (!strcmp(s, "shared")) {
+		o->buffer = RD_BUF_SHARED;
+		return 0;
+	}
+	if (!strcmp(s, "private")) {
+		o->buffer = RD_BUF_PRIVATE;
+		return 0;
+	}
+	return cb_fail(e, CB_EXIT_USAGE,
+		       "invalid --buffer '%s': accepted values: shared, private, stride:BYTES", s);
 }
+
+static int rd_opt_chunk(void *field, const char *s, struct cb_error *e)
+{
+	return rd_parse_bytes_in("chunk", s, s, 1, RD_CHUNK_MAX, field, e);
+}
+
+static int rd_opt_size(void *field, const char *s, struct cb_error *e)
+{
+	return rd_parse_bytes_in("size", s, s, 1, RD_SIZE_MAX, field, e);
+}
+
+static int rd_opt_corrupt(void *field, const char *s, struct cb_error *e)
+{
+	uint64_t v;
+
+	if (rd_parse_bytes_in("corrupt", s, s, 0, RD_SIZE_MAX - 1, &v, e))
+		return -1;
+	*(int64_t *)field = (int64_t)v;
+	return 0;
+}
+
+static int rd_opt_touch(void *field, const char *s, struct cb_error *e)
+{
+	int i = rd_parse_name("touch", s, rd_touch_names, RD_TOUCH_ALL + 1, e);
+
+	if (i < 0)
+		return -1;
+	*(enum rd_touch *)field = i;
+	return 0;
+}
+
+static int rd_opt_verify(void *field, const char *s, struct cb_error *e)
+{
+	int i = rd_parse_name("verify", s, rd_verify_names, ARRAY_SIZE(rd_verify_names), e);
+
+	if (i < 0)
+		return -1;
+	*(enum rd_verify *)field = i;
+	return 0;
+}
+
+static int rd_opt_duration(void *field, const char *s, struct cb_error *e)
+{
+	return rd_parse_seconds("duration", s, 0.001, RD_DURATION_MAX, field, e);
+}
+
+static int rd_opt_warmup(void *field, const char *s, struct cb_error *e)
+{
+	return rd_parse_seconds("warmup", s, 0, RD_DURATION_MAX, field, e);
+}
+
+static int rd_opt_repeat(void *field, const char *s, struct cb_error *e)
+{
+	return rd_parse_count("repeat", s, 1, RD_REPEAT_MAX, field, e);
+}
+
+static int rd_opt_help(void *field, const char *s, struct cb_error *e);
 
 /* ---- the options: each declared once, in rd_options[] ---- */
 
-enum rd_option_type {
-	RD_OPTT_STRING,		/* const char *: the value as typed */
-	RD_OPTT_TRUE,		/* bool: true when given */
-	RD_OPTT_FALSE,		/* bool: false when given */
-	RD_OPTT_BYTES,		/* a 64-bit integer: BYTES in min..max */
-	RD_OPTT_COUNT,		/* unsigned int: a whole number in min..max */
-	RD_OPTT_SECONDS,	/* double: SECONDS in smin..smax */
-	RD_OPTT_NAME,		/* an enum: the index of the value in names[] */
-	RD_OPTT_CALLBACK,	/* fn(o, value): anything else */
-};
-
-/*
- * struct rd_option - one option: its names, where its value goes (a field
- * of struct rd_opts, and a bool set when it is given), how the value is
- * parsed and checked, and its --help text. getopt_long()'s tables, the
- * parsing, the "needs a value" check and --help all read this one entry.
- */
-struct rd_option {
-	const char *name;
-	int short_name;		/* its letter, or 0 */
-	const char *arg;	/* the value's name in --help; NULL: a flag */
-	enum rd_option_type type;
-	size_t off;		/* the field */
-	bool has_given;
-	size_t given;		/* has_given: a bool field set when given */
-	uint64_t min, max;	/* BYTES, COUNT */
-	double smin, smax;	/* SECONDS */
-	const char *const *names;	/* NAME */
-	unsigned int nnames;
-	void (*fn)(struct rd_opts *o, const char *value);	/* CALLBACK */
-	const char *help;
-};
-
-/* 0, or a compile error when c holds. */
-#define RD_BUILD_BUG_ON_ZERO(c)	((int)sizeof(struct { int: (-!!(c)); }))
-/* The field f of struct rd_opts. */
-#define RD_FIELD_OF(f)		(((struct rd_opts *)0)->f)
-/* The field's type is t, or a compile error. */
-#define RD_OPT_IS(f, t)							\
-	RD_BUILD_BUG_ON_ZERO(!__builtin_types_compatible_p(__typeof__(RD_FIELD_OF(f)), t))
-#define RD_OPT_FIELD(f)		.off = offsetof(struct rd_opts, f)
-#define RD_OPT_GIVEN(f)							\
-	.has_given = true + RD_OPT_IS(f, bool),				\
-	.given = offsetof(struct rd_opts, f)
-
-#define RD_OPT_STRING(n, s, f, a, h)					\
-	{ .name = (n), .short_name = (s), .arg = (a),			\
-	  .type = RD_OPTT_STRING + RD_OPT_IS(f, const char *),		\
-	  RD_OPT_FIELD(f), .help = (h) }
-#define RD_OPT_BOOL(n, s, f, value, h)					\
-	{ .name = (n), .short_name = (s),				\
-	  .type = ((value) ? RD_OPTT_TRUE : RD_OPTT_FALSE) + RD_OPT_IS(f, bool),	\
-	  RD_OPT_FIELD(f), .help = (h) }
-#define RD_OPT_BYTES(n, s, f, lo, hi, a, h, ...)			\
-	{ .name = (n), .short_name = (s), .arg = (a),			\
-	  .type = RD_OPTT_BYTES +					\
-		RD_BUILD_BUG_ON_ZERO(sizeof(RD_FIELD_OF(f)) != 8),	\
-	  RD_OPT_FIELD(f), .min = (lo), .max = (hi), .help = (h), __VA_ARGS__ }
-#define RD_OPT_COUNT(n, s, f, lo, hi, a, h)				\
-	{ .name = (n), .short_name = (s), .arg = (a),			\
-	  .type = RD_OPTT_COUNT + RD_OPT_IS(f, unsigned int),		\
-	  RD_OPT_FIELD(f), .min = (lo), .max = (hi), .help = (h) }
-#define RD_OPT_SECONDS(n, s, f, lo, hi, a, h)				\
-	{ .name = (n), .short_name = (s), .arg = (a),			\
-	  .type = RD_OPTT_SECONDS + RD_OPT_IS(f, double),		\
-	  RD_OPT_FIELD(f), .smin = (lo), .smax = (hi), .help = (h) }
-#define RD_OPT_NAME(n, s, f, list, count, a, h, ...)			\
-	{ .name = (n), .short_name = (s), .arg = (a),			\
-	  .type = RD_OPTT_NAME +					\
-		RD_BUILD_BUG_ON_ZERO(sizeof(RD_FIELD_OF(f)) != sizeof(int)),	\
-	  RD_OPT_FIELD(f), .names = (list), .nnames = (count), .help = (h), __VA_ARGS__ }
-#define RD_OPT_CALLBACK(n, s, f, a, h)					\
-	{ .name = (n), .short_name = (s), .arg = (a),			\
-	  .type = RD_OPTT_CALLBACK, .fn = (f), .help = (h) }
-
-static void rd_opt_help(struct rd_opts *o, const char *value);
-
 /* Every option of readers, in --help's order. */
-static const struct rd_option rd_options[] = {
-	RD_OPT_STRING("source", 's', source, "SPEC",
+static const struct cb_option rd_options[] = {
+	CB_OPT_STRING("source", 's', struct rd_opts, source, "SPEC",
 	  "what the threads read: a PATH (pread() through the running kernel,\n"
 	  "e.g. a tmpfs file), copybench.ko's data file, the default when it\n"
 	  "exists (" RD_DATA_PATH "), or memcpy:VARIANT\n"
 	  "(each thread copies from its own buffer with the userspace VARIANT;\n"
 	  "plain 'memcpy' is memcpy:native)"),
-	RD_OPT_STRING("variant", 'v', variant, "NAME",
+	CB_OPT_STRING("variant", 'v', struct rd_opts, variant, "NAME",
 	  "with the module's data file: set its 'variant' knob for the run and\n"
 	  "restore it after (also on error or signal); default: as it is"),
-	RD_OPT_CALLBACK("threads", 't', rd_parse_threads, "LIST",
+	CB_OPT_CALLBACK("threads", 't', struct rd_opts, threads, required_argument,
+			rd_opt_threads, "LIST",
 	  "thread counts, one run series each: N, 'max' (the CPUs this process\n"
 	  "may use) or a list such as 1,2,4,max (a count listed twice runs\n"
 	  "once); default: max, at least 2"),
-	RD_OPT_BOOL("no-pin", 0, pin, false,
+	CB_OPT_FLAG("no-pin", 0, struct rd_opts, no_pin,
 	  "do not pin threads (default: pinned round-robin over the CPUs)"),
-	RD_OPT_CALLBACK("buffer", 'b', rd_parse_buffer, "KIND",
+	CB_OPT_CALLBACK("buffer", 'b', struct rd_opts, buffer, required_argument,
+			rd_opt_buffer, "KIND",
 	  "where reads land: shared (one buffer for every thread, blogbench\n"
 	  "1.1), private (a page-aligned buffer per thread, allocated and\n"
 	  "first touched by it) or stride:BYTES (per-thread buffers BYTES apart\n"
 	  "in one allocation: 0 shared, 64 a line apart, 4096 a page);\n"
 	  "default: private"),
-	RD_OPT_BYTES("chunk", 'c', chunk, 1, RD_CHUNK_MAX, "BYTES",
+	CB_OPT_CALLBACK("chunk", 'c', struct rd_opts, chunk, required_argument,
+			rd_opt_chunk, "BYTES",
 	  "bytes per read; K, M, G suffixes (1024-based); default: 65536;\n"
 	  "one larger than the source reads the whole source (with a warning)"),
-	RD_OPT_NAME("touch", 'T', touch, rd_touch_names, RD_TOUCH_ALL + 1, "POLICY",
+	CB_OPT_CALLBACK("touch", 'T', struct rd_opts, touch, required_argument,
+			rd_opt_touch, "POLICY",
 	  "what a thread does with each read: none (blogbench 1.1), line (one\n"
 	  "load per 64-byte line), page (one load per page) or all (every byte,\n"
-	  "verified when the content is known); default: all",
-	  RD_OPT_GIVEN(touch_set)),
-	RD_OPT_SECONDS("duration", 'd', duration, 0.001, RD_DURATION_MAX, "SECONDS",
+	  "verified when the content is known); default: all"),
+	CB_OPT_CALLBACK("duration", 'd', struct rd_opts, duration, required_argument,
+			rd_opt_duration, "SECONDS",
 	  "measured time per run, in seconds ('ms' suffix for milliseconds);\n"
 	  "default: 2"),
-	RD_OPT_SECONDS("warmup", 'w', warmup, 0, RD_DURATION_MAX, "SECONDS",
+	CB_OPT_CALLBACK("warmup", 'w', struct rd_opts, warmup, required_argument,
+			rd_opt_warmup, "SECONDS",
 	  "unmeasured reading before each run; default: 0.5"),
-	RD_OPT_COUNT("repeat", 'r', repeat, 1, RD_REPEAT_MAX, "N",
+	CB_OPT_CALLBACK("repeat", 'r', struct rd_opts, repeat, required_argument,
+			rd_opt_repeat, "N",
 	  "runs per configuration, reported with mean, stddev, min, max;\n"
 	  "1..1000, default: 1"),
-	RD_OPT_BYTES("size", 0, size, 1, RD_SIZE_MAX, "BYTES",
+	CB_OPT_CALLBACK("size", 0, struct rd_opts, size, required_argument,
+			rd_opt_size, "BYTES",
 	  "memcpy: each thread's source size (default: the chunk, so the copy\n"
-	  "reads from cache); --fill: the file's size (default: 64M)",
-	  RD_OPT_GIVEN(size_set)),
-	RD_OPT_NAME("verify", 0, verify, rd_verify_names, ARRAY_SIZE(rd_verify_names), "MODE",
+	  "reads from cache); --fill: the file's size (default: 64M)"),
+	CB_OPT_CALLBACK("verify", 0, struct rd_opts, verify, required_argument,
+			rd_opt_verify, "MODE",
 	  "auto (verify with --touch all when the content is known and the\n"
 	  "buffers do not overlap), on (refuse to run otherwise) or off;\n"
 	  "default: auto"),
-	RD_OPT_BOOL("allow-short", 0, allow_short, true,
+	CB_OPT_FLAG("allow-short", 0, struct rd_opts, allow_short,
 	  "exit 0 despite short reads (default: exit 3; they are always\n"
 	  "counted and flagged)"),
-	RD_OPT_BOOL("json", 'j', json, true,
+	CB_OPT_FLAG("json", 'j', struct rd_opts, json,
 	  "print one JSON object per line (runs, summaries, the matrix verdict)\n"
 	  "instead of tables"),
-	RD_OPT_BOOL("matrix", 'm', matrix, true,
+	CB_OPT_FLAG("matrix", 'm', struct rd_opts, matrix,
 	  "run variant x buffer {shared, private} x touch {none, all} at the\n"
 	  "thread counts of --threads, print the table and a verdict"),
-	RD_OPT_STRING("variants", 0, variants, "LIST",
+	CB_OPT_STRING("variants", 0, struct rd_opts, variants, "LIST",
 	  "the matrix's variants, those of them that exist and are usable;\n"
 	  "default: " RD_MATRIX_DEFAULT),
-	RD_OPT_STRING("fill", 0, fill, "PATH",
+	CB_OPT_STRING("fill", 0, struct rd_opts, fill, "PATH",
 	  "write --size bytes of the known content to PATH and exit"),
-	RD_OPT_BYTES("corrupt", 0, corrupt, 0, RD_SIZE_MAX - 1, "OFFSET",
+	CB_OPT_CALLBACK("corrupt", 0, struct rd_opts, corrupt, required_argument,
+			rd_opt_corrupt, "OFFSET",
 	  "flip the byte at OFFSET of the known content (in the file --fill\n"
 	  "writes, or in every memcpy source) to prove the verifier fails"),
-	RD_OPT_CALLBACK("help", 'h', rd_opt_help, NULL, "this text"),
+	CB_OPT_CALLBACK("help", 'h', struct rd_opts, help, no_argument, rd_opt_help, NULL,
+	  "this text"),
+	CB_OPT_END(),
 };
 
-#define RD_NOPTIONS	ARRAY_SIZE(rd_options)
-
-/* getopt_long()'s key of the i-th option: its letter, or 256 + i. */
-static int rd_option_key(unsigned int i)
-{
-	return rd_options[i].short_name ? rd_options[i].short_name : 256 + (int)i;
-}
+static const struct cb_option *const rd_tables[] = { rd_options, NULL };
 
 static void rd_help(void)
 {
-	unsigned int i;
-
 	printf("Usage: readers [OPTION]...\n"
 	       "Parallel reads of CHUNK bytes into shared, private or strided buffers,\n"
 	       "timed, checked for short reads, and verified byte by byte when the\n"
 	       "content is known. GB/s are 10^9 bytes per second. The manual is\n"
 	       "the copybench documentation's chapter on readers.\n\n"
 	       "Options:\n");
-	for (i = 0; i < RD_NOPTIONS; i++) {
-		const struct rd_option *o = &rd_options[i];
-		const char *p = o->help;
-		char head[48];
-
-		if (o->short_name)
-			snprintf(head, sizeof(head), "  -%c, --%s%s%s", o->short_name,
-				 o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		else
-			snprintf(head, sizeof(head), "      --%s%s%s", o->name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
-		printf("%s\n", head);
-		while (*p) {
-			const char *nl = strchr(p, '\n');
-			int len = nl ? nl - p : (int)strlen(p);
-
-			printf("        %.*s\n", len, p);
-			p += len + (nl ? 1 : 0);
-		}
-	}
+	cb_options_help(stdout, rd_tables, CB_HELP_BELOW);
 	printf("\nA value that starts with '-' goes after '=': --source=-file.\n");
 	printf("\nExit status: 0 done; 1 error or a verification mismatch; 2 bad usage;\n"
 	       "3 short reads (without --allow-short).\n");
 }
 
-static void rd_opt_help(struct rd_opts *o, const char *value)
+/*
+ * --help prints the help where it stands and exits: "readers ARGS --help"
+ * checks ARGS (scripts/bench does so), "readers --help ARGS" does not.
+ */
+static int rd_opt_help(void *field, const char *s, struct cb_error *e)
 {
 	rd_help();
 	exit(RD_EXIT_OK);
 }
 
-/* The value v of option opt into its field of o; a bad one ends the program. */
-static void rd_option_store(struct rd_opts *o, const struct rd_option *opt, const char *v)
-{
-	void *field = (char *)o + opt->off;
-
-	switch (opt->type) {
-	case RD_OPTT_STRING:
-		*(const char **)field = v;
-		break;
-	case RD_OPTT_TRUE:
-	case RD_OPTT_FALSE:
-		*(bool *)field = opt->type == RD_OPTT_TRUE;
-		break;
-	case RD_OPTT_BYTES:
-		*(uint64_t *)field = rd_parse_bytes(opt->name, v, opt->min, opt->max);
-		break;
-	case RD_OPTT_COUNT:
-		*(unsigned int *)field = rd_parse_count(opt->name, v, opt->min, opt->max);
-		break;
-	case RD_OPTT_SECONDS:
-		*(double *)field = rd_parse_seconds(opt->name, v, opt->smin, opt->smax);
-		break;
-	case RD_OPTT_NAME:
-		*(int *)field = rd_parse_name(opt->name, v, opt->names, opt->nnames);
-		break;
-	case RD_OPTT_CALLBACK:
-		opt->fn(o, v);
-		break;
-	}
-	if (opt->has_given)
-		*(bool *)((char *)o + opt->given) = true;
-}
-
-/* "--duration", "-t", "--": a word the user meant as an option. */
-static bool rd_looks_like_option(const char *s)
-{
-	return s[0] == '-' && (isalpha((unsigned char)s[1]) || s[1] == '-');
-}
-
 /*
- * getopt_long() takes the word after an option that needs a value as that
- * value, whatever it is: "--source --duration 0.1" would read a file named
- * "--duration". Refuse an option-looking value in its own word; a value that
- * really starts with '-' can still be given as --source=VALUE. Numbers such
- * as "-5" are not option-looking: their option refuses them itself.
+ * The command line into o: the engine (lib/cb_options.h) parses, names a
+ * missing, unknown or option-looking value, and calls the callbacks above;
+ * a refusal is "readers: MESSAGE", exit status 2.
  */
-static void rd_check_value(const struct rd_option *opt, int argc, char **argv)
-{
-	if (!opt->arg || optind < 2 || optind > argc || optarg != argv[optind - 1] ||
-	    !rd_looks_like_option(optarg))
-		return;
-	rd_usage_error("option '%s' needs a value, but '%s' follows it (a %s that starts with '-': --%s=%s)",
-		       argv[optind - 2], optarg, opt->arg, opt->name, opt->arg);
-}
-
-/* getopt_long()'s tables from rd_options[]. */
-static void rd_getopt_tables(struct option *longopts, char *shortopts)
-{
-	size_t ns = 0;
-	unsigned int i;
-
-	shortopts[ns++] = ':';	/* a missing value is ':', not '?' */
-	memset(longopts, 0, sizeof(*longopts) * (RD_NOPTIONS + 1));
-	for (i = 0; i < RD_NOPTIONS; i++) {
-		longopts[i].name = rd_options[i].name;
-		longopts[i].has_arg = rd_options[i].arg ? required_argument : no_argument;
-		longopts[i].val = rd_option_key(i);
-		if (rd_options[i].short_name) {
-			shortopts[ns++] = rd_options[i].short_name;
-			if (rd_options[i].arg)
-				shortopts[ns++] = ':';
-		}
-	}
-	shortopts[ns] = '\0';
-}
-
 static void rd_parse_args(struct rd_opts *o, int argc, char **argv)
 {
-	struct option longopts[RD_NOPTIONS + 1];
-	char shortopts[2 * RD_NOPTIONS + 2];
-	unsigned int i;
-	int c;
+	struct cb_error e = { 0 };
+	struct cb_given given;
+	int first;
 
-	rd_getopt_tables(longopts, shortopts);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (c == ':')
-			rd_usage_error("option '%s' needs a value", argv[optind - 1]);
-		for (i = 0; i < RD_NOPTIONS && rd_option_key(i) != c; i++)
-			;
-		if (i == RD_NOPTIONS)
-			rd_usage_error("unknown option '%s'", argv[optind - 1]);
-		rd_check_value(&rd_options[i], argc, argv);
-		rd_option_store(o, &rd_options[i], optarg);
-	}
-	if (optind < argc)
-		rd_usage_error("unexpected argument '%s' (options only)", argv[optind]);
+	first = cb_options_parse(argc, argv, rd_tables, o, &given, &e);
+	if (first < 0)
+		rd_usage_error("%s", e.msg);
+	if (first < argc)
+		rd_usage_error("unexpected argument '%s' (options only)", argv[first]);
+	o->buffer_set = cb_option_given(rd_tables, &given, "buffer");
+	o->touch_set = cb_option_given(rd_tables, &given, "touch");
+	o->size_set = cb_option_given(rd_tables, &given, "size");
 }
 
 /* ---- configurations ---- */
@@ -748,7 +655,6 @@ static int rd_use_variant(const struct rd_opts *o, struct rd_source *src)
 int main(int argc, char **argv)
 {
 	struct rd_opts o = {
-		.pin = true,
 		.buffer = RD_BUF_PRIVATE,
 		.chunk = 65536,
 		.touch = RD_TOUCH_ALL,
@@ -761,6 +667,7 @@ int main(int argc, char **argv)
 	struct rd_source src;
 	int ret;
 
+	cb_prog = "readers";
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	ret = rd_cpus_init();
 	if (ret) {

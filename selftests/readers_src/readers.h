@@ -25,23 +25,10 @@
 #include <signal.h>
 #include <stdatomic.h>
 
-/*
- * readers is a tool the copybench package ships, built without the kernel's
- * kselftest headers; its tests include kselftest_harness.h first, whose
- * kselftest.h defines these the same way.
- */
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(arr)		(sizeof(arr) / sizeof((arr)[0]))
-#endif
-#ifndef __noreturn
-#define __noreturn		__attribute((__noreturn__))
-#endif
-#ifndef __printf
-#define __printf(a, b)		__attribute((format(printf, a, b)))
-#endif
 #include "copybench.h"
 #include "copy_variants.h"
 #include "lib/cb_json_writer.h"
+#include "lib/cb_util.h"	/* ARRAY_SIZE, __printf, __noreturn; cb_error */
 
 /* The module's read path and the knobs readers uses. */
 #define RD_DATA_PATH		CB_DEBUGFS_DIR "/data"
@@ -142,7 +129,10 @@ struct rd_result {
 	char error[512];		/* the first failure, for the user */
 };
 
-/* The command line, parsed (readers.c). */
+/*
+ * The command line, parsed (readers.c, on lib/cb_options.h: its flags are
+ * ints, 1 when given; the *_set bools say an option was given).
+ */
 struct rd_opts {
 	const char *source;
 	const char *variant;
@@ -150,7 +140,7 @@ struct rd_opts {
 	const char *fill;
 	unsigned int threads[RD_THREADS_LIST_MAX];
 	unsigned int nthreads;
-	bool pin;
+	int no_pin;
 	enum rd_buffer_kind buffer;
 	uint64_t stride;
 	bool buffer_set;
@@ -164,9 +154,10 @@ struct rd_opts {
 	bool size_set;
 	enum rd_verify verify;
 	int64_t corrupt;
-	bool allow_short;
-	bool json;
-	bool matrix;
+	int allow_short;
+	int json;
+	int matrix;
+	int help;		/* --help's field, never set: it prints and exits */
 };
 
 /* Mean, sample standard deviation, min and max of a configuration's runs. */

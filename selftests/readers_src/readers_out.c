@@ -269,7 +269,7 @@ void rd_print_setup(const struct rd_opts *o, const struct rd_source *src)
 	}
 	printf("; %.3g s measured after %.3g s warm-up per run\n", o->duration,
 	       o->warmup);
-	if (o->pin)
+	if (!o->no_pin)
 		printf("# threads pinned round-robin over CPUs %s\n",
 		       rd_cpu_list(cpus, sizeof(cpus)));
 	else

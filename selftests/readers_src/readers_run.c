@@ -780,7 +780,7 @@ void rd_config_init(const struct rd_opts *o, struct rd_config *cfg,
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->src = src;
 	cfg->threads = threads;
-	cfg->pin = o->pin;
+	cfg->pin = !o->no_pin;
 	cfg->buffer = o->buffer;
 	cfg->stride = o->stride;
 	cfg->touch = o->touch;
