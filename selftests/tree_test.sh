@@ -206,9 +206,29 @@ checkpatch() {
 	perl "$ksft/scripts/checkpatch.pl" --no-tree --quiet --show-types \
 		--ignore "$ignore" -f "$f"
 }
+# One point per file. The files are judged first in one checkpatch run
+# (one perl start instead of one a file: 26 s of CPU instead of 38 s for
+# 120 files): when that run is clean, so is each file; otherwise each file
+# is judged alone, which names the ones at fault.
+checkpatch_all() {
+	local f out files=()
+	for f in "$@"; do
+		[ "$f" = selftests/variants_test.c ] || files+=("$f")
+	done
+	out=$(perl "$ksft/scripts/checkpatch.pl" --no-tree --quiet --show-types \
+		--ignore EMBEDDED_FILENAME,MACRO_ARG_UNUSED,TRAILING_SEMICOLON \
+		-f "${files[@]}" 2>&1) && [ -z "$out" ]
+}
 if [ -f "$ksft/scripts/checkpatch.pl" ]; then
-	for f in $(git ls-files '*.c' '*.h' '*.S' | grep -v '^lib/cb_asm_user\.h$'); do
-		check "checkpatch: $f" checkpatch "$f"
+	mapfile -t c_files < <(git ls-files '*.c' '*.h' '*.S' | grep -v '^lib/cb_asm_user\.h$')
+	all_clean=0
+	checkpatch_all "${c_files[@]}" && all_clean=1
+	for f in "${c_files[@]}"; do
+		if [ $all_clean -eq 1 ] && [ "$f" != selftests/variants_test.c ]; then
+			ktap_test_pass "checkpatch: $f"
+		else
+			check "checkpatch: $f" checkpatch "$f"
+		fi
 	done
 else
 	ktap_test_fail "checkpatch: $ksft/scripts/checkpatch.pl missing (run make ksft-headers)"
