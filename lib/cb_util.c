@@ -28,26 +28,30 @@ int cb_fail(struct cb_error *e, int status, const char *fmt, ...)
 	return -1;
 }
 
+/* "PROG: MESSAGE" and a newline on stderr. */
+static void cb_vwarn(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", cb_prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cb_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", cb_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cb_vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void cb_die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", cb_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cb_vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(status);
 }
 
