@@ -96,12 +96,32 @@ struct cb_result {
 	double pair_ratio;
 	/*
 	 * Test-only --slow-native, native points of the user backend: the
-	 * change made, percent of the plain copy's cost (both net of the
-	 * baseline), from plain samples alternated with the slowed ones;
-	 * NAN or 0 otherwise.
+	 * change made, percent of the plain copy's time per call as timed,
+	 * from plain samples alternated with the slowed ones; NAN or 0
+	 * otherwise. lat_slow_delivered: the same of its latency.
 	 */
-	double slow_delivered;
+	double slow_delivered, lat_slow_delivered;
+	/*
+	 * The figures of a copy as it costs, TSC cycles per copy, nothing
+	 * subtracted (Documentation/measure.rst, "Time per call and
+	 * latency"): call_min, call_q02 and call_median, its time per call
+	 * as timed back to back, the loop included (min, q02 and median
+	 * are these less the baseline, clamped at 0); lat_min, lat_q02 and
+	 * lat_median, its latency: each copy's source address taken from
+	 * the first and last bytes the copy before it wrote; lat_chain, the
+	 * latency of that chain around the cheapest copy there is (a byte
+	 * loaded, two stored). NAN: not measured (a cold copy, a backend
+	 * that cannot).
+	 */
+	double call_min, call_q02, call_median;
+	double lat_min, lat_q02, lat_median, lat_chain;
 };
+
+/* A figure net of the baseline: v - base, clamped at 0. */
+static inline double cb_net_of(double v, double base)
+{
+	return v > base ? v - base : 0;
+}
 
 /* What --load loads when given no file. */
 #define CB_DEFAULT_KO	"./copybench.ko"

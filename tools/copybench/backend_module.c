@@ -458,7 +458,8 @@ static bool mb_knob_value(const struct cb_backend *b, const struct cb_point *p, 
 		snprintf(num, len, "%d", b->cpu);
 		break;
 	case MB_KNOB_baseline:
-		snprintf(num, len, "1");
+		/* The figures as timed: mb_result() subtracts the baseline itself. */
+		snprintf(num, len, "0");
 		break;
 	case MB_KNOB_max_run_ms:
 		snprintf(num, len, "%lu", b->set->max_run_ms);
@@ -517,6 +518,24 @@ static int mb_result(struct mb *m, struct cb_result *r, struct cb_error *e)
 	r->verified = verified != 0;
 	r->run_cpu = (long long)cpu;
 	r->q02 = NAN;		/* the module does not report it */
+	r->call_q02 = NAN;
+	/*
+	 * Written with baseline 0, the module's figures are as timed, the
+	 * loop included: the time per call; net of the baseline, clamped at
+	 * 0, as the module would have made them with baseline 1.
+	 */
+	r->call_min = r->min;
+	r->call_median = r->median;
+	r->min = cb_net_of(r->min, r->baseline);
+	r->median = cb_net_of(r->median, r->baseline);
+	r->mean = cb_net_of(r->mean, r->baseline);
+	r->max = cb_net_of(r->max, r->baseline);
+	/* The module has no latency chain. */
+	r->lat_min = NAN;
+	r->lat_q02 = NAN;
+	r->lat_median = NAN;
+	r->lat_chain = NAN;
+	r->lat_slow_delivered = NAN;
 	return 0;
 }
 

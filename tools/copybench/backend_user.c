@@ -57,7 +57,8 @@
 #define UB_GUARD		64UL	/* bytes checked beyond the copy */
 #define UB_BASELINE_SAMPLES	31UL
 #define UB_BASE_POW2		13	/* baselines kept for loops 1, 2, 4 .. 4096 */
-#define UB_BASE_KINDS		3	/* hot, hot with random sizes, cold */
+/* hot, hot with random sizes, cold; the latency chain, fixed and random sizes */
+#define UB_BASE_KINDS		5
 #define UB_BASE_TABLE_SAMPLES	101
 #define UB_RANDOM_DRAWS		4096UL	/* random sizes drawn per point */
 #define UB_WARMUP_NS		20000000ULL
@@ -125,11 +126,43 @@ struct ub_run {
 	const unsigned int *lens;	/* random sizes, or NULL */
 	unsigned long pos;		/* next draw */
 	int cold;
+	int lat;			/* samples of the latency chain, not back to back */
 	unsigned long left;		/* OR of the copies' return values */
-	struct ub_slow slow;		/* test-only --slow-native: more copying */
+	/* test-only --slow-native: more copying, back to back [0] and chained [1] */
+	struct ub_slow slow[2];
 	unsigned int site;		/* ub_sites[] the next sample is taken from */
 	int libc;			/* native: libc's memcpy, called by the loop */
 };
+
+/*
+ * The cheapest copy there is: one byte loaded, stored at both ends of the
+ * destination. Its latency in the chain is the chain's own cost (the
+ * call, a load, a store forwarded to the chain's loads, their OR, AND and
+ * add): a copy's latency above it is the copy's (measure.rst).
+ */
+static noinline unsigned long ub_chain_copy(void *dst, const void *src, unsigned long len)
+{
+	char c = *(const char *)src;
+
+	((char *)dst)[0] = c;
+	((char *)dst)[len ? len - 1 : 0] = c;
+	asm volatile("" : : : "memory");
+	return 0;
+}
+
+/*
+ * The chain: the next source, src + ((the bytes at both ends of what was
+ * copied) & z), z a zero the compiler cannot see (it came through an
+ * empty asm), so the next copy cannot start before both bytes can be read.
+ */
+static inline __always_inline const char *ub_chain(const char *src, const char *dst,
+						   unsigned long len, unsigned long z)
+{
+	unsigned long last = len ? len - 1 : 0;
+
+	return src + (((unsigned long)(unsigned char)dst[0] |
+		       (unsigned long)(unsigned char)dst[last]) & z);
+}
 
 static unsigned long ub_empty_copy(void *dst, const void *src, unsigned long len)
 {
@@ -154,19 +187,27 @@ typedef void *(*ub_libc_fn)(void *dst, const void *src, size_t len);
  * (UB_SITE()), so no branch is left in the loop.
  */
 static inline __always_inline unsigned long long
-ub_hot_fixed(const bool libc, ub_copy_fn fn, ub_libc_fn mc, char *dst, const char *src,
-	     unsigned long len, unsigned long loops, unsigned long *left,
+ub_hot_fixed(const bool libc, const bool lat, ub_copy_fn fn, ub_libc_fn mc, char *dst,
+	     const char *src, unsigned long len, unsigned long loops, unsigned long *left,
 	     const struct ub_slow *sl)
 {
 	unsigned long long t0, t1;
-	unsigned long l = 0, i, n = loops + sl->extra, part = sl->part;
+	unsigned long l = 0, i, n = loops + sl->extra, part = sl->part, z = 0;
+	const char *s = src;
 
-	asm volatile("" : "+r" (fn), "+r" (mc));
+	asm volatile("" : "+r" (fn), "+r" (mc), "+r" (z));
 	t0 = cb_rdtsc();
-	for (i = 0; i < n; i++)
-		l |= libc ? (mc(dst, src, len), 0UL) : fn(dst, src, len);
-	if (part)
-		l |= libc ? (mc(dst, src, part), 0UL) : fn(dst, src, part);
+	for (i = 0; i < n; i++) {
+		l |= libc ? (mc(dst, s, len), 0UL) : fn(dst, s, len);
+		if (lat)
+			s = ub_chain(src, dst, len, z);
+	}
+	if (part) {
+		l |= libc ? (mc(dst, s, part), 0UL) : fn(dst, s, part);
+		if (lat)
+			s = ub_chain(src, dst, part, z);
+	}
+	asm volatile("" : : "r" (s));
 	t1 = cb_rdtsc();
 	*left |= l;
 	return t1 - t0;
@@ -174,19 +215,23 @@ ub_hot_fixed(const bool libc, ub_copy_fn fn, ub_libc_fn mc, char *dst, const cha
 
 /* Hot, random sizes: the same, each copy's size the next draw. */
 static inline __always_inline unsigned long long
-ub_hot_random(const bool libc, ub_copy_fn fn, ub_libc_fn mc, char *dst, const char *src,
-	      const unsigned int *lens, unsigned long pos, unsigned long loops,
+ub_hot_random(const bool libc, const bool lat, ub_copy_fn fn, ub_libc_fn mc, char *dst,
+	      const char *src, const unsigned int *lens, unsigned long pos, unsigned long loops,
 	      unsigned long *left)
 {
 	unsigned long long t0, t1;
-	unsigned long l = 0, i, len;
+	unsigned long l = 0, i, len, z = 0;
+	const char *s = src;
 
-	asm volatile("" : "+r" (fn), "+r" (mc));
+	asm volatile("" : "+r" (fn), "+r" (mc), "+r" (z));
 	t0 = cb_rdtsc();
 	for (i = 0; i < loops; i++) {
 		len = lens[(pos + i) & (UB_RANDOM_DRAWS - 1)];
-		l |= libc ? (mc(dst, src, len), 0UL) : fn(dst, src, len);
+		l |= libc ? (mc(dst, s, len), 0UL) : fn(dst, s, len);
+		if (lat)
+			s = ub_chain(src, dst, len, z);
 	}
+	asm volatile("" : : "r" (s));
 	t1 = cb_rdtsc();
 	*left |= l;
 	return t1 - t0;
@@ -216,46 +261,63 @@ ub_hot_random(const bool libc, ub_copy_fn fn, ub_libc_fn mc, char *dst, const ch
  */
 #define UB_SITES		16
 
-#define UB_SITE(k)									\
+/* The four loops of one kind (back to back, or the latency chain) at site k. */
+#define UB_SITE_LOOPS(k, kind, lat)							\
 static noinline __aligned(4096) unsigned long long					\
-ub_fixed_##k(ub_copy_fn fn, char *dst, const char *src, unsigned long len,		\
-	     unsigned long loops, unsigned long *left, const struct ub_slow *sl)		\
+ub_##kind##fixed_##k(ub_copy_fn fn, char *dst, const char *src, unsigned long len,	\
+		     unsigned long loops, unsigned long *left, const struct ub_slow *sl)	\
 {											\
 	/* The site's number in its code: no two sites folded into one. */		\
 	asm volatile("# call site " #k);						\
-	return ub_hot_fixed(false, fn, NULL, dst, src, len, loops, left, sl);		\
+	return ub_hot_fixed(false, lat, fn, NULL, dst, src, len, loops, left, sl);	\
 }											\
 											\
 static noinline __aligned(4096) unsigned long long					\
-ub_libc_fixed_##k(ub_libc_fn mc, char *dst, const char *src, unsigned long len,	\
-		  unsigned long loops, unsigned long *left, const struct ub_slow *sl)	\
+ub_##kind##libc_fixed_##k(ub_libc_fn mc, char *dst, const char *src, unsigned long len,	\
+			  unsigned long loops, unsigned long *left,			\
+			  const struct ub_slow *sl)					\
 {											\
 	asm volatile("# call site " #k);						\
-	return ub_hot_fixed(true, NULL, mc, dst, src, len, loops, left, sl);		\
+	return ub_hot_fixed(true, lat, NULL, mc, dst, src, len, loops, left, sl);	\
 }											\
 											\
 static noinline __aligned(4096) unsigned long long					\
-ub_random_##k(ub_copy_fn fn, char *dst, const char *src, const unsigned int *lens,	\
-	      unsigned long pos, unsigned long loops, unsigned long *left)		\
+ub_##kind##random_##k(ub_copy_fn fn, char *dst, const char *src,			\
+		      const unsigned int *lens, unsigned long pos, unsigned long loops,	\
+		      unsigned long *left)						\
 {											\
 	asm volatile("# call site " #k);						\
-	return ub_hot_random(false, fn, NULL, dst, src, lens, pos, loops, left);	\
+	return ub_hot_random(false, lat, fn, NULL, dst, src, lens, pos, loops, left);	\
 }											\
 											\
 static noinline __aligned(4096) unsigned long long					\
-ub_libc_random_##k(ub_libc_fn mc, char *dst, const char *src, const unsigned int *lens,	\
-		   unsigned long pos, unsigned long loops, unsigned long *left)		\
+ub_##kind##libc_random_##k(ub_libc_fn mc, char *dst, const char *src,			\
+			   const unsigned int *lens, unsigned long pos,			\
+			   unsigned long loops, unsigned long *left)			\
 {											\
 	asm volatile("# call site " #k);						\
-	return ub_hot_random(true, NULL, mc, dst, src, lens, pos, loops, left);	\
+	return ub_hot_random(true, lat, NULL, mc, dst, src, lens, pos, loops, left);	\
 }
 
-UB_SITE(0)  UB_SITE(1)  UB_SITE(2)  UB_SITE(3)
-UB_SITE(4)  UB_SITE(5)  UB_SITE(6)  UB_SITE(7)
-UB_SITE(8)  UB_SITE(9)  UB_SITE(10) UB_SITE(11)
-UB_SITE(12) UB_SITE(13) UB_SITE(14) UB_SITE(15)
+UB_SITE_LOOPS(0, tput_, false)  UB_SITE_LOOPS(1, tput_, false)
+UB_SITE_LOOPS(2, tput_, false)  UB_SITE_LOOPS(3, tput_, false)
+UB_SITE_LOOPS(4, tput_, false)  UB_SITE_LOOPS(5, tput_, false)
+UB_SITE_LOOPS(6, tput_, false)  UB_SITE_LOOPS(7, tput_, false)
+UB_SITE_LOOPS(8, tput_, false)  UB_SITE_LOOPS(9, tput_, false)
+UB_SITE_LOOPS(10, tput_, false) UB_SITE_LOOPS(11, tput_, false)
+UB_SITE_LOOPS(12, tput_, false) UB_SITE_LOOPS(13, tput_, false)
+UB_SITE_LOOPS(14, tput_, false) UB_SITE_LOOPS(15, tput_, false)
+UB_SITE_LOOPS(0, lat_, true)    UB_SITE_LOOPS(1, lat_, true)
+UB_SITE_LOOPS(2, lat_, true)    UB_SITE_LOOPS(3, lat_, true)
+UB_SITE_LOOPS(4, lat_, true)    UB_SITE_LOOPS(5, lat_, true)
+UB_SITE_LOOPS(6, lat_, true)    UB_SITE_LOOPS(7, lat_, true)
+UB_SITE_LOOPS(8, lat_, true)    UB_SITE_LOOPS(9, lat_, true)
+UB_SITE_LOOPS(10, lat_, true)   UB_SITE_LOOPS(11, lat_, true)
+UB_SITE_LOOPS(12, lat_, true)   UB_SITE_LOOPS(13, lat_, true)
+UB_SITE_LOOPS(14, lat_, true)   UB_SITE_LOOPS(15, lat_, true)
 
-static const struct ub_site {
+/* A site's loops of one kind: [0] back to back, [1] the latency chain. */
+struct ub_site {
 	unsigned long long (*fixed)(ub_copy_fn fn, char *dst, const char *src, unsigned long len,
 				    unsigned long loops, unsigned long *left,
 				    const struct ub_slow *sl);
@@ -268,13 +330,18 @@ static const struct ub_site {
 	unsigned long long (*libc_random)(ub_libc_fn mc, char *dst, const char *src,
 					  const unsigned int *lens, unsigned long pos,
 					  unsigned long loops, unsigned long *left);
-} ub_sites[UB_SITES] = {
-#define UB_SITE_FNS(k)	{ ub_fixed_##k, ub_libc_fixed_##k, ub_random_##k, ub_libc_random_##k }
+};
+
+static const struct ub_site ub_sites[UB_SITES][2] = {
+#define UB_SITE_KIND(k, kind)	{ ub_##kind##fixed_##k, ub_##kind##libc_fixed_##k,	\
+				  ub_##kind##random_##k, ub_##kind##libc_random_##k }
+#define UB_SITE_FNS(k)		{ UB_SITE_KIND(k, tput_), UB_SITE_KIND(k, lat_) }
 	UB_SITE_FNS(0),  UB_SITE_FNS(1),  UB_SITE_FNS(2),  UB_SITE_FNS(3),
 	UB_SITE_FNS(4),  UB_SITE_FNS(5),  UB_SITE_FNS(6),  UB_SITE_FNS(7),
 	UB_SITE_FNS(8),  UB_SITE_FNS(9),  UB_SITE_FNS(10), UB_SITE_FNS(11),
 	UB_SITE_FNS(12), UB_SITE_FNS(13), UB_SITE_FNS(14), UB_SITE_FNS(15),
 #undef UB_SITE_FNS
+#undef UB_SITE_KIND
 };
 
 static void ub_flush(const char *p, unsigned long len)
@@ -323,8 +390,9 @@ static unsigned int ub_sites_used(unsigned long long n)
  */
 static unsigned long long ub_sample(struct ub_run *r, ub_copy_fn fn, unsigned long loops)
 {
-	const struct ub_site *site = &ub_sites[r->site % UB_SITES];
+	const struct ub_site *site = &ub_sites[r->site % UB_SITES][!!r->lat];
 	ub_libc_fn mc = r->libc && fn == r->fn ? memcpy : NULL;
+	const struct ub_slow *sl = &r->slow[!!r->lat];
 	unsigned long long t;
 
 	if (r->cold)
@@ -334,17 +402,12 @@ static unsigned long long ub_sample(struct ub_run *r, ub_copy_fn fn, unsigned lo
 	else if (r->lens)
 		t = site->random(fn, r->dst, r->src, r->lens, r->pos, loops, &r->left);
 	else if (mc)
-		t = site->libc_fixed(mc, r->dst, r->src, r->len, loops, &r->left, &r->slow);
+		t = site->libc_fixed(mc, r->dst, r->src, r->len, loops, &r->left, sl);
 	else
 		t = site->fixed(fn, r->dst, r->src, r->len, loops, &r->left,
-				fn == r->fn ? &r->slow : &ub_no_slow);
+				fn == r->fn ? sl : &ub_no_slow);
 	r->pos += loops;
 	return t;
-}
-
-static double ub_net(double v, double base)
-{
-	return v > base ? v - base : 0;
 }
 
 /* A timed sample of r's copy, TSC cycles per copy. */
@@ -353,7 +416,16 @@ static double ub_timed(struct ub_run *r, unsigned long loops)
 	return (double)ub_sample(r, r->fn, loops) / (double)loops;
 }
 
-/* The median of up to UB_BASELINE_SAMPLES samples of the empty copy. */
+/*
+ * The copy a baseline is of: the empty one, whose loop is the loop's own
+ * cost; in the latency chain, the cheapest copy (ub_chain_copy()).
+ */
+static ub_copy_fn ub_base_copy(const struct ub_run *r)
+{
+	return r->lat ? ub_chain_copy : ub_empty_copy;
+}
+
+/* The median of up to UB_BASELINE_SAMPLES samples of the baseline's copy. */
 static double ub_baseline_measure(struct ub *u, struct ub_run *r, unsigned long loops,
 				  unsigned long samples)
 {
@@ -361,7 +433,7 @@ static double ub_baseline_measure(struct ub *u, struct ub_run *r, unsigned long 
 
 	for (i = 0; i < n; i++) {
 		r->site = (unsigned int)i;
-		u->base[i] = (double)ub_sample(r, ub_empty_copy, loops) / (double)loops;
+		u->base[i] = (double)ub_sample(r, ub_base_copy(r), loops) / (double)loops;
 	}
 	cb_stats_sort(u->base, n);
 	return cb_stats_median(u->base, n);
@@ -369,7 +441,7 @@ static double ub_baseline_measure(struct ub *u, struct ub_run *r, unsigned long 
 
 static int ub_base_kind(const struct ub_run *r)
 {
-	return r->cold ? 2 : r->lens ? 1 : 0;
+	return r->cold ? 2 : (r->lat ? 3 : 0) + (r->lens ? 1 : 0);
 }
 
 /*
@@ -407,15 +479,18 @@ static void ub_baseline_table(struct ub *u)
 
 	for (kind = 0; kind < UB_BASE_KINDS; kind++) {
 		/* Random sizes and cold copies only where the plan has them. */
-		if ((kind == 1 && !u->random) || (kind == 2 && !u->cold))
+		if (((kind == 1 || kind == 4) && !u->random) || (kind == 2 && !u->cold))
 			continue;
-		r.lens = kind == 1 ? u->lens : NULL;	/* zeros: the loads are what counts */
+		/* zeros: the loads are what counts */
+		r.lens = kind == 1 || kind == 4 ? u->lens : NULL;
 		r.cold = kind == 2;
+		r.lat = kind >= 3;
 		for (k = 0; k < UB_BASE_POW2; k++) {
 			best = u->base_tab[kind][k];
 			for (i = 0; i < UB_BASE_TABLE_SAMPLES; i++) {
 				r.site = i;
-				t = (double)ub_sample(&r, ub_empty_copy, 1UL << k) / (double)(1UL << k);
+				t = (double)ub_sample(&r, ub_base_copy(&r), 1UL << k) /
+				    (double)(1UL << k);
 				best = best <= 0 || t < best ? t : best;
 			}
 			u->base_tab[kind][k] = best;
@@ -717,7 +792,7 @@ static int ub_pick_loops(struct cb_backend *b, struct ub_run *r, unsigned long *
  */
 static double ub_slow_effect(struct ub_run *r, unsigned long loops, const struct ub_slow *sl)
 {
-	struct ub_slow keep = r->slow;
+	struct ub_slow keep = r->slow[!!r->lat];
 	double ratio[UB_SLOW_PAIRS], t[2];
 	unsigned int i, k, first, slowed;
 
@@ -726,13 +801,13 @@ static double ub_slow_effect(struct ub_run *r, unsigned long loops, const struct
 		r->site = i;	/* a pair at one site */
 		for (k = 0; k < 2; k++) {
 			slowed = k ^ first;
-			r->slow = slowed ? *sl : ub_no_slow;
+			r->slow[!!r->lat] = slowed ? *sl : ub_no_slow;
 			ub_sample(r, r->fn, loops);	/* untimed: its own kind before it */
 			t[slowed] = (double)ub_sample(r, r->fn, loops);
 		}
 		ratio[i] = t[0] > 0 ? t[1] / t[0] : 1;
 	}
-	r->slow = keep;
+	r->slow[!!r->lat] = keep;
 	return cb_stats_median_unsorted(ratio, UB_SLOW_PAIRS) - 1;
 }
 
@@ -771,8 +846,8 @@ static double ub_slow_try(void *arg, unsigned long long d)
  * change from a byte's worth up. Hot fixed-size points only. What the
  * change came to over the run, the record says (slow_delivered).
  */
-static int ub_slow_native(struct ub_run *r, unsigned long loops, double pct,
-			  struct ub_slow *sl, struct cb_error *e)
+static int ub_slow_native_kind(struct ub_run *r, unsigned long loops, double pct,
+			       struct ub_slow *sl, struct cb_error *e)
 {
 	struct ub_slow_try t = { .r = r, .loops = loops };
 	unsigned long long unit = r->len ? r->len : 1;
@@ -791,6 +866,25 @@ static int ub_slow_native(struct ub_run *r, unsigned long loops, double pct,
 	cb_slowdown_search(&s, ub_slow_try, &t);
 	*sl = ub_slow_of(s.d, r->len);
 	sl->got = s.got;
+	return 0;
+}
+
+/*
+ * The same for both figures: sl[0] makes the time per call back to back
+ * PCT% dearer, sl[1] the latency (the chain's copies are the slowed ones).
+ */
+static int ub_slow_native(struct ub_run *r, unsigned long loops, double pct,
+			  struct ub_slow sl[2], struct cb_error *e)
+{
+	int lat, ret;
+
+	for (lat = 0; lat < 2; lat++) {
+		r->lat = lat;
+		ret = ub_slow_native_kind(r, loops, pct, &sl[lat], e);
+		r->lat = 0;
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -873,12 +967,73 @@ static void ub_summarize(double *s, struct cb_result *res, unsigned long n,
 	/* The slowest samples go: sorted, the kept ones are the first keep. */
 	cb_stats_sort(s, n);
 	cb_stats_summarize(s, keep, &sum);
-	res->min = ub_net(sum.min, res->baseline);
-	res->q02 = ub_net(sum.q02, res->baseline);
-	res->median = ub_net(sum.median, res->baseline);
-	res->mean = ub_net(sum.mean, res->baseline);
-	res->max = ub_net(sum.max, res->baseline);
+	res->call_min = sum.min;
+	res->call_q02 = sum.q02;
+	res->call_median = sum.median;
+	res->min = cb_net_of(sum.min, res->baseline);
+	res->q02 = cb_net_of(sum.q02, res->baseline);
+	res->median = cb_net_of(sum.median, res->baseline);
+	res->mean = cb_net_of(sum.mean, res->baseline);
+	res->max = cb_net_of(sum.max, res->baseline);
 	res->stddev = sum.stddev;
+}
+
+/* The latency figures of n chained samples (none discarded: min and low quantiles). */
+static void ub_summarize_lat(double *s, struct cb_result *res, unsigned long n)
+{
+	struct cb_summary sum;
+
+	cb_stats_sort(s, n);
+	cb_stats_summarize(s, n, &sum);
+	res->lat_min = sum.min;
+	res->lat_q02 = sum.q02;
+	res->lat_median = sum.median;
+}
+
+/* A result before anything is measured: the figures not measured are NAN. */
+static void ub_result_init(struct cb_result *res, int cpu)
+{
+	memset(res, 0, sizeof(*res));
+	res->run_cpu = cpu;
+	res->slow_delivered = NAN;
+	res->lat_slow_delivered = NAN;
+	res->lat_min = NAN;
+	res->lat_q02 = NAN;
+	res->lat_median = NAN;
+	res->lat_chain = NAN;
+}
+
+/* The latency chain's samples of the block design into u->s[]: as many as n, within the deadline. */
+static unsigned long ub_lat_samples(struct cb_backend *b, struct ub_run *r, unsigned long loops,
+				    unsigned long n, struct cb_result *res)
+{
+	struct ub *u = b->priv;
+	unsigned long k;
+
+	r->lat = 1;
+	ub_sample(r, r->fn, loops);	/* untimed: the chain's loop warmed up */
+	for (k = 0; k < n; k++) {
+		if (k && ub_between(u)) {
+			res->truncated = 1;
+			break;
+		}
+		r->site = (unsigned int)k;
+		u->s[k] = ub_timed(r, loops);
+	}
+	r->lat = 0;
+	return k;
+}
+
+/* The figure the chain's own cost is: its baseline, at loops. */
+static double ub_lat_chain(struct ub *u, struct ub_run *r, unsigned long loops,
+			   unsigned long samples)
+{
+	double v;
+
+	r->lat = 1;
+	v = ub_baseline(u, r, loops, samples);
+	r->lat = 0;
+	return v;
 }
 
 static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *res,
@@ -890,9 +1045,7 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	struct ub_run r = { 0 };
 	int ret = 0;
 
-	memset(res, 0, sizeof(*res));
-	res->slow_delivered = NAN;
-	res->run_cpu = b->cpu;
+	ub_result_init(res, b->cpu);
 	if (ub_prepare(b, p, &r, res, &max, e))
 		return -1;
 	u->deadline_ns = cb_now_ns() + b->set->max_run_ms * 1000000ULL;
@@ -901,8 +1054,10 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	/* Warm-up: one untimed sample at the final loops. */
 	ub_sample(&r, r.fn, loops);
 	res->baseline = ub_baseline(u, &r, loops, b->set->samples);
+	if (!r.cold)
+		res->lat_chain = ub_lat_chain(u, &r, loops, b->set->samples);
 	if (b->set->slow_native > 0 && !strcmp(b->variants[p->label].name, CB_NATIVE_NAME) &&
-	    ub_slow_native(&r, loops, b->set->slow_native, &r.slow, e))
+	    ub_slow_native(&r, loops, b->set->slow_native, r.slow, e))
 		return -1;
 	d0 = ub_disturbances(b->cpu);
 	n = ub_samples(b, &r, loops, res, &np);
@@ -919,8 +1074,17 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 	res->loops = loops;
 	res->sites = ub_sites_used(n);
 	ub_summarize(u->s, res, n, dist);
-	res->slow_delivered = r.slow.bytes ? 100 * r.slow.got : NAN;
+	res->slow_delivered = r.slow[0].bytes ? 100 * r.slow[0].got : NAN;
+	res->lat_slow_delivered = r.slow[1].bytes ? 100 * r.slow[1].got : NAN;
 	res->clock_ratio = cb_clock_ratio(u->probe, np);
+	if (!r.cold) {
+		n = ub_lat_samples(b, &r, loops, n, res);
+		if (cb_stop()) {
+			ret = cb_fail(e, CB_EXIT_RUNTIME, "interrupted");
+			goto out;
+		}
+		ub_summarize_lat(u->s, res, n);
+	}
 	/* Random sizes: the copies reached as far as the largest draw made. */
 	for (i = 0, max = r.lens ? 0 : max; r.lens && i < r.pos && i < UB_RANDOM_DRAWS; i++)
 		max = u->lens[i] > max ? u->lens[i] : max;
@@ -944,9 +1108,9 @@ struct ub_point {
 	struct cb_result res;
 	unsigned int *lens;		/* random sizes: the point's own draws */
 	unsigned long loops, max, burst;
-	struct ub_slow spell;		/* test-only --slow-spell's copying */
-	double *s, *probe;
-	unsigned long n, cap, np, rounds;
+	struct ub_slow spell[2];	/* test-only --slow-spell's copying */
+	double *s, *ls, *probe;		/* back to back; the latency chain (not cold) */
+	unsigned long n, ln, cap, np, rounds;
 	unsigned long long first_ns, last_ns, used_ns, limit_ns;
 };
 
@@ -959,6 +1123,8 @@ static void ub_point_room(struct ub_point *q, unsigned long rounds)
 	q->rounds = rounds;
 	q->cap = rounds * q->burst;
 	q->s = cb_realloc(q->s, q->cap, sizeof(*q->s));
+	if (!q->r.cold)
+		q->ls = cb_realloc(q->ls, q->cap, sizeof(*q->ls));
 	q->probe = cb_realloc(q->probe, rounds, sizeof(*q->probe));
 }
 
@@ -966,6 +1132,7 @@ static void ub_point_free(struct ub_point *q)
 {
 	free(q->lens);
 	free(q->s);
+	free(q->ls);
 	free(q->probe);
 	free(q);
 }
@@ -995,8 +1162,7 @@ static int ub_begin(struct cb_backend *b, const struct cb_point *p, void **st,
 	unsigned long long warm;
 
 	q->p = *p;
-	q->res.run_cpu = b->cpu;
-	q->res.slow_delivered = NAN;
+	ub_result_init(&q->res, b->cpu);
 	if (ub_prepare(b, p, &q->r, &q->res, &q->max, e))
 		goto fail;
 	if (q->r.lens) {
@@ -1009,11 +1175,13 @@ static int ub_begin(struct cb_backend *b, const struct cb_point *p, void **st,
 		goto fail;
 	warm = ub_sample(&q->r, q->r.fn, q->loops);
 	q->res.baseline = ub_baseline(u, &q->r, q->loops, b->set->samples);
+	if (!q->r.cold)
+		q->res.lat_chain = ub_lat_chain(u, &q->r, q->loops, b->set->samples);
 	if (native && b->set->slow_native > 0 &&
-	    ub_slow_native(&q->r, q->loops, b->set->slow_native, &q->r.slow, e))
+	    ub_slow_native(&q->r, q->loops, b->set->slow_native, q->r.slow, e))
 		goto fail;
 	if (native && b->set->spell > 0 &&
-	    ub_slow_native(&q->r, q->loops, b->set->spell, &q->spell, e))
+	    ub_slow_native(&q->r, q->loops, b->set->spell, q->spell, e))
 		goto fail;
 	q->burst = ub_burst_len(b, warm);
 	ub_point_room(q, b->set->rounds);
@@ -1029,9 +1197,10 @@ static int ub_burst(struct cb_backend *b, void *st, int slow, double *fastest,
 		    struct cb_error *e)
 {
 	struct ub_point *q = st;
-	struct ub_slow keep = q->r.slow;
+	struct ub_slow keep[2] = { q->r.slow[0], q->r.slow[1] };
 	unsigned long long t0;
 	unsigned long k;
+	int lat;
 
 	(void)b;
 	(void)e;
@@ -1043,8 +1212,9 @@ static int ub_burst(struct cb_backend *b, void *st, int slow, double *fastest,
 	t0 = cb_now_ns();
 	if (!q->first_ns)
 		q->first_ns = t0;
-	if (slow && q->spell.bytes)
-		q->r.slow = ub_slow_of(q->r.slow.bytes + q->spell.bytes, q->r.len);
+	for (lat = 0; slow && lat < 2; lat++)
+		if (q->spell[lat].bytes)
+			q->r.slow[lat] = ub_slow_of(keep[lat].bytes + q->spell[lat].bytes, q->r.len);
 	/* A burst at one site, the next burst at the next. */
 	q->r.site = (unsigned int)q->res.bursts;
 	ub_sample(&q->r, q->r.fn, q->loops);	/* untimed: the point's state back */
@@ -1054,7 +1224,16 @@ static int ub_burst(struct cb_backend *b, void *st, int slow, double *fastest,
 			*fastest = q->s[q->n];
 		q->n++;
 	}
-	q->r.slow = keep;
+	/* Then as many of the latency chain, after an untimed one of its own. */
+	if (q->ls) {
+		q->r.lat = 1;
+		ub_sample(&q->r, q->r.fn, q->loops);
+		for (k = 0; k < q->burst; k++)
+			q->ls[q->ln++] = ub_timed(&q->r, q->loops);
+		q->r.lat = 0;
+	}
+	q->r.slow[0] = keep[0];
+	q->r.slow[1] = keep[1];
 	q->probe[q->np++] = cb_probe();
 	q->last_ns = cb_now_ns();
 	q->used_ns += q->last_ns - t0;
@@ -1089,7 +1268,10 @@ static int ub_end(struct cb_backend *b, void *st, struct cb_result *res, struct 
 	res->sites = ub_sites_used(res->bursts);
 	/* Every sample a burst's; interference only slows, and min is of all. */
 	ub_summarize(q->s, res, q->n, 0);
-	res->slow_delivered = q->r.slow.bytes ? 100 * q->r.slow.got : NAN;
+	if (q->ln)
+		ub_summarize_lat(q->ls, res, q->ln);
+	res->slow_delivered = q->r.slow[0].bytes ? 100 * q->r.slow[0].got : NAN;
+	res->lat_slow_delivered = q->r.slow[1].bytes ? 100 * q->r.slow[1].got : NAN;
 	res->clock_ratio = cb_clock_ratio(q->probe, q->np);
 	res->span_ms = (double)(q->last_ns - q->first_ns) / 1e6;
 	/* The copy checked on buffers filled for it again, once more timed alike. */

@@ -37,7 +37,7 @@ void cb_gp_comment(FILE *f, const char *prefix, const char *s)
 }
 
 /* The script's first lines: where it came from, its output and data, the terminal. */
-static void cb_gp_head(FILE *f, const char *img, const char *stem, int png)
+static void cb_gp_head(FILE *f, const char *img, const char *stem, int png, unsigned int height)
 {
 	struct cb_str q = { 0 }, dat = { 0 };
 
@@ -49,10 +49,11 @@ static void cb_gp_head(FILE *f, const char *img, const char *stem, int png)
 	cb_str_printf(&dat, "%s.dat", stem);
 	cb_gp_str(&q, dat.s);
 	fprintf(f, "if (!exists(\"datafile\")) datafile = %s\n", q.s);
+	height = height ? height : 700;
 	if (png)
-		fprintf(f, "set terminal pngcairo size 1200,700 enhanced font \"sans,10\"\n");
+		fprintf(f, "set terminal pngcairo size 1200,%u enhanced font \"sans,10\"\n", height);
 	else
-		fprintf(f, "set terminal svg size 1200,700 dynamic enhanced font \"sans,11\"\n");
+		fprintf(f, "set terminal svg size 1200,%u dynamic enhanced font \"sans,11\"\n", height);
 	fprintf(f, "set output outfile\n");
 	cb_str_free(&q);
 	cb_str_free(&dat);
@@ -163,7 +164,7 @@ int cb_gnuplot_write(const char *output, const struct cb_gp_writer *w, struct cb
 	scopy = cb_strdup(stem);
 	ocopy = cb_strdup(output);
 	w->data(dat.f, w->ctx);
-	cb_gp_head(gp.f, basename(ocopy), basename(scopy), png);
+	cb_gp_head(gp.f, basename(ocopy), basename(scopy), png, w->height);
 	w->script(gp.f, w->ctx);
 	if (fflush(dat.f) || fflush(gp.f)) {
 		cb_fail(e, CB_EXIT_RUNTIME, "cannot write beside %s: %s", output, strerror(errno));

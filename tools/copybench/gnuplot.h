@@ -18,11 +18,13 @@
  * @script: writes the script, after cb_gp_head() wrote its first lines;
  *	the data file is "datafile" in it
  * @ctx: passed to both
+ * @height: the image's height in pixels, 0 for the default (700; 1200 wide)
  */
 struct cb_gp_writer {
 	void (*data)(FILE *f, void *ctx);
 	void (*script)(FILE *f, void *ctx);
 	void *ctx;
+	unsigned int height;
 };
 
 /*

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "copybench.h"
+#include "figures.h"
 #include "interleave.h"
 #include "points.h"
 #include "stats.h"
@@ -76,7 +77,7 @@ void cb_round_order(unsigned long long seed, unsigned int repeat, unsigned long 
 struct cb_runs {
 	struct cb_point p;
 	struct cb_result acc;
-	double *med, *q02, *base, *ratio, *mean;
+	double *med, *q02, *base, *ratio, *mean, *call_med;
 	unsigned long n, cap;
 };
 
@@ -89,6 +90,7 @@ static void cb_runs_room(struct cb_runs *q, unsigned long cap)
 	q->base = cb_realloc(q->base, cap, sizeof(*q->base));
 	q->ratio = cb_realloc(q->ratio, cap, sizeof(*q->ratio));
 	q->mean = cb_realloc(q->mean, cap, sizeof(*q->mean));
+	q->call_med = cb_realloc(q->call_med, cap, sizeof(*q->call_med));
 }
 
 static int cb_runs_begin(struct cb_backend *b, const struct cb_point *p, void **st)
@@ -125,6 +127,7 @@ static int cb_runs_burst(struct cb_backend *b, struct cb_runs *q, double *fastes
 		q->acc.discarded = 0;
 	}
 	q->acc.min = r.min < q->acc.min ? r.min : q->acc.min;
+	q->acc.call_min = r.call_min < q->acc.call_min ? r.call_min : q->acc.call_min;
 	q->acc.max = r.max > q->acc.max ? r.max : q->acc.max;
 	q->acc.samples += r.samples;
 	q->acc.discarded += r.discarded;
@@ -135,7 +138,8 @@ static int cb_runs_burst(struct cb_backend *b, struct cb_runs *q, double *fastes
 	q->base[q->n] = r.baseline;
 	q->ratio[q->n] = r.clock_ratio;
 	q->mean[q->n] = r.mean;
-	*fastest = r.min + r.baseline;
+	q->call_med[q->n] = r.call_median;
+	*fastest = cb_result_call(&r, 0);
 	q->n++;
 	q->acc.bursts = q->n;
 	return 0;
@@ -156,12 +160,14 @@ static void cb_runs_end(struct cb_runs *q, struct cb_result *r)
 		r->baseline = cb_runs_median(q->base, q->n);
 		r->clock_ratio = cb_runs_median(q->ratio, q->n);
 		r->mean = cb_stats_mean(q->mean, q->n);
+		r->call_median = cb_runs_median(q->call_med, q->n);
 	}
 	free(q->med);
 	free(q->q02);
 	free(q->base);
 	free(q->ratio);
 	free(q->mean);
+	free(q->call_med);
 	free(q);
 }
 
@@ -349,9 +355,9 @@ int cb_interleave(struct cb_backend *b, const struct cb_point *pts, size_t n,
 			m[i].r.control = b->variants[all[c].variant].name;
 			m[i].r.control_min = m[c].r.min;
 			m[i].r.control_median = m[c].r.median;
-			if (m[c].r.min + m[c].r.baseline > 0)
-				m[i].r.control_ratio = (m[i].r.min + m[i].r.baseline) /
-						       (m[c].r.min + m[c].r.baseline);
+			if (cb_result_call(&m[c].r, 0) > 0)
+				m[i].r.control_ratio = cb_result_call(&m[i].r, 0) /
+						       cb_result_call(&m[c].r, 0);
 			if (pr.n[i]) {
 				cb_stats_sort(pr.v[i], pr.n[i]);
 				m[i].r.pair_ratio = cb_stats_median(pr.v[i], pr.n[i]);

@@ -844,7 +844,7 @@ int cmd_placement(int argc, char **argv)
 		.threshold = CB_PL_THRESHOLD,
 	};
 	struct cb_pl c = { .o = &o };
-	struct cb_gp_writer w = { cb_pl_plot_data, cb_pl_plot_script, &c };
+	struct cb_gp_writer w = { cb_pl_plot_data, cb_pl_plot_script, &c, 0 };
 	struct cb_error e = { 0 };
 	struct cb_given given;
 	char *buf = NULL;

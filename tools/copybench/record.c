@@ -428,9 +428,23 @@ void cb_record_free(struct cb_record *r)
 
 /* ---- Built from a run -------------------------------------------------- */
 
+/* The measured figures (CB_POINT_FIGURE): a line's field, the result's member. */
+static const struct {
+	size_t field, member;
+	unsigned int bit;
+} cb_point_figures[] = {
+#define CB_POINT_FIGURE(f, m)	\
+	{ offsetof(struct cb_record_point, f), offsetof(struct cb_result, m), CB_PF_##f },
+#include "record_fields.h"
+#undef CB_POINT_FIGURE
+};
+
 void cb_record_point_build(struct cb_record_point *rp, const struct cb_backend *b,
 			   const struct cb_point *p, const struct cb_result *r)
 {
+	size_t k;
+	double v;
+
 	memset(rp, 0, sizeof(*rp));
 	rp->direction = cb_strdup(cbfs_directions[p->dir]);
 	rp->variant = cb_strdup(cb_point_label(b->variants, p));
@@ -502,10 +516,19 @@ void cb_record_point_build(struct cb_record_point *rp, const struct cb_backend *
 		rp->slow_delivered = r->slow_delivered;
 		CB_POINT_SET(rp, slow_delivered);
 	}
+	for (k = 0; k < ARRAY_SIZE(cb_point_figures); k++) {
+		v = *(const double *)((const char *)r + cb_point_figures[k].member);
+		if (isfinite(v)) {
+			*(double *)((char *)rp + cb_point_figures[k].field) = v;
+			rp->present |= 1ULL << cb_point_figures[k].bit;
+		}
+	}
 }
 
 void cb_record_point_result(const struct cb_record_point *rp, struct cb_result *r)
 {
+	size_t k;
+
 	memset(r, 0, sizeof(*r));
 	r->loops = rp->loops;
 	r->samples = rp->samples;
@@ -524,4 +547,10 @@ void cb_record_point_result(const struct cb_record_point *rp, struct cb_result *
 	r->clock_ratio = CB_POINT_HAS(rp, clock_ratio) ? rp->clock_ratio : 0;
 	r->src_place = CB_POINT_HAS(rp, src_place) ? (long long)rp->src_place : -1;
 	r->dst_place = CB_POINT_HAS(rp, dst_place) ? (long long)rp->dst_place : -1;
+	for (k = 0; k < ARRAY_SIZE(cb_point_figures); k++)
+		*(double *)((char *)r + cb_point_figures[k].member) =
+			(rp->present >> cb_point_figures[k].bit) & 1 ?
+			*(const double *)((const char *)rp + cb_point_figures[k].field) : NAN;
+	r->call_q02 = NAN;
+	r->slow_delivered = CB_POINT_HAS(rp, slow_delivered) ? rp->slow_delivered : NAN;
 }

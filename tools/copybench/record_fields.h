@@ -6,6 +6,7 @@
  *
  * CB_HEADER_FIELD(name,			type,	required): the header, in the order written.
  * CB_POINT_FIELD(name,			type,	required): a point, in the order written.
+ * CB_POINT_FIGURE(field,		member): the measured figures among them.
  *   type	STR, U64, I64, DBL, BOOL, STRLIST or STRMAP (record.h)
  *   required	CB_REQ: every record of this version has it; CB_OPT: only
  *		some (and every field added later to version 1)
@@ -90,4 +91,27 @@ CB_POINT_FIELD(control_median,	DBL,	CB_OPT)
 CB_POINT_FIELD(control_ratio,		DBL,	CB_OPT)
 CB_POINT_FIELD(pair_ratio,		DBL,	CB_OPT)
 CB_POINT_FIELD(slow_delivered,		DBL,	CB_OPT)
+CB_POINT_FIELD(call_min,		DBL,	CB_OPT)
+CB_POINT_FIELD(call_median,		DBL,	CB_OPT)
+CB_POINT_FIELD(latency_min,		DBL,	CB_OPT)
+CB_POINT_FIELD(latency_q02,		DBL,	CB_OPT)
+CB_POINT_FIELD(latency_median,		DBL,	CB_OPT)
+CB_POINT_FIELD(latency_chain,		DBL,	CB_OPT)
+CB_POINT_FIELD(latency_slowed,	DBL,	CB_OPT)
+#endif
+
+/*
+ * CB_POINT_FIGURE(field, member): the figures a point line carries when
+ * they were measured, each an optional DBL field above and the member of
+ * struct cb_result (backend.h) it holds; a member that is NAN was not
+ * measured, and the line lacks the field.
+ */
+#ifdef CB_POINT_FIGURE
+CB_POINT_FIGURE(call_min,		call_min)
+CB_POINT_FIGURE(call_median,		call_median)
+CB_POINT_FIGURE(latency_min,		lat_min)
+CB_POINT_FIGURE(latency_q02,		lat_q02)
+CB_POINT_FIGURE(latency_median,		lat_median)
+CB_POINT_FIGURE(latency_chain,		lat_chain)
+CB_POINT_FIGURE(latency_slowed,	lat_slow_delivered)
 #endif

@@ -2,7 +2,8 @@
 /*
  * record_test.c - unit tests of the records (record.c): good records read and written back, unknown
  * fields tolerated, and every kind of bad one a reader must refuse with
- * the file and line.
+ * the file and line; a line's figures and the rule for a figure net of
+ * the loop (figures.c).
  *
  * Built by "make copybench" as build/unit/record_test, on the kernel's
  * kselftest_harness.h; run by "make unit-check" and
@@ -18,6 +19,7 @@
 
 #include "kselftest_harness.h"
 
+#include "figures.h"
 #include "json.h"
 #include "lib/cb_json_writer.h"
 #include "lib/cb_options.h"
@@ -308,6 +310,52 @@ TEST(record_refusals)
 	cb_record_header_free(&h);
 	cb_str_free(&good);
 	cb_str_free(&t);
+}
+
+/*
+ * A net figure is shown only where the copy makes at least half the time
+ * per call and four times its jitter: a copy whose time per call is the
+ * loop's (in its shadow) is hidden, never a cost near 0.
+ */
+TEST(net_hidden_under_the_loop)
+{
+	EXPECT_FALSE(cb_net_resolvable(2.6, 2.6, 0));	/* the loop's own time */
+	EXPECT_FALSE(cb_net_resolvable(2.5, 2.6, 0));	/* faster than the empty loop */
+	EXPECT_FALSE(cb_net_resolvable(3.8, 2.6, 0));	/* 1.2 < half the loop */
+	EXPECT_TRUE(cb_net_resolvable(4.0, 2.6, 0));	/* 1.4: over half the loop */
+	EXPECT_FALSE(cb_net_resolvable(10, 2.6, 2));	/* 7.4 < 4 x jitter */
+	EXPECT_TRUE(cb_net_resolvable(10, 2.6, 1));
+	EXPECT_FALSE(cb_net_resolvable(NAN, 2.6, 0));
+	EXPECT_FALSE(cb_net_resolvable(INFINITY, 2.6, 0));
+}
+
+/*
+ * A line's time per call: call_min (call_median) as timed, or, in a line
+ * made before it, the net figure plus the baseline; its latency, NAN when
+ * the line has none.
+ */
+TEST(figures_of_a_line)
+{
+	struct cb_record_point p = { 0 };
+
+	p.cycles_min = 3;
+	p.cycles_median = 4;
+	p.baseline_cycles = 2.5;
+	EXPECT_TRUE(NEAR(cb_point_call(&p, 0), 5.5));
+	EXPECT_TRUE(NEAR(cb_point_call(&p, 1), 6.5));
+	EXPECT_TRUE(isnan(cb_point_latency(&p, 0)));
+	p.call_min = 2.4;
+	p.call_median = 2.45;
+	p.latency_min = 9.5;
+	p.latency_median = 9.75;
+	CB_POINT_SET(&p, call_min);
+	CB_POINT_SET(&p, call_median);
+	CB_POINT_SET(&p, latency_min);
+	CB_POINT_SET(&p, latency_median);
+	EXPECT_TRUE(NEAR(cb_point_call(&p, 0), 2.4));
+	EXPECT_TRUE(NEAR(cb_point_call(&p, 1), 2.45));
+	EXPECT_TRUE(NEAR(cb_point_latency(&p, 0), 9.5));
+	EXPECT_TRUE(NEAR(cb_point_latency(&p, 1), 9.75));
 }
 
 TEST_HARNESS_MAIN

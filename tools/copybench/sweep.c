@@ -10,8 +10,11 @@
 static const char cb_sweep_usage[] =
 	"Usage: copybench sweep [OPTIONS]\n"
 	"\n"
-	"Times each variant x direction x size (x cache) point: TSC clocks per copy,\n"
-	"baseline subtracted, ns, bytes/clock, GB/s, and the spread of the repeats.\n"
+	"Times each variant x direction x size (x cache) point, in TSC clocks per\n"
+	"copy: its time per call back to back (the loop included), the loop's own,\n"
+	"the difference where the copy makes it (else \"hidden\"), its latency (each\n"
+	"copy's source from the bytes the one before wrote) and the chain's own;\n"
+	"ns, GB/s and the spread of the repeats.\n"
 	"\n"
 	"  copybench sweep --sizes 4K,64K,1M --variants native,movsb --repeat 5\n"
 	"  copybench sweep --sizes 1-256 --variants movsb --plateau\n"

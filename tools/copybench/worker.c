@@ -231,6 +231,12 @@ static void cb_perturb(struct cb_result *res, double f)
 	res->mean *= f;
 	res->stddev *= f;
 	res->max *= f;
+	res->call_min *= f;
+	res->call_q02 *= f;
+	res->call_median *= f;
+	res->lat_min *= f;
+	res->lat_q02 *= f;
+	res->lat_median *= f;
 }
 
 /* One point's record line on stdout. */
