@@ -610,7 +610,8 @@ check "pattern: bad options refused, exit 2, nothing written" pattern_refusals
 # plrec FILE RULE: a record of to_user.native.512 and its control movsb
 # measured by 8 placements x 3 rounds (process = round x 8 + placement, on
 # CPU placement % 2), the costs as RULE says (awk: slow, cslow from
-# placement pl, round r, cpu c). Fast: 12.8 and 30; slow: 22 and 40.
+# placement pl, round r, cpu c). Time per call fast: 12.8 and 30; slow: 22
+# and 40 (a loop of 4); the latency twice the time per call.
 plrec()
 {
 	"$CB" sweep --backend user --sizes 64 --variants movsb --samples 3 --repeat 1 --json 2> /dev/null |
@@ -623,9 +624,11 @@ plrec()
 			printf "{\"direction\":\"to_user\",\"variant\":\"%s\",\"size\":512,", k ? "movsb" : "native"
 			printf "\"src_offset\":0,\"dst_offset\":0,\"cache\":\"hot\",\"repeat\":%d,", r * 8 + pl
 			printf "\"run_cpu\":%d,\"loops\":64,\"samples\":101,\"samples_discarded\":0,", c
-			printf "\"truncated\":false,\"cycles_min\":%.4f,\"cycles_median\":%.4f,", v, v
-			printf "\"cycles_mean\":%.4f,\"cycles_stddev\":0.1,\"cycles_max\":%.4f,", v, v
+			printf "\"truncated\":false,\"cycles_min\":%.4f,\"cycles_median\":%.4f,", v - 4, v - 4
+			printf "\"cycles_mean\":%.4f,\"cycles_stddev\":0.1,\"cycles_max\":%.4f,", v - 4, v - 4
 			printf "\"baseline_cycles\":4,\"ns_median\":1,\"bytes_per_cycle\":1,\"verified\":true,"
+			printf "\"call_min\":%.4f,\"call_median\":%.4f,", v, v
+			printf "\"latency_min\":%.4f,\"latency_median\":%.4f,", 2 * v, 2 * v
 			printf "\"pid\":%d,\"src_place\":%d,\"dst_place\":%d,\"stack_place\":%d}\n", \
 				2000 + r * 8 + pl, 4096 * (pl + 1), 4096 * (pl + 3) + 640, 16 * pl
 		}
@@ -642,12 +645,16 @@ placement_named()
 		grep -q '^#   placement 2: src+12288 dst+21120 distance 640 stack 32 cpu 0: median 22.0[0-9] ' "$tmp/o" &&
 		grep -q -- '--variants native,movsb --directions to_user --cache hot --placement 12288:21120:32 --cpu 0 --repeat 5$' "$tmp/o" &&
 		[ "$(grep -c '^ *[0-9]* *[0-2] *2[0-9]* .* alone$' "$tmp/o")" = 6 ] &&
+		grep -q '^ *2 *0 *2002 .* 22.0[0-9]\* *30.0[0-9] *44.[0-9]* *alone$' "$tmp/o" &&
 		"$CB" placement to_user.native.512 "$tmp/pl1.json" --json |
 		jq -s -e '.[-1] | .verdict == "placement" and .slow_placements == [2, 5] and
-			.processes == 24 and .placements == 8 and .rounds == 3' > /dev/null ||
+			.processes == 24 and .placements == 8 and .rounds == 3' > /dev/null &&
+		"$CB" placement to_user.native.512 "$tmp/pl1.json" --json |
+		jq -s -e '[.[] | select(.type == "process")] | length == 24 and
+			all(.latency == 2 * .cost)' > /dev/null ||
 		{ cat "$tmp/o"; return 1; }
 }
-check "placement RECORD: placements slow in every round, control fast: named, the placement's" placement_named
+check "placement RECORD: placements slow in every round, control fast: named, the placement's; latency beside" placement_named
 
 # Slow in round 1 at every placement, the control too: the machine; every
 # process on CPU 1 slow: the CPU; none slow: steady.

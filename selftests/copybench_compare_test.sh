@@ -43,11 +43,15 @@ set -u
 # level each process gives all its fixed copies but the paired one;
 # NATLEVELS="F0 F1 ..." multiplies repeat r's native costs by Fr: a
 # process that spent its life at a slow level. BASELINE=B (default 4.0)
-# is every line's baseline_cycles, the call and loop as timed.
+# is every line's baseline_cycles, the loop's own cost; the costs above are
+# each line's time per call as timed (call_min), cycles_min that less B.
 # VARF="V F" multiplies every cost of variant V (a fixed copy) by F, the
 # paired movsb's too when V is movsb.
 # PAIRSLOW="R F" multiplies process R's paired movsb (its control_min and
 # its movsb point) by F: a process where the reference alone was slow.
+# LATF=F gives every line a latency (latency_min, latency_median: twice
+# its time per call), native's times F; with PAIRS=1 native's
+# latency_paired too (its latency over its movsb's).
 mkrec()
 {
 	local f=$1 nf=$2 cf=$3 reps=$4 seed=${5:-0} sizes=${6:-64 4096 65536}
@@ -57,7 +61,8 @@ mkrec()
 	awk -v nf="$nf" -v cf="$cf" -v reps="$reps" -v seed="$seed" -v sizes="$sizes" \
 	    -v vars="$vars" -v step="${NOISE:-0.001}" -v one="${ONE:-0}" -v pairs="${PAIRS:-0}" \
 	    -v levels="${LEVELS:-}" -v natlevels="${NATLEVELS:-}" -v base="${BASELINE:-4.0}" \
-	    -v pairlevels="${PAIRLEVELS:-0}" -v pairslow="${PAIRSLOW:-}" -v varf="${VARF:-}" 'BEGIN {
+	    -v pairlevels="${PAIRLEVELS:-0}" -v pairslow="${PAIRSLOW:-}" -v varf="${VARF:-}" \
+	    -v latf="${LATF:-}" 'BEGIN {
 		nl = split(levels, lv, " ")
 		split(varf, vf, " ")
 		split(pairslow, psl, " ")
@@ -84,10 +89,14 @@ mkrec()
 					printf "{\"direction\":\"to_user\",\"variant\":\"%s\",\"size\":%d,", vr[v], sz[s]
 					printf "\"src_offset\":0,\"dst_offset\":0,\"cache\":\"hot\",\"repeat\":%d,", r
 					printf "\"run_cpu\":0,\"loops\":64,\"samples\":101,\"samples_discarded\":0,"
-					printf "\"truncated\":false,\"cycles_min\":%.4f,\"cycles_median\":%.4f,", c, c * 1.05
-					printf "\"cycles_mean\":%.4f,\"cycles_stddev\":0.5,\"cycles_max\":%.4f,", c * 1.06, c * 1.5
-					printf "\"baseline_cycles\":%.4f,", base
+					# c is the time per call as timed; the figures net of the loop are c - base
+					printf "\"truncated\":false,\"cycles_min\":%.4f,\"cycles_median\":%.4f,", c - base, c * 1.05 - base
+					printf "\"cycles_mean\":%.4f,\"cycles_stddev\":0.5,\"cycles_max\":%.4f,", c * 1.06 - base, c * 1.5 - base
+					printf "\"baseline_cycles\":%.4f,\"call_min\":%.4f,\"call_median\":%.4f,", base, c, c * 1.05
 					printf "\"ns_median\":%.4f,\"bytes_per_cycle\":%.4f,", c / 2.6, sz[s] / c
+					lat = 2 * c * (vr[v] == "native" && latf != "" ? latf : 1)
+					if (latf != "")
+						printf "\"latency_min\":%.4f,\"latency_median\":%.4f,", lat, lat * 1.05
 					printf "\"verified\":true"
 					if (pairs && vr[v] == "native") {
 						# paired with movsb, timed beside it: the same noise
@@ -99,9 +108,11 @@ mkrec()
 							m *= psl[2]
 						if (varf != "" && vf[1] == "movsb")
 							m *= vf[2]
-						printf ",\"control\":\"movsb\",\"control_min\":%.4f", m
-						printf ",\"control_median\":%.4f", m * 1.05
-						printf ",\"control_ratio\":%.6f", (c + base) / (m + base)
+						printf ",\"control\":\"movsb\",\"control_min\":%.4f", m - base
+						printf ",\"control_median\":%.4f", m * 1.05 - base
+						printf ",\"control_ratio\":%.6f", c / m
+						if (latf != "")
+							printf ",\"latency_paired\":%.6f", lat / (2 * m)
 					}
 					printf one ? "}\n" : ",\"pid\":%d}\n", 1000 + r
 				}
@@ -195,6 +206,39 @@ machine_moved()
 }
 check "native and controls +10%: the machine moved (first line), machine-like, exit 3" machine_moved
 
+# Two figures: records with the latency are decided on each, a section a
+# figure, then both together. The latency 10% dearer alone, the time per
+# call as it was: regressed (latency), exit 1, the decision line says so;
+# --figure call alone sees nothing; --figure latency alone the regression.
+PAIRS=1 LATF=1 mkrec "$tmp/lbase1.json" 1 1 5 0
+PAIRS=1 LATF=1.1 mkrec "$tmp/llat.json" 1 1 5 3
+two_figures()
+{
+	cmp_rc 1 "$tmp/lbase1.json" "$tmp/llat.json" &&
+		[ "$(grep -c '^# figure: ' "$tmp/out")" = 2 ] &&
+		out_has '^# figure: time per call ' && out_has '^# figure: latency ' &&
+		out_has '^#   to_user\.native\.4K +unchanged +regressed \+10\.[0-9]% +regressed \(latency\)$' &&
+		out_has '^# verdict of both figures: REGRESSION \(exit 1\)$' || return 1
+	cmp_rc 1 --json "$tmp/lbase1.json" "$tmp/llat.json" &&
+		jq -s -e '(map(select(.type == "summary") | .figure) == ["call", "latency"]) and
+			([.[] | select(.type == "point")] | all(.figure == "call" or .figure == "latency")) and
+			(.[-1] | .type == "decision" and .status == 1 and (.points | length == 3) and
+			 all(.points[]; .verdict == "regressed" and .moved == "latency"))' "$tmp/out" \
+		> /dev/null || { tail -n 1 "$tmp/out"; return 1; }
+	cmp_rc 0 --figure call "$tmp/lbase1.json" "$tmp/llat.json" &&
+		[ "$(grep -c '^# figure: ' "$tmp/out")" = 1 ] && ! grep -q '^# both figures' "$tmp/out" &&
+		cmp_rc 1 --figure latency "$tmp/lbase1.json" "$tmp/llat.json" &&
+		out_has '^# figure: latency ' || return 1
+	# A record without the latency: the time per call alone, said.
+	cmp_rc 0 "$tmp/lbase1.json" "$tmp/same.json" &&
+		out_has '^# latency: not compared, .*same\.json holds none' || return 1
+	cmp_rc 2 --figure latency "$tmp/base.json" "$tmp/llat.json" &&
+		grep -q "figure latency: .*base.json holds no latency of a native point .*accepted: --figure call" "$tmp/err" &&
+		cmp_rc 2 --figure net "$tmp/lbase1.json" "$tmp/llat.json" &&
+		grep -q "invalid --figure 'net' (accepted: call, latency, both)" "$tmp/err"
+}
+check "two figures: the latency alone regressed is a regression, named; --figure one; a record without it" two_figures
+
 # The interleaved design: the same move of the machine, the native copy and
 # its paired control moving together, is decided on the pairs: unchanged,
 # exit 0; a move of the native copy alone is a regression on them.
@@ -282,28 +326,23 @@ reference_moved_alone()
 }
 check "paired: the reference alone moved, native's own level within the threshold: machine-like, not regressed" reference_moved_alone
 
-# Native's own level is of its time per call as measured, which the
-# once-per-process baseline does not move: the new record's baseline 1
-# clock cheaper, native's cost net of it 7% dearer at 64 B but its time
-# per call 0.4% cheaper, its reference and the controls 10% cheaper:
-# +19% on the ratio, machine-like (net of the baseline native rose).
-# At 256 B the same change makes the time per call 2% dearer: regressed.
-PAIRS=1 mkrec "$tmp/bbase.json" 1 1 5 0 "64 256"
-PAIRS=1 BASELINE=3.0 mkrec "$tmp/bnew.json" 1.07 0.90 5 0 "64 256"
-paired_own_level_gross()
+# compare decides on the time per call as timed, which the once-per-process
+# baseline does not move: the new record's baseline 2 clocks cheaper (its
+# figures net of the loop 20% to 60% dearer), every time per call as in
+# the base: unchanged, exit 0, paired and not.
+PAIRS=1 mkrec "$tmp/bbase.json" 1 1 5 0 "16 64 256"
+PAIRS=1 BASELINE=2.0 mkrec "$tmp/bnew.json" 1 1 5 0 "16 64 256"
+baseline_alone()
 {
-	cmp_rc 1 --json "$tmp/bbase.json" "$tmp/bnew.json" &&
-		jq -s -e '[.[] | select(.type == "point" and .variant == "native")] |
-			length == 2 and
-			.[0].name == "to_user.native.64" and .[0].verdict == "machine-like" and
-			.[0].test.ratio > 1.1 and .[0].test.own_ratio < 1 and
-			.[0].test.own_ratio > 0.99 and
-			.[1].name == "to_user.native.256" and .[1].verdict == "regressed" and
-			.[1].test.own_ratio > 1.01' "$tmp/out" > /dev/null ||
-		{ jq -c 'select(.type == "point" and .variant == "native") | {name, verdict, test}' \
-			"$tmp/out"; return 1; }
+	cmp_rc 0 --json "$tmp/bbase.json" "$tmp/bnew.json" &&
+		jq -s -e '[.[] | select(.type == "point")] | length == 15 and
+			all(.verdict == "unchanged")' "$tmp/out" > /dev/null ||
+		{ jq -c 'select(.type == "point") | {name, verdict}' "$tmp/out"; return 1; }
+	jq -c 'del(.call_min, .call_median)' "$tmp/bnew.json" > "$tmp/bnew-old.json"
+	# A record made before call_min: its time per call is cycles_min + baseline_cycles.
+	cmp_rc 0 "$tmp/bbase.json" "$tmp/bnew-old.json"
 }
-check "paired: native's own level is its time per call, not moved by the baseline (machine-like)" paired_own_level_gross
+check "a baseline that moved alone moves nothing: compare decides on the time per call as timed" baseline_alone
 
 # pcrec FILE "G0 G1 ..." "P0 P1 ...": a record of native 64 B paired with
 # movsb, process r's time per call Gr (a baseline of 10 clocks, its cost
@@ -334,12 +373,10 @@ pcrec()
 	}' >> "$1"
 }
 
-# The paired change and native's own level in one unit, a call's: with a
-# baseline as large as the copy (64 B here, 1 B on this machine), a +5%
-# paired change net of it is +2.5% a call. Native's own level -0.2% a
-# call, its interval up to +4.5% (7 of 10 new processes slower): it
-# leaves +5% out but not +2.5%, so the pairs decide: regressed. Compared
-# with the net +5%, the own level denied it (machine-like) before.
+# The paired change and native's own level are in one unit, a call's: a
+# +2.5% paired change, native's own level -0.2%, its interval up to +4.5%
+# (7 of 10 new processes slower): it holds +2.5%, so the pairs decide:
+# regressed.
 pcrec "$tmp/cbase.json" "20 20.01 19.99 20 20.02 19.98 20 20.01 19.99 20" \
 	"1 1.0001 0.9999 1 1.0002 0.9998 1 1.0001 0.9999 1"
 pcrec "$tmp/cnew.json" "19.96 20.9 20.9 19.96 20.9 20.9 19.96 20.9 20.9 20.9" \
@@ -349,14 +386,13 @@ paired_own_level_per_call()
 	cmp_rc 1 --json "$tmp/cbase.json" "$tmp/cnew.json" &&
 		jq -s -e '[.[] | select(.type == "point" and .variant == "native")] |
 			length == 1 and .[0].verdict == "regressed" and
-			.[0].test.ratio > 1.045 and .[0].test.ratio < 1.055 and
-			.[0].test.own_paired > 1.02 and .[0].test.own_paired < 1.03 and
-			.[0].test.own_ratio <= 1 and .[0].test.own_hi > 1.03 and
-			.[0].test.own_hi < .[0].test.ratio' "$tmp/out" > /dev/null ||
+			.[0].test.ratio > 1.02 and .[0].test.ratio < 1.03 and
+			.[0].test.own_paired == .[0].test.ratio and
+			.[0].test.own_ratio <= 1 and .[0].test.own_hi > 1.03' "$tmp/out" > /dev/null ||
 		{ jq -c 'select(.type == "point" and .variant == "native") | {name, verdict, test}' \
 			"$tmp/out"; return 1; }
 }
-check "paired: native's own level weighs the paired change a call's, as it is taken (regressed)" paired_own_level_per_call
+check "paired: native's own level holds the paired change, both a call's: the pairs decide (regressed)" paired_own_level_per_call
 
 # Native's own level too imprecise to deny the pairs (1 MiB here:
 # processes at one of two levels for life, native and its pair alike):
@@ -453,7 +489,7 @@ scattered()
 {
 	# Native +10%; the controls +30%, -20%, +5%, +40%: they disagree.
 	jq -c '{"movsb": 1.3, "movsq": 0.8, "unrolled": 1.05, "orig": 1.4}[.variant // ""] as $f |
-		if $f then .cycles_min *= $f else . end' "$tmp/slow10.json" > "$tmp/scat.json"
+		if $f then .cycles_min *= $f | .call_min *= $f else . end' "$tmp/slow10.json" > "$tmp/scat.json"
 	cmp_rc 3 "$tmp/base.json" "$tmp/scat.json" &&
 		out_has '^#   to_user +hot +4K-255K +8 control points at 4K-64K: \+16\.[0-9]% .* scattered$' &&
 		out_has '^#   to_user\.native\.4K: the controls scatter too much to tell the kernel from the machine$' &&
@@ -736,12 +772,12 @@ check "--points: the named points and the controls of their size class" points_f
 
 estimator_clock()
 {
-	# New: cycles_min as base's, native's cycles_median 20% higher.
-	jq -c 'if .variant == "native" then .cycles_median *= 1.2 else . end' "$tmp/same.json" \
-		> "$tmp/med.json"
+	# New: the fastest samples as base's, native's median samples 20% dearer.
+	jq -c 'if .variant == "native" then .cycles_median *= 1.2 | .call_median *= 1.2 else . end' \
+		"$tmp/same.json" > "$tmp/med.json"
 	cmp_rc 0 "$tmp/base.json" "$tmp/med.json" &&
 		cmp_rc 1 --estimator median "$tmp/base.json" "$tmp/med.json" &&
-		out_has "each process's cycles_median" || return 1
+		out_has "each process's median sample" || return 1
 	cmp_rc 2 --clock core "$tmp/base.json" "$tmp/same.json" &&
 		grep -q "base.json:2: --clock core needs clock_ratio" "$tmp/err"
 }
@@ -966,9 +1002,10 @@ validate_short()
 		cat "$tmp/cv.out"
 		return 1
 	}
-	# A change made by the environment: its triples' table, the no-op
-	# named as the variable with its last letter replaced (what each
-	# record found is the machine's and glibc's, not asserted).
+	# A change made by the environment: its triples' table per figure, the
+	# no-op named as the variable with its last letter replaced, memcpy_ref's
+	# measurement of the same change and compare judged against it (what
+	# each record found is the machine's and glibc's, not asserted).
 	COPYBENCH=$CB "$cv" --pairs 0 --power-pairs 0 --repeat 5 --sizes 1K,4K --process-ms 100 \
 		--env-change GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=600 --env-pairs 1 \
 		--no-decision --dir "$tmp/cve" > "$tmp/cv.out" 2> "$tmp/cv.err" ||
@@ -979,7 +1016,10 @@ validate_short()
 			"$tmp/cv.out" &&
 		grep -qE '^  noop \(GLIBC_TUNABLEX\): exit 1 [01], exit 3 [01] .* of 1$' "$tmp/cv.out" &&
 		[ "$(grep -cE '^ +(1024|4096)( +[01]){4} +[-+][0-9.]+%( +[01]){4} +[-+][0-9.]+%$' \
-			"$tmp/cv.out")" = 2 ] &&
+			"$tmp/cv.out")" = 4 ] &&
+		[ "$(grep -cE '^ +(1024|4096) +[-+][0-9.]+% +[-+][0-9.]+%$' "$tmp/cv.out")" = 2 ] &&
+		[ "$(grep -cE '^ +(1024|4096) (call|latency) +[-+][0-9.]+%  (found|MISSED|not called|FALSE ALARM|-)' \
+			"$tmp/cv.out")" = 4 ] &&
 		! grep -q '^A/A' "$tmp/cv.out" && [ -s "$tmp/cve/env-1-noop.cmp" ] && return 0
 	cat "$tmp/cv.out"
 	return 1
@@ -1115,7 +1155,8 @@ scaled()
 		if has("cycles_min") then
 			(if .variant == "native" then $n else $c end) as $k |
 			.cycles_min *= $k | .cycles_median *= $k | .cycles_mean *= $k |
-			.cycles_max *= $k | .cycles_stddev *= $k
+			.cycles_max *= $k | .cycles_stddev *= $k |
+			if has("call_min") then .call_min *= $k | .call_median *= $k else . end
 		else . end' "${SCALED:-$tmp/good.json}" > "$1"
 }
 
@@ -1196,6 +1237,17 @@ bisect_placement()
 }
 check "bisect-run: a placement-sensitive step is a skip (125); GOOD of one process refused (125)" bisect_placement
 
+# A step whose latency alone regressed is bad, its line naming each
+# figure's answer; the time per call alone (--figure call) calls it good.
+bisect_latency()
+{
+	STEP=$tmp/llat.json bis_rc 1 --good "$tmp/lbase1.json" -- "$tmp/put.sh" &&
+		grep -q ": bad (exit 1): call: 3 native points as in GOOD (0 improved); latency: 3 of 3 native points regressed, worst to_user\.native\.[0-9K]* +10\.[0-9]%" \
+			"$tmp/out" &&
+		STEP=$tmp/llat.json bis_rc 0 --good "$tmp/lbase1.json" --figure call -- "$tmp/put.sh"
+}
+check "bisect-run: the latency alone regressed is a bad step; --figure call leaves it good" bisect_latency
+
 # The end-to-end bisect: 16 commits, the kernel's copy is movsb before
 # commit 11 and bytes from there; the bisect's first step has its controls
 # perturbed (x3): it must be skipped, and the bisect must still name 11.
@@ -1232,7 +1284,7 @@ e2e_bisect()
 	cd - > /dev/null || return 1
 	# shellcheck disable=SC2012 # bisect-run's step records: no odd characters
 	[ "$found" = "$(git -C "$repo" rev-parse c11)" ] && [ "$skipped" = 1 ] &&
-		grep -q ": skip (exit 125): the machine moved" "$tmp/e2e/bisect-run.log" &&
+		grep -qE ": skip \(exit 125\): (call: )?the machine moved" "$tmp/e2e/bisect-run.log" &&
 		[ "$(ls "$tmp"/e2e/bisect-*-[0-9a-f]*.json | wc -l)" -ge 4 ] && return 0
 	echo "found '$found', want c11 $(git -C "$repo" rev-parse c11); first step $first skipped $skipped time(s)"
 	cat "$tmp/bisect.out" "$tmp/e2e/bisect-run.log"

@@ -115,6 +115,12 @@ struct cb_result {
 	 */
 	double call_min, call_q02, call_median;
 	double lat_min, lat_q02, lat_median, lat_chain;
+	/*
+	 * A native point's latency over its paired control's (control),
+	 * each the fastest in the chain, from the same rounds: the
+	 * latency's control_ratio. NAN: none.
+	 */
+	double lat_control_ratio;
 };
 
 /* A figure net of the baseline: v - base, clamped at 0. */

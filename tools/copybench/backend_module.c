@@ -536,6 +536,7 @@ static int mb_result(struct mb *m, struct cb_result *r, struct cb_error *e)
 	r->lat_median = NAN;
 	r->lat_chain = NAN;
 	r->lat_slow_delivered = NAN;
+	r->lat_control_ratio = NAN;
 	return 0;
 }
 

@@ -1001,6 +1001,7 @@ static void ub_result_init(struct cb_result *res, int cpu)
 	res->lat_q02 = NAN;
 	res->lat_median = NAN;
 	res->lat_chain = NAN;
+	res->lat_control_ratio = NAN;
 }
 
 /* The latency chain's samples of the block design into u->s[]: as many as n, within the deadline. */

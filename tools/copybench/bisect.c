@@ -305,7 +305,7 @@ static int cb_fewest_repeats(const struct cb_record *r, size_t *least, struct cb
 	struct cb_pointset *s;
 	size_t n, i;
 
-	if (cb_points_group(r, 0, 0, &s, &n, e))
+	if (cb_points_group(r, 0, 0, CB_FIGURE_CALL, &s, &n, e))
 		return -1;
 	*least = 0;
 	for (i = 0; i < n; i++)
@@ -508,17 +508,26 @@ static void cb_step_good_bad(const struct cb_cmp *gb, const struct cb_cmp *g,
 	}
 }
 
-/* GOOD against BAD must show what to bisect. */
-static int cb_bisect_check_bad(const struct cb_cmp *gb, struct cb_error *e)
+/* GOOD against BAD must show what to bisect, on some figure compared. */
+static int cb_bisect_check_bad(const struct cb_cmps *gb, struct cb_error *e)
 {
-	if (gb->moved)
-		return cb_fail(e, CB_EXIT_USAGE,
-			       "the controls moved between %s and %s: their difference may be the machine's; record them again",
-			       gb->base->path, gb->new->path);
-	if (!gb->count[CB_OUT_REGRESSED])
+	const struct cb_cmp *c = &gb->f[CB_FIGURE_CALL];
+	size_t regressed = 0;
+	int f;
+
+	for (f = 0; f < CB_FIGURES; f++) {
+		if (!gb->has[f])
+			continue;
+		if (gb->f[f].moved)
+			return cb_fail(e, CB_EXIT_USAGE,
+				       "the controls moved between %s and %s: their difference may be the machine's; record them again",
+				       c->base->path, c->new->path);
+		regressed += gb->f[f].count[CB_OUT_REGRESSED];
+	}
+	if (!regressed)
 		return cb_fail(e, CB_EXIT_USAGE,
 			       "%s shows no native regression against %s at these settings: nothing to bisect",
-			       gb->new->path, gb->base->path);
+			       c->new->path, c->base->path);
 	return 0;
 }
 
@@ -639,25 +648,47 @@ static void cb_bisect_record_name(const struct cb_bisect *b, const char *kernel,
  * The step's record against GOOD's (recs[0]) and, with BAD, BAD's (recs[1],
  * gb the GOOD-BAD comparison): the answer and why into s. 0, or -1 with e.
  */
+/*
+ * On every figure compared: the step is bad when some figure says so, a
+ * skip when none does and some says skip, else good; why names each
+ * figure's answer when there are several.
+ */
 static int cb_bisect_judge(const struct cb_bisect *b, const struct cb_record *recs,
-			   const struct cb_cmp *gb, const struct cb_record *step,
+			   const struct cb_cmps *gb, const struct cb_record *step,
 			   struct cb_step *s, struct cb_error *e)
 {
-	struct cb_cmp g = { 0 }, bc = { 0 };
-	int ret = -1;
+	struct cb_cmps g = { 0 }, bc = { 0 };
+	struct cb_step one;
+	int f, n = 0, ret = -1;
 
-	if (cb_compare(&recs[0], step, &b->cmp.o, &g, e) ||
-	    (b->bad && cb_compare(&recs[1], step, &b->cmp.o, &bc, e)))
+	if (cb_compare_figures(&recs[0], step, &b->cmp, &g, e) ||
+	    (b->bad && cb_compare_figures(&recs[1], step, &b->cmp, &bc, e)))
 		goto out;
-	if (b->bad)
-		cb_step_good_bad(gb, &g, &bc, b->cmp.o.par.threshold, s);
-	else
-		cb_step_good_only(&g, b->cmp.o.par.threshold, s);
+	s->answer = CB_BISECT_GOOD;
+	for (f = 0; f < CB_FIGURES; f++)
+		n += g.has[f] && (!b->bad || (gb->has[f] && bc.has[f]));
+	for (f = 0; f < CB_FIGURES; f++) {
+		if (!g.has[f] || (b->bad && (!gb->has[f] || !bc.has[f])))
+			continue;
+		memset(&one, 0, sizeof(one));
+		one.answer = CB_BISECT_SKIP;
+		if (b->bad)
+			cb_step_good_bad(&gb->f[f], &g.f[f], &bc.f[f], b->cmp.o.par.threshold, &one);
+		else
+			cb_step_good_only(&g.f[f], b->cmp.o.par.threshold, &one);
+		if (one.answer == CB_BISECT_BAD || (one.answer == CB_BISECT_SKIP &&
+						    s->answer == CB_BISECT_GOOD))
+			s->answer = one.answer;
+		if (n > 1)
+			cb_str_printf(&s->why, "%s%s: ", s->why.len ? "; " : "", cb_figure_names[f]);
+		cb_str_add(&s->why, one.why.s ? one.why.s : "");
+		cb_str_free(&one.why);
+	}
 	cb_bisect_cpu(&recs[0], step, s);
 	ret = 0;
 out:
-	cb_compare_free(&g);
-	cb_compare_free(&bc);
+	cb_compare_figures_free(&g);
+	cb_compare_figures_free(&bc);
 	return ret;
 }
 
@@ -666,7 +697,7 @@ static int cb_bisect_step(struct cb_bisect *b)
 {
 	const char *paths[3] = { b->good, NULL, NULL };
 	struct cb_record recs[3], step;
-	struct cb_cmp gb = { 0 };
+	struct cb_cmps gb = { 0 };
 	struct cb_str tmp = { 0 }, rec = { 0 };
 	struct cb_step s = { CB_BISECT_SKIP, { 0 } };
 	struct cb_error e = { 0 };
@@ -706,7 +737,7 @@ fail:
 		unlink(tmp.s);
 	cb_bisect_line(b, have_step ? kernel : "?", commit, NULL, &s);
 out:
-	cb_compare_free(&gb);
+	cb_compare_figures_free(&gb);
 	cb_record_free(&recs[0]);
 	cb_record_free(&recs[1]);
 	cb_record_free(&step);

@@ -25,7 +25,9 @@ static const char cb_compare_usage[] =
 	"layout (mean +-%stddev  %change  mean +-%stddev  point), and decides each\n"
 	"native point on its fast level (its fastest 30% of processes, a\n"
 	"permutation test), each control with a Mann-Whitney U test on its\n"
-	"processes, both with a practical threshold.\n"
+	"processes, both with a practical threshold; on each figure: the time per\n"
+	"call as timed (the loop included) and, where both records have it, the\n"
+	"latency. A native point moved when either figure did.\n"
 	"The fixed variants are controls: when they moved, the machine moved, and\n"
 	"native changes are shown net of their drift. Each further record is\n"
 	"compared with BASE in turn.\n"
@@ -70,6 +72,10 @@ const struct cb_option cb_compare_decide_options[] = {
 		      "(default: the base record's estimator)"),
 	CB_OPT_CHOICE("clock", struct cb_compare_args, o.core, cb_clock_names, "C",
 		      "tsc (default) or core: TSC cycles x clock_ratio"),
+	CB_OPT_CHOICE("figure", struct cb_compare_args, figure, cb_figure_choices, "F",
+		      "what is decided on: call (the time per call as\n"
+		      "timed), latency, or both (default: both where\n"
+		      "both records have the latency, else call)"),
 	CB_OPT_UINT("resamples", struct cb_compare_args, o.par.resamples, INFER_BOOT_MIN,
 		    INFER_BOOT_MAX, NULL, "N",
 		    "bootstrap resamples, from 10 repeats a side,\n"
@@ -91,12 +97,119 @@ static const struct cb_option cb_compare_options[] = {
 	CB_OPT_END(),
 };
 
+const char *const cb_figure_choices[CB_FIGURES + 1] = { "call", "latency", "both" };
+
 void cb_compare_args_init(struct cb_compare_args *a)
 {
 	const struct cb_cmp_opts def = CB_CMP_OPTS_DEFAULT;
 
 	memset(a, 0, sizeof(*a));
 	a->o = def;
+	a->figure = CB_FIGURE_BOTH;
+}
+
+/* What each figure is, in a line of text. */
+static const char *const cb_figure_text[CB_FIGURES] = {
+	"time per call (back to back, as timed: the loop included)",
+	"latency (each copy's source from the bytes the one before it wrote)",
+};
+
+/* Whether some native line of r holds a latency. */
+static int cb_has_latency(const struct cb_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->npoints; i++)
+		if (CB_POINT_HAS(&r->points[i], latency_min) &&
+		    !strcmp(r->points[i].variant, CB_NATIVE_NAME))
+			return 1;
+	return 0;
+}
+
+int cb_compare_figures(const struct cb_record *base, const struct cb_record *new,
+		       const struct cb_compare_args *a, struct cb_cmps *c, struct cb_error *e)
+{
+	const struct cb_record *lacks = !cb_has_latency(base) ? base :
+					!cb_has_latency(new) ? new : NULL;
+	struct cb_cmp_opts o = a->o;
+	int f, first = 1;
+
+	memset(c, 0, sizeof(*c));
+	if (a->figure == CB_FIGURE_LATENCY && lacks)
+		return cb_fail(e, CB_EXIT_USAGE,
+			       "--figure latency: %s holds no latency of a native point (a record of the module backend, of cold points only, or made before copybench measured it; accepted: --figure call)",
+			       lacks->path);
+	for (f = 0; f < CB_FIGURES; f++) {
+		if (a->figure != CB_FIGURE_BOTH && a->figure != f)
+			continue;
+		if (f == CB_FIGURE_LATENCY && lacks) {
+			c->no_latency = lacks->path;
+			continue;
+		}
+		o.figure = (enum cb_figure)f;
+		if (cb_compare(base, new, &o, &c->f[f], e)) {
+			cb_compare_figures_free(c);
+			return -1;
+		}
+		c->has[f] = 1;
+		c->status = first ? c->f[f].status : cb_compare_status_merge(c->status, c->f[f].status);
+		first = 0;
+	}
+	return 0;
+}
+
+void cb_compare_figures_free(struct cb_cmps *c)
+{
+	int f;
+
+	for (f = 0; f < CB_FIGURES; f++)
+		if (c->has[f])
+			cb_compare_free(&c->f[f]);
+	memset(c, 0, sizeof(*c));
+}
+
+static const struct cb_cmp_point *cb_cmp_find(const struct cb_cmp *c, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->npts; i++)
+		if (!strcmp(c->pts[i].name, name))
+			return &c->pts[i];
+	return NULL;
+}
+
+const struct cb_cmp_point *cb_point_outcome(const struct cb_cmps *c, const char *name,
+					    enum cb_outcome *out, int which[CB_FIGURES])
+{
+	const struct cb_cmp_point *p[CB_FIGURES] = { NULL }, *first = NULL;
+	static const enum cb_outcome moved[] = { CB_OUT_REGRESSED, CB_OUT_IMPROVED };
+	unsigned int k;
+	int f, all_unchanged = 1;
+
+	for (f = 0; f < CB_FIGURES; f++) {
+		which[f] = 0;
+		p[f] = c->has[f] ? cb_cmp_find(&c->f[f], name) : NULL;
+		first = first ? first : p[f];
+		all_unchanged &= !p[f] || p[f]->out == CB_OUT_UNCHANGED;
+	}
+	if (!first)
+		return NULL;
+	for (k = 0; k < ARRAY_SIZE(moved); k++) {
+		for (f = 0; f < CB_FIGURES; f++)
+			which[f] = p[f] && p[f]->out == moved[k];
+		for (f = 0; f < CB_FIGURES; f++)
+			if (which[f]) {
+				*out = moved[k];
+				return p[f];
+			}
+	}
+	*out = CB_OUT_UNCHANGED;
+	for (f = 0; !all_unchanged && f < CB_FIGURES; f++)
+		if (p[f] && p[f]->out != CB_OUT_UNCHANGED) {
+			*out = p[f]->out;
+			return p[f];
+		}
+	return first;
 }
 
 void cb_compare_args_parsed(struct cb_compare_args *a)
@@ -443,8 +556,9 @@ static void cb_text(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 			c->diffs[i].field, c->diffs[i].base, c->diffs[i].new);
 	cb_text_only(f, c->base->path, c->only_base, c->nonly_base);
 	cb_text_only(f, c->new->path, c->only_new, c->nonly_new);
-	fprintf(f, "# each process's %s in %s per copy; a native point's figure is its fast level, the geometric mean of its fastest 30%% of processes (a permutation test), a control's all its processes (Mann-Whitney U); a change is significant at alpha %g and beyond %g%%%s\n",
-		c->median ? "cycles_median" : "cycles_min", c->core ? "core clocks" : "TSC clocks",
+	fprintf(f, "# figure: %s; each process's %s sample in %s per copy; a native point's figure is its fast level, the geometric mean of its fastest 30%% of processes (a permutation test), a control's all its processes (Mann-Whitney U); a change is significant at alpha %g and beyond %g%%%s\n",
+		cb_figure_text[c->figure], c->median ? "median" : "fastest",
+		c->core ? "core clocks" : "TSC clocks",
 		par->alpha, 100 * par->threshold,
 		c->no_controls ? "" : "; native points also net of their size class's controls");
 	if (c->no_controls)
@@ -506,6 +620,7 @@ static void cb_json_head(struct cb_jw *w, const struct cb_cmp *c, const struct c
 
 	cb_jw_begin_object(w);
 	cb_jw_str_field(w, "type", "compare");
+	cb_jw_str_field(w, "figure", cb_figure_names[c->figure]);
 	cb_jw_str_field(w, "base", c->base->path);
 	cb_jw_str_field(w, "new", c->new->path);
 	cb_jw_str_field(w, "estimator", c->median ? "median" : "min");
@@ -530,10 +645,11 @@ static void cb_json_head(struct cb_jw *w, const struct cb_cmp *c, const struct c
 	cb_jw_end_object(w);
 }
 
-static void cb_json_class(struct cb_jw *w, const struct cb_cmp_class *k)
+static void cb_json_class(struct cb_jw *w, const struct cb_cmp *c, const struct cb_cmp_class *k)
 {
 	cb_jw_begin_object(w);
 	cb_jw_str_field(w, "type", "drift");
+	cb_jw_str_field(w, "figure", cb_figure_names[c->figure]);
 	cb_jw_str_field(w, "direction", k->key.direction);
 	cb_jw_str_field(w, "cache", k->key.cache);
 	cb_jw_str_field(w, "sizes", cb_size_class_name(k->band));
@@ -672,10 +788,11 @@ static void cb_json_tests(struct cb_jw *w, const struct cb_cmp_point *p)
 	}
 }
 
-static void cb_json_point(struct cb_jw *w, const struct cb_cmp_point *p)
+static void cb_json_point(struct cb_jw *w, const struct cb_cmp *c, const struct cb_cmp_point *p)
 {
 	cb_jw_begin_object(w);
 	cb_jw_str_field(w, "type", "point");
+	cb_jw_str_field(w, "figure", cb_figure_names[c->figure]);
 	cb_jw_str_field(w, "name", p->name);
 	cb_jw_str_field(w, "direction", p->key.direction);
 	cb_jw_str_field(w, "variant", p->key.variant);
@@ -703,6 +820,7 @@ static void cb_json_summary(struct cb_jw *w, const struct cb_cmp *c)
 
 	cb_jw_begin_object(w);
 	cb_jw_str_field(w, "type", "summary");
+	cb_jw_str_field(w, "figure", cb_figure_names[c->figure]);
 	cb_jw_str_field(w, "base", c->base->path);
 	cb_jw_str_field(w, "new", c->new->path);
 	cb_jw_u64_field(w, "natives", c->natives);
@@ -738,9 +856,9 @@ static void cb_json(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 	cb_jw_init(&w, f);
 	cb_json_head(&w, c, a);
 	for (i = 0; i < c->ncls; i++)
-		cb_json_class(&w, &c->cls[i]);
+		cb_json_class(&w, c, &c->cls[i]);
 	for (i = 0; i < c->npts; i++)
-		cb_json_point(&w, &c->pts[i]);
+		cb_json_point(&w, c, &c->pts[i]);
 	cb_json_summary(&w, c);
 	if (cb_jw_end(&w))
 		cb_warn("writing the JSON lines: %s", strerror(errno));
@@ -752,10 +870,136 @@ static void cb_json(FILE *f, const struct cb_cmp *c, const struct cb_compare_arg
 			c->nonly_new, c->new->path);
 }
 
+/* ---- Both figures ---------------------------------------------------------- */
+
+/* A figure's word for point p of it: its outcome, and its change where it moved. */
+static const char *cb_figure_word(const struct cb_cmp_point *p, char *buf, size_t len)
+{
+	char a[32];
+
+	if (!p)
+		return "-";
+	if (p->out == CB_OUT_REGRESSED || p->out == CB_OUT_IMPROVED)
+		snprintf(buf, len, "%s %s", cb_outcome_name(p->out), cb_pct(p->v.ratio, a, sizeof(a)));
+	else
+		snprintf(buf, len, "%s", cb_outcome_name(p->out));
+	return buf;
+}
+
+/* The figures whose flags which[] are set, as "latency" or "call and latency". */
+static const char *cb_which(const int which[CB_FIGURES], char *buf, size_t len)
+{
+	size_t k = 0;
+	int f;
+
+	buf[0] = '\0';
+	for (f = 0; f < CB_FIGURES; f++)
+		if (which[f])
+			k += (size_t)snprintf(buf + k, len > k ? len - k : 0, "%s%s", k ? " and " : "",
+					      cb_figure_names[f]);
+	return buf;
+}
+
+/*
+ * When both figures were compared: each native point over both, the
+ * figure that moved it named, and the verdict of both.
+ */
+static void cb_text_both(FILE *f, const struct cb_cmps *c)
+{
+	const struct cb_cmp *call = &c->f[CB_FIGURE_CALL];
+	char w[CB_FIGURES][48], which_s[48];
+	const struct cb_cmp_point *p;
+	int which[CB_FIGURES], fig;
+	enum cb_outcome out;
+	size_t i;
+
+	fprintf(f, "\n# both figures: a native point regressed or improved when its time per call or its latency did\n");
+	fprintf(f, "#   %-36s %-22s %-22s %s\n", "point", "call", "latency", "verdict");
+	for (i = 0; i < call->npts; i++) {
+		if (call->pts[i].control)
+			continue;
+		if (!cb_point_outcome(c, call->pts[i].name, &out, which))
+			continue;
+		for (fig = 0; fig < CB_FIGURES; fig++) {
+			p = cb_cmp_find(&c->f[fig], call->pts[i].name);
+			cb_figure_word(p, w[fig], sizeof(w[fig]));
+		}
+		fprintf(f, "#   %-36s %-22s %-22s %s", call->pts[i].name, w[CB_FIGURE_CALL],
+			w[CB_FIGURE_LATENCY], cb_outcome_name(out));
+		if (out == CB_OUT_REGRESSED || out == CB_OUT_IMPROVED)
+			fprintf(f, " (%s)", cb_which(which, which_s, sizeof(which_s)));
+		fputc('\n', f);
+	}
+	fprintf(f, "# verdict of both figures: %s (exit %d)\n",
+		c->status == CB_EXIT_OK ? "no regression" :
+		c->status == CB_EXIT_REGRESSION ? "REGRESSION" : "inconclusive", c->status);
+}
+
+/* The same as a JSON line: type "decision". */
+static void cb_json_both(FILE *f, const struct cb_cmps *c)
+{
+	const struct cb_cmp *call = &c->f[CB_FIGURE_CALL];
+	char which_s[48];
+	int which[CB_FIGURES];
+	enum cb_outcome out;
+	struct cb_jw w;
+	size_t i;
+
+	cb_jw_init(&w, f);
+	cb_jw_begin_object(&w);
+	cb_jw_str_field(&w, "type", "decision");
+	cb_jw_str_field(&w, "base", call->base->path);
+	cb_jw_str_field(&w, "new", call->new->path);
+	cb_jw_key(&w, "points");
+	cb_jw_begin_array(&w);
+	for (i = 0; i < call->npts; i++) {
+		if (call->pts[i].control || !cb_point_outcome(c, call->pts[i].name, &out, which))
+			continue;
+		cb_jw_begin_object(&w);
+		cb_jw_str_field(&w, "name", call->pts[i].name);
+		cb_jw_str_field(&w, "verdict", cb_outcome_name(out));
+		cb_jw_str_field(&w, "moved", cb_which(which, which_s, sizeof(which_s)));
+		cb_jw_end_object(&w);
+	}
+	cb_jw_end_array(&w);
+	cb_jw_s64_field(&w, "status", c->status);
+	cb_jw_end_object(&w);
+	if (cb_jw_end(&w))
+		cb_warn("writing the JSON lines: %s", strerror(errno));
+}
+
+/* One comparison on its figures, in text or JSON lines. */
+static void cb_print_cmps(FILE *f, const struct cb_cmps *c, const struct cb_compare_args *a)
+{
+	int fig, n = 0;
+
+	for (fig = 0; fig < CB_FIGURES; fig++) {
+		if (!c->has[fig])
+			continue;
+		if (a->json) {
+			cb_json(f, &c->f[fig], a);
+		} else {
+			if (n)
+				fputc('\n', f);
+			cb_text(f, &c->f[fig], a);
+		}
+		n++;
+	}
+	if (c->no_latency && !a->json)
+		fprintf(f, "# latency: not compared, %s holds none (a record of the module backend, of cold points only, or made before copybench measured it)\n",
+			c->no_latency);
+	if (n > 1) {
+		if (a->json)
+			cb_json_both(f, c);
+		else
+			cb_text_both(f, c);
+	}
+}
+
 /* ---- The command ---------------------------------------------------------- */
 
 int cb_compare_records(const char *const *paths, size_t n, struct cb_compare_args *a,
-		       struct cb_record *recs, struct cb_cmp *cmps, struct cb_error *e)
+		       struct cb_record *recs, struct cb_cmps *cmps, struct cb_error *e)
 {
 	size_t i;
 
@@ -763,12 +1007,12 @@ int cb_compare_records(const char *const *paths, size_t n, struct cb_compare_arg
 		if (cb_record_read(paths[i], &recs[i], e))
 			goto fail;
 	for (i = 1; i < n; i++)
-		if (cb_compare(&recs[0], &recs[i], &a->o, &cmps[i - 1], e))
+		if (cb_compare_figures(&recs[0], &recs[i], a, &cmps[i - 1], e))
 			goto fail_cmp;
 	return 0;
 fail_cmp:
 	while (i-- > 1)
-		cb_compare_free(&cmps[i - 1]);
+		cb_compare_figures_free(&cmps[i - 1]);
 	i = n;
 fail:
 	while (i--)
@@ -780,7 +1024,7 @@ fail:
  * The n - 1 comparisons cmps of records recs (BASE first), in text or JSON
  * lines; returns the exit status they make together.
  */
-static int cb_compare_print(const struct cb_record *recs, const struct cb_cmp *cmps, size_t n,
+static int cb_compare_print(const struct cb_record *recs, const struct cb_cmps *cmps, size_t n,
 			    const struct cb_compare_args *a)
 {
 	int status = CB_EXIT_OK;
@@ -789,10 +1033,7 @@ static int cb_compare_print(const struct cb_record *recs, const struct cb_cmp *c
 	for (i = 0; i + 1 < n; i++) {
 		if (i && !a->json)
 			fputc('\n', stdout);
-		if (a->json)
-			cb_json(stdout, &cmps[i], a);
-		else
-			cb_text(stdout, &cmps[i], a);
+		cb_print_cmps(stdout, &cmps[i], a);
 		status = i ? cb_compare_status_merge(status, cmps[i].status) : cmps[i].status;
 	}
 	if (n > 2 && !a->json) {
@@ -811,7 +1052,7 @@ int cmd_compare(int argc, char **argv)
 	struct cb_compare_args a;
 	struct cb_error e = { 0 };
 	struct cb_record *recs;
-	struct cb_cmp *cmps;
+	struct cb_cmps *cmps;
 	int first, status;
 	size_t n, i;
 
@@ -841,7 +1082,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	status = cb_compare_print(recs, cmps, n, &a);
 	for (i = 0; i + 1 < n; i++)
-		cb_compare_free(&cmps[i]);
+		cb_compare_figures_free(&cmps[i]);
 	for (i = 0; i < n; i++)
 		cb_record_free(&recs[i]);
 	free(recs);

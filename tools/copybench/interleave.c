@@ -358,6 +358,8 @@ int cb_interleave(struct cb_backend *b, const struct cb_point *pts, size_t n,
 			if (cb_result_call(&m[c].r, 0) > 0)
 				m[i].r.control_ratio = cb_result_call(&m[i].r, 0) /
 						       cb_result_call(&m[c].r, 0);
+			if (m[c].r.lat_min > 0 && m[i].r.lat_min > 0)
+				m[i].r.lat_control_ratio = m[i].r.lat_min / m[c].r.lat_min;
 			if (pr.n[i]) {
 				cb_stats_sort(pr.v[i], pr.n[i]);
 				m[i].r.pair_ratio = cb_stats_median(pr.v[i], pr.n[i]);

@@ -138,7 +138,8 @@ struct cb_pl_proc {
 	unsigned long long pid;
 	long long cpu;
 	size_t place, round;
-	double v, ctl;		/* ctl NAN: no control line */
+	double v, ctl;		/* time per call, its control's (NAN: no control line) */
+	double lat;		/* its latency, NAN: the line has none */
 	int slow, ctl_slow;
 };
 
@@ -290,7 +291,7 @@ static int cb_pl_collect(struct cb_pl *c, struct cb_error *e)
 		cb_key_of(p, &k);
 		if (cb_key_cmp(&k, &c->key))
 			continue;
-		if (cb_point_cost(&c->rec, p, c->median, 0, &v, e))
+		if (cb_point_cost(&c->rec, p, c->median, 0, CB_FIGURE_CALL, &v, e))
 			return -1;
 		c->pr = cb_realloc(c->pr, c->npr + 1, sizeof(*c->pr));
 		pr = &c->pr[c->npr++];
@@ -299,6 +300,8 @@ static int cb_pl_collect(struct cb_pl *c, struct cb_error *e)
 		pr->cpu = p->run_cpu;
 		pr->v = v;
 		pr->ctl = NAN;
+		if (cb_point_cost(&c->rec, p, c->median, 0, CB_FIGURE_LATENCY, &pr->lat, e))
+			return -1;
 		pr->place = cb_pl_place_of(c, p);
 		pr->round = c->pl[pr->place].n++;
 	}
@@ -312,7 +315,7 @@ static int cb_pl_collect(struct cb_pl *c, struct cb_error *e)
 			continue;
 		for (j = 0; j < c->npr && c->pr[j].pid != p->pid; j++)
 			;
-		if (j < c->npr && !cb_point_cost(&c->rec, p, c->median, 0, &v, NULL)) {
+		if (j < c->npr && !cb_point_cost(&c->rec, p, c->median, 0, CB_FIGURE_CALL, &v, NULL)) {
 			c->pr[j].ctl = v;
 			c->has_ctl = 1;
 		}
@@ -467,12 +470,12 @@ static void cb_pl_text_rows(FILE *f, const struct cb_pl *c)
 {
 	const struct cb_pl_proc *pr;
 	const struct cb_pl_place *p;
-	char ctl[32];
+	char ctl[32], lat[32];
 	size_t i;
 
-	fprintf(f, "# %9s %5s %8s %4s %8s %8s %8s %5s %10s %10s  %s\n", "placement", "round", "pid",
-		"cpu", "src+", "dst+", "distance", "stack", c->median ? "median" : "min",
-		c->has_ctl ? c->o->control : "control", "slow");
+	fprintf(f, "# %9s %5s %8s %4s %8s %8s %8s %5s %10s %10s %10s  %s\n", "placement", "round",
+		"pid", "cpu", "src+", "dst+", "distance", "stack", "per call",
+		c->has_ctl ? c->o->control : "control", "latency", "slow");
 	for (i = 0; i < c->npr; i++) {
 		pr = &c->pr[i];
 		p = &c->pl[pr->place];
@@ -487,8 +490,9 @@ static void cb_pl_text_rows(FILE *f, const struct cb_pl *c)
 			fprintf(f, "%5lld ", p->stack);
 		else
 			fprintf(f, "%5s ", "-");
-		fprintf(f, "%9.2f%s %10s  %s\n", pr->v, pr->slow ? "*" : " ",
-			isnan(pr->ctl) ? "-" : ctl,
+		snprintf(lat, sizeof(lat), "%.2f", pr->lat);
+		fprintf(f, "%9.2f%s %10s %10s  %s\n", pr->v, pr->slow ? "*" : " ",
+			isnan(pr->ctl) ? "-" : ctl, isnan(pr->lat) ? "-" : lat,
 			!pr->slow ? "-" : pr->ctl_slow ? "with its control" : "alone");
 	}
 }
@@ -553,8 +557,8 @@ static void cb_pl_text_head(FILE *f, const struct cb_pl *c)
 {
 	fprintf(f, "# copybench placement %s: %zu process(es) at %zu placement(s), %zu round(s); %s\n",
 		c->name, c->npr, c->npl, c->rounds, c->rec.path);
-	fprintf(f, "# each process's %s in TSC clocks per copy%s%s%s; slow: more than %g%% above the fast quarter's edge (the 25th percentile of the processes)\n",
-		c->median ? "cycles_median" : "cycles_min", c->has_ctl ? ", and of " : "",
+	fprintf(f, "# each process's time per call as timed (its %s sample) in TSC clocks per copy%s%s%s, and its latency where measured; slow: more than %g%% above the fast quarter's edge (the 25th percentile of the processes' time per call)\n",
+		c->median ? "median" : "fastest", c->has_ctl ? ", and of " : "",
 		c->has_ctl ? c->o->control : "", c->has_ctl ? " measured just after it in the same process" : "",
 		c->o->threshold);
 	fprintf(f, "# median %.2f, processes %.2f to %.2f", c->med, c->lo, c->hi);
@@ -666,6 +670,8 @@ static void cb_pl_json_process(struct cb_jw *w, const struct cb_pl *c,
 	if (p->stack >= 0)
 		cb_jw_s64_field(w, "stack", p->stack);
 	cb_jw_f_field(w, "cost", 4, pr->v);
+	if (!isnan(pr->lat))
+		cb_jw_f_field(w, "latency", 4, pr->lat);
 	cb_jw_bool_field(w, "slow", pr->slow);
 	if (!isnan(pr->ctl)) {
 		cb_jw_f_field(w, "control", 4, pr->ctl);
@@ -742,8 +748,8 @@ static void cb_pl_plot_script(FILE *f, void *ctx)
 	struct cb_str t = { 0 };
 	size_t r;
 
-	cb_str_printf(&t, "copybench placement %s: %s per placement (ranked by median), each round",
-		      c->name, c->median ? "cycles_median" : "cycles_min");
+	cb_str_printf(&t, "copybench placement %s: time per call (%s sample, as timed) per placement (ranked by median), each round",
+		      c->name, c->median ? "median" : "fastest");
 	fputs("set title ", f);
 	cb_str_add(&t, "");
 	{

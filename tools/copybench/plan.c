@@ -217,7 +217,7 @@ static int cb_plan_like(struct cb_job *r, struct cb_plan *pl, struct cb_error *e
 				       mine[i], r->like);
 	if (cb_record_read(r->like, &pl->like, e) ||
 	    cb_like_settings(r, &pl->like.header, e) ||
-	    cb_points_group(&pl->like, 0, 0, &pl->ls, &pl->nls, e))
+	    cb_points_group(&pl->like, 0, 0, CB_FIGURE_CALL, &pl->ls, &pl->nls, e))
 		return -1;
 	pl->lsel = cb_calloc(pl->nls, 1);
 	memset(pl->lsel, 1, pl->nls);

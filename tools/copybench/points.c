@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "copybench.h"
+#include "figures.h"
 #include "points.h"
 #include "stats.h"
 
@@ -179,10 +180,13 @@ int cb_key_same_class(const struct cb_key *a, const struct cb_key *b)
 	       cb_size_class(a) == cb_size_class(b);
 }
 
+const char *const cb_figure_names[CB_FIGURES] = { "call", "latency" };
+
 int cb_point_cost(const struct cb_record *r, const struct cb_record_point *p, int median,
-		  int core, double *cost, struct cb_error *e)
+		  int core, enum cb_figure fig, double *cost, struct cb_error *e)
 {
-	double v = median ? p->cycles_median : p->cycles_min;
+	double v = fig == CB_FIGURE_LATENCY ? cb_point_latency(p, median) :
+		   cb_point_call(p, median);
 
 	if (core && !CB_POINT_HAS(p, clock_ratio))
 		return cb_fail(e, CB_EXIT_USAGE,
@@ -210,11 +214,11 @@ int cb_record_one_process(const struct cb_record *r)
 
 /*
  * A line's cost, and its process: pid, 0 for a line without one; its
- * paired ratio (NAN without one) and (cost + baseline) / cost.
+ * paired ratio (NAN without one); its fastest sample as timed.
  */
 struct cb_cost {
 	unsigned long long pid;
-	double v, pr, gn, g;
+	double v, pr, g;
 };
 
 static int cb_cost_cmp(const void *a, const void *b)
@@ -233,7 +237,6 @@ static void cb_points_processes(struct cb_pointset *s, size_t i, size_t j,
 {
 	struct cb_cost *c = cb_calloc(j - i, sizeof(*c));
 	double *tmp = cb_calloc(j - i, sizeof(*tmp));
-	double *gn = cb_calloc(j - i, sizeof(*gn));
 	size_t k, a, b;
 	int paired = 1;
 
@@ -267,28 +270,37 @@ static void cb_points_processes(struct cb_pointset *s, size_t i, size_t j,
 		if (paired) {
 			cb_stats_sort(tmp, b - a);
 			m->pv[m->n] = cb_stats_median(tmp, b - a);
-			gn[m->n] = c[a].gn;
 		}
 		m->n++;
 	}
-	if (paired) {
-		cb_stats_sort(gn, m->n);
-		m->gross_net = cb_stats_median(gn, m->n);
-	}
-	free(gn);
 	free(tmp);
 	free(c);
+}
+
+/* A line's fastest sample of figure fig as timed; NAN when it has none. */
+static double cb_line_fastest(const struct cb_record_point *p, enum cb_figure fig)
+{
+	return fig == CB_FIGURE_LATENCY ? cb_point_latency(p, 0) : cb_point_call(p, 0);
+}
+
+/* A native line's ratio to its paired control, of figure fig; NAN: none. */
+static double cb_line_pair(const struct cb_record_point *p, enum cb_figure fig)
+{
+	if (fig == CB_FIGURE_LATENCY)
+		return CB_POINT_HAS(p, latency_paired) ? p->latency_paired : NAN;
+	return CB_POINT_HAS(p, control_ratio) ? p->control_ratio : NAN;
 }
 
 /*
  * A control line's paired figure: its cost as timed against the native
  * point's paired control in the same process (the native line of the same
- * pid and place: its cost as timed over its control_ratio), so that the
- * controls' drift can be taken on the pairs too (verdict.c). NAN for the
- * pairing control itself (its figure against itself is 1), a line of no
- * process, or no paired native line beside it.
+ * pid and place: its cost as timed over its ratio to that control), so
+ * that the controls' drift can be taken on the pairs too (verdict.c). NAN
+ * for the pairing control itself (its figure against itself is 1), a line
+ * of no process, or no paired native line beside it.
  */
-static double cb_control_paired(const struct cb_record *r, const struct cb_record_point *p)
+static double cb_control_paired(const struct cb_record *r, const struct cb_record_point *p,
+				enum cb_figure fig)
 {
 	const struct cb_record_point *q;
 	struct cb_key kp, kq;
@@ -299,56 +311,56 @@ static double cb_control_paired(const struct cb_record *r, const struct cb_recor
 	cb_key_of(p, &kp);
 	for (i = 0; i < r->npoints; i++) {
 		q = &r->points[i];
-		if (!CB_POINT_HAS(q, control_ratio) || !CB_POINT_HAS(q, pid) || q->pid != p->pid ||
-		    strcmp(q->variant, CB_NATIVE_NAME) || !(q->control_ratio > 0))
+		if (!CB_POINT_HAS(q, control) || !CB_POINT_HAS(q, pid) || q->pid != p->pid ||
+		    strcmp(q->variant, CB_NATIVE_NAME) || !(cb_line_pair(q, fig) > 0))
 			continue;
 		cb_key_of(q, &kq);
 		kq.variant = kp.variant;
 		if (cb_key_cmp(&kp, &kq))
 			continue;
-		if (!strcmp(q->control, p->variant) || !(q->cycles_min + q->baseline_cycles > 0))
+		if (!strcmp(q->control, p->variant) || !(cb_line_fastest(q, fig) > 0))
 			return NAN;
-		return (p->cycles_min + p->baseline_cycles) * q->control_ratio /
-		       (q->cycles_min + q->baseline_cycles);
+		return cb_line_fastest(p, fig) * cb_line_pair(q, fig) / cb_line_fastest(q, fig);
 	}
 	return NAN;
 }
 
-int cb_points_group(const struct cb_record *r, int median, int core, struct cb_pointset **out,
-		    size_t *n, struct cb_error *e)
+int cb_points_group(const struct cb_record *r, int median, int core, enum cb_figure fig,
+		    struct cb_pointset **out, size_t *n, struct cb_error *e)
 {
 	struct cb_pointset *s = cb_calloc(r->npoints, sizeof(*s));
 	struct cb_cost *cost = cb_calloc(r->npoints, sizeof(*cost));
 	const struct cb_record_point *p;
-	size_t i, j, m = 0;
+	size_t i, j, k, m = 0;
 	const char *bad;
 
 	/* Costs in file order, so a refusal names the first bad line. */
-	for (i = 0; i < r->npoints; i++) {
+	for (i = 0, k = 0; i < r->npoints; i++) {
 		p = &r->points[i];
 		bad = cb_has_control(p->direction) ? "direction" : cb_has_control(p->variant) ?
 		      "variant" : cb_has_control(p->cache) ? "cache" : NULL;
 		if (bad)
 			cb_fail(e, CB_EXIT_USAGE, "%s:%lu: field '%s' holds a control character",
 				r->path, p->line, bad);
-		if (bad || cb_point_cost(r, p, median, core, &cost[i].v, e)) {
+		if (bad || cb_point_cost(r, p, median, core, fig, &cost[i].v, e)) {
 			free(cost);
 			free(s);
 			return -1;
 		}
+		if (isnan(cost[i].v))
+			continue;	/* a line without the figure */
 		cost[i].pid = CB_POINT_HAS(p, pid) ? p->pid : 0;
-		cost[i].pr = CB_POINT_HAS(p, control_ratio) ? p->control_ratio :
-			     cb_control_paired(r, p);
-		cost[i].gn = p->cycles_min > 0 ? (p->cycles_min + p->baseline_cycles) /
-						 p->cycles_min : NAN;
-		cost[i].g = p->cycles_min + p->baseline_cycles;
-		cb_key_of(&r->points[i], &s[i].key);
-		s[i].first = &r->points[i];
+		/* The pairs and the costs are of one figure. */
+		cost[i].pr = strcmp(p->variant, CB_NATIVE_NAME) ? cb_control_paired(r, p, fig) :
+			     cb_line_pair(p, fig);
+		cost[i].g = cb_line_fastest(p, fig);
+		cb_key_of(&r->points[i], &s[k].key);
+		s[k++].first = &r->points[i];
 	}
 	/* Sorted by key, every run of equal keys is one set. */
-	qsort(s, r->npoints, sizeof(*s), cb_pointset_cmp);
-	for (i = 0; i < r->npoints; i = j) {
-		for (j = i + 1; j < r->npoints && !cb_key_cmp(&s[i].key, &s[j].key); j++)
+	qsort(s, k, sizeof(*s), cb_pointset_cmp);
+	for (i = 0; i < k; i = j) {
+		for (j = i + 1; j < k && !cb_key_cmp(&s[i].key, &s[j].key); j++)
 			;
 		s[m] = s[i];
 		s[m].n = 0;

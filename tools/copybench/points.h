@@ -70,13 +70,22 @@ const char *cb_size_class_name(unsigned int c);
 int cb_key_same_class(const struct cb_key *a, const struct cb_key *b);
 
 /*
- * cb_point_cost - the figure one repeat of a point contributes: cycles_min
- * or (median) cycles_median, in TSC cycles or (core) core clocks (times
- * clock_ratio). -1 with e set when core clocks meet a point without
- * clock_ratio.
+ * The figures compare decides on (figures.h): a point's time per call as
+ * timed back to back, the loop included, and its latency in the chain.
+ * cb_figure_names[] is what --figure takes and what compare prints.
+ */
+enum cb_figure { CB_FIGURE_CALL, CB_FIGURE_LATENCY, CB_FIGURES };
+extern const char *const cb_figure_names[CB_FIGURES];
+
+/*
+ * cb_point_cost - the figure one repeat of a point contributes: its time
+ * per call or its latency (fig), the fastest sample or (median) the
+ * median, in TSC cycles or (core) core clocks (times clock_ratio); NAN
+ * for a latency the line lacks (a cold point, the module backend). -1
+ * with e set when core clocks meet a point without clock_ratio.
  */
 int cb_point_cost(const struct cb_record *r, const struct cb_record_point *p, int median,
-		  int core, double *cost, struct cb_error *e);
+		  int core, enum cb_figure fig, double *cost, struct cb_error *e);
 
 /*
  * struct cb_pointset - one point of a record: one cost per process that
@@ -92,17 +101,14 @@ struct cb_pointset {
 	size_t lines;				/* lines (repeats) in all */
 	/*
 	 * The interleaved design's native points: per process (in v's
-	 * order), control_ratio, the native copy against its paired control
-	 * (NULL when a line lacks it); gross_net, the median over the
-	 * processes of native's (cost + baseline) / cost, which turns a
-	 * change of that ratio into a change of the cost (verdict.c).
+	 * order), the native copy's figure against its paired control's
+	 * (control_ratio, latency_paired; NULL when a line lacks it).
 	 */
 	double *pv;
-	double gross_net;
 	/*
-	 * Per process (in v's order): its pid, and its fastest sample as
-	 * timed, cycles_min + baseline_cycles (TSC): what a native point's
-	 * ratio to another point of its process is taken on (verdict.c).
+	 * Per process (in v's order): its pid, and its fastest sample of the
+	 * figure as timed (TSC): what a native point's ratio to another point
+	 * of its process is taken on (verdict.c).
 	 */
 	unsigned long long *pid;
 	double *g;
@@ -117,11 +123,12 @@ int cb_record_one_process(const struct cb_record *r);
 
 /*
  * cb_points_group - a record's lines grouped per point, sorted by key, each
- * point's costs per process (*out, *n sets, freed by cb_points_free()). 0,
- * or -1 with e set.
+ * point's costs of figure fig per process (*out, *n sets, freed by
+ * cb_points_free()); lines without the figure are left out. 0, or -1
+ * with e set.
  */
-int cb_points_group(const struct cb_record *r, int median, int core, struct cb_pointset **out,
-		    size_t *n, struct cb_error *e);
+int cb_points_group(const struct cb_record *r, int median, int core, enum cb_figure fig,
+		    struct cb_pointset **out, size_t *n, struct cb_error *e);
 void cb_points_free(struct cb_pointset *s, size_t n);
 /* The set of s[0..n) with key k, or NULL. */
 const struct cb_pointset *cb_points_find(const struct cb_pointset *s, size_t n,

@@ -98,6 +98,7 @@ CB_POINT_FIELD(latency_q02,		DBL,	CB_OPT)
 CB_POINT_FIELD(latency_median,		DBL,	CB_OPT)
 CB_POINT_FIELD(latency_chain,		DBL,	CB_OPT)
 CB_POINT_FIELD(latency_slowed,	DBL,	CB_OPT)
+CB_POINT_FIELD(latency_paired,	DBL,	CB_OPT)
 #endif
 
 /*
@@ -114,4 +115,5 @@ CB_POINT_FIGURE(latency_q02,		lat_q02)
 CB_POINT_FIGURE(latency_median,		lat_median)
 CB_POINT_FIGURE(latency_chain,		lat_chain)
 CB_POINT_FIGURE(latency_slowed,	lat_slow_delivered)
+CB_POINT_FIGURE(latency_paired,	lat_control_ratio)
 #endif

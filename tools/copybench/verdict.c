@@ -243,12 +243,12 @@ static int cb_infer_fail(const struct cb_cmp_point *p, int err, struct cb_error 
  * A native point of the interleaved design is decided on its paired
  * costs: each process's ratio to its paired control (control_ratio,
  * timed in the same bursts, so what moved the machine moved both),
- * turned back into clocks of the native copy by one affine map shared by
- * both sides, c = pv * G / P - (G - N), with N the base's median cost, G
- * its median cost plus baseline (N * gross_net) and P its median ratio: a
- * base process at the medians maps to N, and a change of the ratio is
- * the change of the cost it implies. The map is increasing, so the test
- * is the test of the ratios; the estimate is in the cost's own terms.
+ * turned back into clocks of the native copy by one map shared by both
+ * sides, c = pv * N / P, with N the base's median cost and P its median
+ * ratio: a base process at the medians maps to N, and a change of the
+ * ratio is the change of the cost it implies (both are times per call).
+ * The map is increasing, so the test is the test of the ratios; the
+ * estimate is in the cost's own terms.
  */
 /* The median of v[0..n), n >= 1, left as it is. */
 static double cb_median_of(const double *v, size_t n)
@@ -266,11 +266,10 @@ static double *cb_paired_costs(const struct cb_pointset *s, const struct cb_poin
 {
 	double *v = cb_calloc(s->n, sizeof(*v));
 	double N = cb_median_of(base->v, base->n), P = cb_median_of(base->pv, base->n);
-	double G = N * base->gross_net;
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
-		v[i] = P > 0 ? s->pv[i] * G / P - (G - N) : NAN;
+		v[i] = P > 0 ? s->pv[i] * N / P : NAN;
 	return v;
 }
 
@@ -324,11 +323,9 @@ static double *cb_ratio_to(const struct cb_pointset *s, const struct cb_pointset
 
 /*
  * A paired native point's own fast level, new/base, and its bootstrap
- * interval (infer_level()), on each process's time per call as measured
- * (cycles_min + baseline_cycles), which the once-per-process baseline
- * does not move: net of it, a baseline 0.1 clock off in a few processes
- * moves the level of a 2-clock copy by 4%. The net costs when a process
- * lacks the figure; all three NaN when neither can be tested.
+ * interval (infer_level()), on each process's fastest sample of the
+ * figure as timed; its costs when a process lacks that; all three NaN
+ * when neither can be tested.
  */
 static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
 			 const struct cb_pointset *n, const struct infer_params *par)
@@ -349,41 +346,9 @@ static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
 }
 
 /*
- * A paired native point's change (p->v.ratio, of its paired costs, net of
- * the baseline: cb_paired_costs()) in the own level's terms, a change of
- * the time per call: the paired costs are c = pv * G / P - (G - N), so a
- * call's figure is c + (G - N), base's N its median cost and G that plus
- * its baseline. Where the baseline is as large as the copy (G = 2 N), a
- * +5% paired change is +2.5% a call: an own level whose interval ends at
- * +4.5% leaves the first out and holds the second, and must not deny it.
- * cb_call_gap() gives the map's G - N, once a point, or -1 when a record
- * lacks what it needs (the conversions are then NaN).
- */
-static int cb_call_gap(const struct cb_cmp_point *p, const struct cb_pointset *bs, double *gap)
-{
-	if (!bs->n || !isfinite(bs->gross_net) || !(p->v.level.base > 0))
-		return -1;
-	*gap = cb_median_of(bs->v, bs->n) * (bs->gross_net - 1);
-	return 0;
-}
-
-/* A paired change r in a call's terms, lb the base level; NaN for NaN. */
-static double cb_paired_per_call(double lb, double gap, double r)
-{
-	return isfinite(r) ? (lb * r + gap) / (lb + gap) : NAN;
-}
-
-/* A call's change x (the own level's terms) in the paired terms, net of the baseline. */
-static double cb_per_call_paired(double lb, double gap, double x)
-{
-	return isfinite(x) ? (x * (lb + gap) - gap) / lb : NAN;
-}
-
-/*
  * Whether native's own fast level contradicts a paired change: it did not
  * move the change's way by more than the threshold, and its interval
- * leaves the paired change (in its terms, a call's: cb_paired_per_call())
- * out. "Not at all", the rule before, let a reference that alone ran 5%
+ * leaves the paired change out. "Not at all", the rule before, let a reference that alone ran 5%
  * faster make a regression where native's own level moved a hair its way
  * (64 B: +0.04%, 0.0% to +0.1%): one control so moved in the new record
  * of 10 quiet A/A pairs made 4 to 8 of them REGRESSION, 0 now.
@@ -600,8 +565,8 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 {
 	const struct cb_pointset *bs = &ball[bi], *ns = &nall[ni];
 	struct cb_pointset pb, pn, *b = (struct cb_pointset *)bs, *n = (struct cb_pointset *)ns;
-	double *rb = NULL, *rn = NULL, gap, lb;
-	int err, k;
+	double *rb = NULL, *rn = NULL;
+	int err;
 
 	cb_describe(b, &p->base);
 	cb_describe(n, &p->new);
@@ -638,17 +603,11 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 	}
 	/* NaN but for a native point that stayed paired: cb_outcome() reads it. */
 	p->own_ratio = p->own_lo = p->own_hi = p->own_paired = NAN;
-	p->levels_net[0] = p->levels_net[1] = p->levels_net[2] = NAN;
 	if (p->paired && !p->control)
 		cb_own_level(p, bs, ns, par);
 	err = cb_judge_on(p, b, n, par, e);
-	if (!err && p->paired && !p->control && p->v.by_level && !cb_call_gap(p, bs, &gap)) {
-		lb = p->v.level.base;
-		p->own_paired = cb_paired_per_call(lb, gap, p->v.ratio);
-		/* The levels' change a call's, in the paired terms. */
-		for (k = 0; k < 3; k++)
-			p->levels_net[k] = cb_per_call_paired(lb, gap, p->levels[k]);
-	}
+	if (!err && p->paired && !p->control && p->v.by_level && p->v.level.base > 0)
+		p->own_paired = p->v.ratio;
 	if (p->paired) {
 		free(pb.v);
 		free(pn.v);
@@ -997,13 +956,13 @@ static enum cb_outcome cb_from_change(enum infer_change ch)
 	}
 }
 
-/* The levels' verdict (cb_levels()), in the paired terms. */
+/* The levels' verdict (cb_levels()). */
 static enum infer_change cb_levels_change(const struct cb_cmp_point *p,
 					const struct infer_params *par)
 {
-	if (!(p->levels_p <= par->alpha) || !(fabs(p->levels_net[0] - 1) > par->threshold))
+	if (!(p->levels_p <= par->alpha) || !(fabs(p->levels[0] - 1) > par->threshold))
 		return INFER_UNCHANGED;
-	return p->levels_net[0] > 1 ? INFER_REGRESSED : INFER_IMPROVED;
+	return p->levels[0] > 1 ? INFER_REGRESSED : INFER_IMPROVED;
 }
 
 /*
@@ -1026,19 +985,20 @@ static bool cb_levels_decide(const struct cb_cmp *c, const struct cb_cmp_point *
 	const struct infer_drift *d;
 
 	if (p->control || !p->paired || !p->v.by_level || p->cls < 0 || !isfinite(p->levels_p) ||
-	    !(p->levels_net[1] > 0) || !isfinite(p->levels_net[2]) || !(p->v.level.lo > 0))
+	    !(p->levels[1] > 0) || !isfinite(p->levels[2]) || !(p->v.level.lo > 0) ||
+	    !(p->v.level.base > 0))
 		return false;
 	d = &c->cls[p->cls].d;
 	if (!d->enough || d->moved || c->cls[p->cls].scattered ||
 	    !(d->lo * (1 + par->threshold) >= 1) || !(d->hi <= 1 + par->threshold))
 		return false;
-	if (!(log(p->levels_net[2] / p->levels_net[1]) < log(p->v.level.hi / p->v.level.lo)))
+	if (!(log(p->levels[2] / p->levels[1]) < log(p->v.level.hi / p->v.level.lo)))
 		return false;
 	switch (cb_levels_change(p, par)) {
 	case INFER_REGRESSED:
-		return p->levels_net[1] > d->hi;
+		return p->levels[1] > d->hi;
 	case INFER_IMPROVED:
-		return p->levels_net[2] < d->lo;
+		return p->levels[2] < d->lo;
 	default:
 		return true;
 	}
@@ -1046,18 +1006,17 @@ static bool cb_levels_decide(const struct cb_cmp *c, const struct cb_cmp_point *
 
 /*
  * Decide p on the levels (cb_levels_decide()): its verdict, ratio, p,
- * "within" and bootstrap interval become theirs, in the paired terms, and
- * the change a call's (own_paired, which native's own level may still
- * deny: cb_own_denies()) theirs as measured. The net figure stays the
- * ratios' change net of the controls.
+ * "within" and bootstrap interval become theirs, and the change native's
+ * own level may still deny (own_paired: cb_own_denies()). The net figure
+ * stays the ratios' change net of the controls.
  */
 static void cb_decide_on_levels(struct cb_cmp_point *p, const struct infer_params *par)
 {
-	double lo = p->levels_net[1], hi = p->levels_net[2];
+	double lo = p->levels[1], hi = p->levels[2];
 
 	p->on_levels = 1;
 	p->v.change = cb_levels_change(p, par);
-	p->v.ratio = p->levels_net[0];
+	p->v.ratio = p->levels[0];
 	p->v.change_pct = 100 * (p->v.ratio - 1);
 	p->v.p = p->levels_p;
 	p->v.exact = false;	/* random permutations */
@@ -1266,8 +1225,9 @@ int cb_compare(const struct cb_record *base, const struct cb_record *new,
 	}
 	c->base_one = cb_record_one_process(base);
 	c->new_one = cb_record_one_process(new);
-	if (cb_points_group(base, c->median, c->core, &bs, &nb, e) ||
-	    cb_points_group(new, c->median, c->core, &ns, &nn, e))
+	c->figure = o->figure;
+	if (cb_points_group(base, c->median, c->core, o->figure, &bs, &nb, e) ||
+	    cb_points_group(new, c->median, c->core, o->figure, &ns, &nn, e))
 		goto fail;
 	bsel = cb_select_points(base, o, bs, nb, e);
 	if (!bsel || cb_match(c, bs, nb, ns, nn, o->points, bsel, &o->par, e) ||

@@ -25,10 +25,12 @@
 /**
  * struct cb_cmp_opts - how to compare.
  * @par: alpha, threshold, bootstrap resamples and seed
- * @median: 1 cycles_median, 0 cycles_min, -1 the base record's estimator
+ * @median: 1 each process's median sample, 0 its fastest, -1 the base
+ *	record's estimator
  * @core: core clocks (clock_ratio) instead of TSC cycles
  * @force: compare records whose headers say different machines
  * @points: only these points (and their controls); NULL for all
+ * @figure: the figure decided on: the time per call or the latency
  */
 struct cb_cmp_opts {
 	struct infer_params par;
@@ -36,6 +38,7 @@ struct cb_cmp_opts {
 	int core;
 	int force;
 	const struct cb_patterns *points;
+	enum cb_figure figure;
 };
 
 #define CB_CMP_OPTS_DEFAULT { .par = INFER_PARAMS_DEFAULT, .median = -1 }
@@ -118,10 +121,9 @@ struct cb_cmp_point {
 	const char *against;	/* paired: the variant its ratio is to */
 	double own_ratio;	/* paired native: its own costs' fast levels, new/base */
 	double own_lo, own_hi;	/* its bootstrap interval */
-	double own_paired;	/* its paired change in the own level's terms (a call's) */
+	double own_paired;	/* the paired change its own level is held against */
 	double levels[3];	/* its fast level against its reference's: ratio, lo, hi */
 	double levels_p;	/* that change's permutation test */
-	double levels_net[3];	/* levels in the paired terms (net of the baseline) */
 	int on_levels;		/* decided on levels (verdict.c, cb_levels_decide()) */
 	double within;
 	enum cb_outcome out;
@@ -170,6 +172,7 @@ struct cb_cmp_diff {
  * @new: the new record
  * @median: the estimator used (1 cycles_median)
  * @core: the clock used
+ * @figure: the figure decided on
  * @diffs: header differences, in the base header's order
  * @ndiffs: how many
  * @blocking: some of them make the records incomparable (--force went on)
@@ -200,6 +203,7 @@ struct cb_cmp_diff {
 struct cb_cmp {
 	const struct cb_record *base, *new;
 	int median, core;
+	enum cb_figure figure;
 	struct cb_cmp_diff *diffs;
 	size_t ndiffs;
 	int blocking;
