@@ -177,6 +177,23 @@ plateau_out()
 }
 check "sweep --plateau: ranges of time per call and of latency from size 1" plateau_out
 
+# The default sizes: the powers of two and three short bands untrained
+# (random: each copy its own size and offset), verified byte for byte over
+# the union of what the draws wrote.
+default_sizes()
+{
+	"$CB" sweep --backend user --variants movsb --dry-run 2> /dev/null |
+		awk '!/^#/ { print $4 }' | sort -u > "$tmp/ds" &&
+		[ "$(grep -c '^random:' "$tmp/ds")" = 3 ] &&
+		grep -qx 'random:1-16' "$tmp/ds" && grep -qx 'random:17-64' "$tmp/ds" &&
+		grep -qx 'random:65-256' "$tmp/ds" && grep -qx '1M' "$tmp/ds" || { cat "$tmp/ds"; return 1; }
+	"$CB" sweep "${fast[@]}" --sizes random:1-16,random:65-256,random:1-4K --variants native,bytes \
+		--directions memcpy --cache hot,cold -o "$tmp/ds.json" > /dev/null 2>&1 &&
+		jq -s -e '.[1:] | length == 12 and all(.verified and .size_max > .size)' "$tmp/ds.json" \
+			> /dev/null
+}
+check "sweep's default sizes: powers of two and random 1-16, 17-64, 65-256; random points verified" default_sizes
+
 cold_and_offsets()
 {
 	"$CB" sweep "${fast[@]}" --sizes 4K --variants movsb,native --cache hot,cold \

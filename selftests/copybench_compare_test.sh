@@ -689,6 +689,20 @@ other_loop()
 }
 check "another timing loop (call_sites), or none said: refused (exit 2) unless --force" other_loop
 
+# A record made before random copies drew offsets and the latency was
+# timed (no random_offsets): refused unless --force, named.
+before_offsets()
+{
+	head -n 1 "$tmp/base.json" | jq -e '.random_offsets == 64' > /dev/null || return 1
+	header_edit "$tmp/base.json" 'del(.random_offsets)'
+	cmp_rc 2 "$tmp/h.json" "$tmp/same.json" && [ ! -s "$tmp/out" ] &&
+		grep -q "(random_offsets '(absent)' against '64'): .* (--force compares them anyway)" \
+			"$tmp/err" &&
+		cmp_rc 0 --force "$tmp/h.json" "$tmp/same.json" &&
+		out_has '^#   \(!\) random_offsets: \(absent\)  ->  64$'
+}
+check "a record from before random offsets and the latency: refused (exit 2) unless --force" before_offsets
+
 emulated_cpu()
 {
 	header_edit "$tmp/base.json" '.cpu_model = "QEMU TCG CPU version 2.5+"'

@@ -186,6 +186,12 @@ struct cb_backend_ops {
 	 * backend does not say.
 	 */
 	unsigned int call_sites;
+	/*
+	 * The offsets, 0 to random_offsets - 1 bytes, a random-size copy
+	 * draws for both its buffers besides its size (the record's
+	 * random_offsets); 0: none, or random sizes not timed.
+	 */
+	unsigned int random_offsets;
 	/* Sets variants, tsc_khz, cpu, size_max, buffers; pins the process. */
 	int (*open)(struct cb_backend *b, struct cb_error *e);
 	int (*measure)(struct cb_backend *b, const struct cb_point *p, struct cb_result *r,

@@ -61,6 +61,16 @@
 #define UB_BASE_KINDS		5
 #define UB_BASE_TABLE_SAMPLES	101
 #define UB_RANDOM_DRAWS		4096UL	/* random sizes drawn per point */
+/*
+ * A random point's draw: its size in the low 32 bits, and above them the
+ * offset, in [0, UB_DRAW_OFFSETS), by which both of that copy's buffers
+ * move: each copy draws where in a cache line it starts as well as how
+ * long it is, so that neither its size nor its alignment is one the
+ * predictors can learn (the distance dst - src stays the point's).
+ */
+#define UB_DRAW_OFFSETS		64UL
+#define UB_DRAW_LEN(d)		((d) & 0xffffffffUL)
+#define UB_DRAW_OFF(d)		((d) >> 32)
 #define UB_WARMUP_NS		20000000ULL
 /*
  * A point's sampling ends at --samples, or after this long once it has
@@ -97,7 +107,7 @@ struct ub {
 	char *map, *src, *dst;		/* the regions */
 	char *src_at, *dst_at;		/* the buffers: shifted as placed */
 	size_t maplen, region;
-	unsigned int lens[UB_RANDOM_DRAWS];
+	unsigned long lens[UB_RANDOM_DRAWS];	/* random points' draws (ub_draw()) */
 	double *s, *base, *probe;
 	double base_tab[UB_BASE_KINDS][UB_BASE_POW2];	/* 0: not measured */
 	int cold, random;		/* the plan has cold points, random sizes */
@@ -123,7 +133,7 @@ struct ub_run {
 	char *dst;
 	const char *src;
 	unsigned long len;		/* fixed size; 0 with lens */
-	const unsigned int *lens;	/* random sizes, or NULL */
+	const unsigned long *lens;	/* random sizes, or NULL */
 	unsigned long pos;		/* next draw */
 	int cold;
 	int lat;			/* samples of the latency chain, not back to back */
@@ -213,23 +223,25 @@ ub_hot_fixed(const bool libc, const bool lat, ub_copy_fn fn, ub_libc_fn mc, char
 	return t1 - t0;
 }
 
-/* Hot, random sizes: the same, each copy's size the next draw. */
+/* Hot, random sizes: the same, each copy's size and offset the next draw. */
 static inline __always_inline unsigned long long
 ub_hot_random(const bool libc, const bool lat, ub_copy_fn fn, ub_libc_fn mc, char *dst,
-	      const char *src, const unsigned int *lens, unsigned long pos, unsigned long loops,
+	      const char *src, const unsigned long *lens, unsigned long pos, unsigned long loops,
 	      unsigned long *left)
 {
 	unsigned long long t0, t1;
-	unsigned long l = 0, i, len, z = 0;
+	unsigned long l = 0, i, d, len, off, z = 0;
 	const char *s = src;
 
 	asm volatile("" : "+r" (fn), "+r" (mc), "+r" (z));
 	t0 = cb_rdtsc();
 	for (i = 0; i < loops; i++) {
-		len = lens[(pos + i) & (UB_RANDOM_DRAWS - 1)];
-		l |= libc ? (mc(dst, s, len), 0UL) : fn(dst, s, len);
+		d = lens[(pos + i) & (UB_RANDOM_DRAWS - 1)];
+		len = UB_DRAW_LEN(d);
+		off = UB_DRAW_OFF(d);
+		l |= libc ? (mc(dst + off, s + off, len), 0UL) : fn(dst + off, s + off, len);
 		if (lat)
-			s = ub_chain(src, dst, len, z);
+			s = ub_chain(src, dst + off, len, z);
 	}
 	asm volatile("" : : "r" (s));
 	t1 = cb_rdtsc();
@@ -283,7 +295,7 @@ ub_##kind##libc_fixed_##k(ub_libc_fn mc, char *dst, const char *src, unsigned lo
 											\
 static noinline __aligned(4096) unsigned long long					\
 ub_##kind##random_##k(ub_copy_fn fn, char *dst, const char *src,			\
-		      const unsigned int *lens, unsigned long pos, unsigned long loops,	\
+		      const unsigned long *lens, unsigned long pos, unsigned long loops,	\
 		      unsigned long *left)						\
 {											\
 	asm volatile("# call site " #k);						\
@@ -292,7 +304,7 @@ ub_##kind##random_##k(ub_copy_fn fn, char *dst, const char *src,			\
 											\
 static noinline __aligned(4096) unsigned long long					\
 ub_##kind##libc_random_##k(ub_libc_fn mc, char *dst, const char *src,			\
-			   const unsigned int *lens, unsigned long pos,			\
+			   const unsigned long *lens, unsigned long pos,			\
 			   unsigned long loops, unsigned long *left)			\
 {											\
 	asm volatile("# call site " #k);						\
@@ -325,10 +337,10 @@ struct ub_site {
 					 unsigned long len, unsigned long loops,
 					 unsigned long *left, const struct ub_slow *sl);
 	unsigned long long (*random)(ub_copy_fn fn, char *dst, const char *src,
-				     const unsigned int *lens, unsigned long pos,
+				     const unsigned long *lens, unsigned long pos,
 				     unsigned long loops, unsigned long *left);
 	unsigned long long (*libc_random)(ub_libc_fn mc, char *dst, const char *src,
-					  const unsigned int *lens, unsigned long pos,
+					  const unsigned long *lens, unsigned long pos,
 					  unsigned long loops, unsigned long *left);
 };
 
@@ -360,19 +372,21 @@ static noinline unsigned long long
 ub_cold(struct ub_run *r, ub_copy_fn fn, ub_libc_fn mc, unsigned long loops)
 {
 	unsigned long long t0, sum = 0;
-	unsigned long i, len;
+	unsigned long i, d, len, off;
 
 	asm volatile("" : "+r" (fn), "+r" (mc));
 	for (i = 0; i < loops; i++) {
-		len = r->lens ? r->lens[(r->pos + i) & (UB_RANDOM_DRAWS - 1)] : r->len;
-		ub_flush(r->src, len);
-		ub_flush(r->dst, len);
+		d = r->lens ? r->lens[(r->pos + i) & (UB_RANDOM_DRAWS - 1)] : r->len;
+		len = UB_DRAW_LEN(d);
+		off = UB_DRAW_OFF(d);
+		ub_flush(r->src + off, len);
+		ub_flush(r->dst + off, len);
 		_mm_mfence();
 		t0 = cb_rdtsc();
 		if (mc)
-			mc(r->dst, r->src, len);
+			mc(r->dst + off, r->src + off, len);
 		else
-			r->left |= fn(r->dst, r->src, len);
+			r->left |= fn(r->dst + off, r->src + off, len);
 		sum += cb_rdtsc() - t0;
 	}
 	return sum;
@@ -683,8 +697,13 @@ static void ub_fill(const struct cb_point *p, struct ub *u, unsigned long max)
 		u->dst_at[i] = (char)ub_dst_fill(p, i);
 }
 
-/* After the timing: every copied byte right, every byte around untouched. */
-static int ub_verify(const struct cb_point *p, const struct ub *u, unsigned long max)
+/*
+ * After the timing: every copied byte right (the bytes of [0, max) that
+ * written marks, all of them when it is NULL), every byte around
+ * untouched.
+ */
+static int ub_verify(const struct cb_point *p, const struct ub *u, unsigned long max,
+		     const unsigned char *written)
 {
 	unsigned long i, n;
 	unsigned char want;
@@ -695,7 +714,8 @@ static int ub_verify(const struct cb_point *p, const struct ub *u, unsigned long
 			return 0;
 	n = p->dst_offset + max + UB_GUARD;
 	for (i = 0; i < n; i++) {
-		if (i >= p->dst_offset && i - p->dst_offset < max)
+		if (i >= p->dst_offset && i - p->dst_offset < max &&
+		    (!written || written[i - p->dst_offset]))
 			want = ub_src_byte(i - p->dst_offset + p->src_offset);
 		else
 			want = ub_dst_fill(p, i);
@@ -717,23 +737,45 @@ static unsigned long long ub_rand(unsigned long long *state)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-/* Draws the point's sizes (the buffers are filled for the largest). */
+/*
+ * Draws the point's sizes and offsets; returns how far the copies reach,
+ * the largest offset + size (the buffers are filled that far).
+ */
 static unsigned long ub_draw(const struct cb_point *p, struct ub *u, double *mean)
 {
 	unsigned long long state, span = p->size.hi - p->size.lo + 1;
-	unsigned long i, max = 0;
+	unsigned long i, len, off, max = 0;
 	double sum = 0;
 
-	/* Never zero; the same seed gives the same sizes for the same range. */
+	/* Never zero; the same seed gives the same draws for the same range. */
 	state = (p->seed ^ 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL | 1;
 	for (i = 0; i < UB_RANDOM_DRAWS; i++) {
-		u->lens[i] = (unsigned int)(p->size.lo + ub_rand(&state) % span);
-		sum += u->lens[i];
-		if (u->lens[i] > max)
-			max = u->lens[i];
+		len = (unsigned long)(p->size.lo + ub_rand(&state) % span);
+		off = (unsigned long)(ub_rand(&state) % UB_DRAW_OFFSETS);
+		u->lens[i] = len | off << 32;
+		sum += (double)len;
+		max = off + len > max ? off + len : max;
 	}
 	*mean = sum / UB_RANDOM_DRAWS;
 	return max;
+}
+
+/*
+ * Which destination bytes the first n draws of lens wrote, a map of max
+ * bytes (freed by the caller); NULL for a fixed size (all of [0, max)).
+ */
+static unsigned char *ub_written(const unsigned long *lens, unsigned long n, unsigned long max)
+{
+	unsigned char *w;
+	unsigned long i, j;
+
+	if (!lens)
+		return NULL;
+	w = cb_calloc(max ? max : 1, 1);
+	for (i = 0; i < n && i < UB_RANDOM_DRAWS; i++)
+		for (j = 0; j < UB_DRAW_LEN(lens[i]); j++)
+			w[UB_DRAW_OFF(lens[i]) + j] = 1;
+	return w;
 }
 
 static int ub_between(const struct ub *u)
@@ -1040,8 +1082,9 @@ static double ub_lat_chain(struct ub *u, struct ub_run *r, unsigned long loops,
 static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_result *res,
 		      struct cb_error *e)
 {
-	unsigned long loops, n, np, i, max = 0;
+	unsigned long loops, n, np, max = 0;
 	unsigned long long d0, dist;
+	unsigned char *written;
 	struct ub *u = b->priv;
 	struct ub_run r = { 0 };
 	int ret = 0;
@@ -1086,10 +1129,10 @@ static int ub_measure(struct cb_backend *b, const struct cb_point *p, struct cb_
 		}
 		ub_summarize_lat(u->s, res, n);
 	}
-	/* Random sizes: the copies reached as far as the largest draw made. */
-	for (i = 0, max = r.lens ? 0 : max; r.lens && i < r.pos && i < UB_RANDOM_DRAWS; i++)
-		max = u->lens[i] > max ? u->lens[i] : max;
-	res->verified = ub_verify(p, u, max);
+	/* Random sizes: the draws the samples made wrote what they wrote. */
+	written = ub_written(r.lens, r.pos, max);
+	res->verified = ub_verify(p, u, max, written);
+	free(written);
 out:
 	return ret;
 }
@@ -1107,7 +1150,7 @@ struct ub_point {
 	struct cb_point p;
 	struct ub_run r;
 	struct cb_result res;
-	unsigned int *lens;		/* random sizes: the point's own draws */
+	unsigned long *lens;		/* random sizes: the point's own draws */
 	unsigned long loops, max, burst;
 	struct ub_slow spell[2];	/* test-only --slow-spell's copying */
 	double *s, *ls, *probe;		/* back to back; the latency chain (not cold) */
@@ -1249,7 +1292,7 @@ static int ub_end(struct cb_backend *b, void *st, struct cb_result *res, struct 
 {
 	struct ub_point *q = st;
 	struct ub *u = b->priv;
-	unsigned long i, max;
+	unsigned char *written;
 	int ret = 0;
 
 	if (!res)
@@ -1279,10 +1322,9 @@ static int ub_end(struct cb_backend *b, void *st, struct cb_result *res, struct 
 	ub_fill(&q->p, u, q->max);
 	q->r.pos = 0;
 	ub_sample(&q->r, q->r.fn, q->loops);
-	for (i = 0, max = q->r.lens ? 0 : q->max; q->r.lens && i < q->loops && i < UB_RANDOM_DRAWS;
-	     i++)
-		max = q->lens[i] > max ? q->lens[i] : max;
-	res->verified = !q->r.left && ub_verify(&q->p, u, max);
+	written = ub_written(q->r.lens, q->loops, q->max);
+	res->verified = !q->r.left && ub_verify(&q->p, u, q->max, written);
+	free(written);
 out:
 	ub_point_free(q);
 	return ret;
@@ -1291,6 +1333,7 @@ out:
 const struct cb_backend_ops cb_backend_user = {
 	.name = "user",
 	.call_sites = UB_SITES,
+	.random_offsets = UB_DRAW_OFFSETS,
 	.open = ub_open,
 	.measure = ub_measure,
 	.begin = ub_begin,

@@ -67,7 +67,10 @@ static const struct cb_option cb_job_options[] = {
 	CB_OPT_STRING("sizes", 0, struct cb_job, sizes, "SPEC",
 		      "bytes per copy, comma-separated: 4K  0-256\n"
 		      "1-64:8 (step)  pow2:1-64M  random:LO-HI (each\n"
-		      "copy a seeded random size); K, M, G; up to 64M"),
+		      "copy a seeded random size and offset in a\n"
+		      "cache line); K, M, G; up to 64M (sweep's\n"
+		      "default: pow2:1-1M and random:1-16,17-64,65-256,\n"
+		      "the random ones where the backend times them)"),
 	CB_OPT_UINT("repeat", struct cb_job, repeat, 1, CB_REPEAT_MAX, NULL, "N",
 		    "processes, one after the other, each a fresh\n"
 		    "exec at a placement of its own that measures\n"
@@ -277,6 +280,10 @@ static void cb_header(struct cb_job *r, const struct cb_backend *b, int cpu,
 	if (b->ops->call_sites) {
 		h->call_sites = b->ops->call_sites;
 		CB_HEADER_SET(h, call_sites);
+	}
+	if (b->ops->random_offsets) {
+		h->random_offsets = b->ops->random_offsets;
+		CB_HEADER_SET(h, random_offsets);
 	}
 }
 

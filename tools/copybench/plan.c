@@ -43,6 +43,15 @@
 /* Points one run takes (with the repeats): days of measuring already. */
 #define CB_POINTS_MAX		1000000UL
 
+/*
+ * sweep's --sizes when none is given: the powers of two, and the short
+ * bands as untrained copies (random: each copy draws its size and offset,
+ * so the predictors cannot learn them), which a backend that cannot time
+ * random sizes (the module) leaves out.
+ */
+static const char cb_sweep_sizes_default[] =
+	"pow2:1-1M,random:1-16,random:17-64,random:65-256";
+
 /* --design: the order of enum cb_design (plan.h). */
 const char *const cb_designs[CB_DESIGN_COUNT] = { "interleaved", "block" };
 
@@ -54,7 +63,7 @@ void cb_job_init(struct cb_job *r, enum cb_mode mode)
 	r->variants = "all";
 	r->directions = CB_DIRECTION_DEFAULT;
 	r->caches = CB_CACHE_DEFAULT;
-	r->sizes = mode == CB_MODE_SWEEP ? "pow2:1-1M" : "4K";
+	r->sizes = mode == CB_MODE_SWEEP ? cb_sweep_sizes_default : "4K";
 	r->from = -256;
 	r->to = 256;
 	r->step = 8;
@@ -495,7 +504,7 @@ static int cb_plan_fits(const struct cb_job *r, const struct cb_plan *pl,
 					       v->name, cbfs_directions[pl->dirs[j]], b->ops->name);
 	}
 	for (s = 0; s < pl->nsizes; s++)
-		if (pl->sizes[s].random && !b->random_sizes)
+		if (pl->sizes[s].random && !b->random_sizes && r->sizes != cb_sweep_sizes_default)
 			return cb_fail(e, CB_EXIT_USAGE,
 				       "invalid --sizes '%s': random sizes need --backend user (copybench.ko copies one size per run)",
 				       r->sizes);
@@ -515,11 +524,26 @@ static int cb_plan_fits(const struct cb_job *r, const struct cb_plan *pl,
 	return 0;
 }
 
+/* The default sizes' random bands left out where the backend cannot time them. */
+static void cb_plan_drop_random(const struct cb_job *r, struct cb_plan *pl,
+				const struct cb_backend *b)
+{
+	size_t s, k;
+
+	if (r->sizes != cb_sweep_sizes_default || b->random_sizes)
+		return;
+	for (s = 0, k = 0; s < pl->nsizes; s++)
+		if (!pl->sizes[s].random)
+			pl->sizes[k++] = pl->sizes[s];
+	pl->nsizes = k;
+}
+
 int cb_plan_backend(struct cb_job *r, struct cb_plan *pl, const struct cb_backend *b,
 		    struct cb_error *e)
 {
 	if (cb_plan_as_native(r, pl, b, e))
 		return -1;
+	cb_plan_drop_random(r, pl, b);
 	if (r->like)
 		return cb_plan_like_backend(r, pl, b, e);
 	if (cb_plan_variants(r, pl, b, e) ||

@@ -50,6 +50,7 @@ CB_HEADER_FIELD(burst,			U64,	CB_OPT)
 CB_HEADER_FIELD(process_ms,		U64,	CB_OPT)
 CB_HEADER_FIELD(slow_spell,		DBL,	CB_OPT)
 CB_HEADER_FIELD(call_sites,		U64,	CB_OPT)
+CB_HEADER_FIELD(random_offsets,		U64,	CB_OPT)
 #endif
 
 #ifdef CB_POINT_FIELD

@@ -9,8 +9,9 @@
  *   LO-HI:STEP    LO, LO+STEP, ... up to HI:      1-64:1, 0-4K:64
  *   pow2:LO-HI    the powers of two in [LO, HI]:  pow2:1-64M
  *   random:LO-HI  one point whose every copy draws its size uniformly
- *                 from [LO, HI] (seeded): the branch predictor cannot
- *                 learn one size
+ *                 from [LO, HI] and an offset in a cache line for both
+ *                 buffers (seeded): the predictors cannot learn one
+ *                 size or alignment
  * Fixed sizes come out sorted ascending without duplicates, random ranges
  * after them in the order given.
  */
