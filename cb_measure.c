@@ -213,41 +213,81 @@ static const struct cb_kvariant cb_empty = {
 };
 
 /*
- * One copy of the run's direction with variant v: what a sample repeats.
- * Returns the bytes not copied. The iter directions build the iov_iter as
- * read() and write() do (new_sync_read()), for every copy.
+ * One copy of the run's direction with variant v: what a sample repeats,
+ * its source moved by off (0 but in the latency chain, where it is a zero
+ * the compiler cannot see: cb_chain_next()). Returns the bytes not
+ * copied. The iter directions build the iov_iter as read() and write() do
+ * (new_sync_read()), for every copy.
  */
-typedef unsigned long (*cb_once_fn)(const struct cb_krun *c, const struct cb_kvariant *v);
+typedef unsigned long (*cb_once_fn)(const struct cb_krun *c, const struct cb_kvariant *v,
+				    unsigned long off);
 
-static unsigned long cb_once_mem(const struct cb_krun *c, const struct cb_kvariant *v)
+static unsigned long cb_once_mem(const struct cb_krun *c, const struct cb_kvariant *v,
+				 unsigned long off)
 {
-	return v->mem(c->kdst, c->ksrc, c->len);
+	return v->mem(c->kdst, c->ksrc + off, c->len);
 }
 
-static unsigned long cb_once_to_user(const struct cb_krun *c, const struct cb_kvariant *v)
+static unsigned long cb_once_to_user(const struct cb_krun *c, const struct cb_kvariant *v,
+				     unsigned long off)
 {
-	return v->to_user(c->udst, c->ksrc, c->len);
+	return v->to_user(c->udst, c->ksrc + off, c->len);
 }
 
-static unsigned long cb_once_from_user(const struct cb_krun *c, const struct cb_kvariant *v)
+static unsigned long cb_once_from_user(const struct cb_krun *c, const struct cb_kvariant *v,
+				       unsigned long off)
 {
-	return v->from_user(c->kdst, c->usrc, c->len);
+	return v->from_user(c->kdst, c->usrc + off, c->len);
 }
 
-static unsigned long cb_once_to_iter(const struct cb_krun *c, const struct cb_kvariant *v)
+static unsigned long cb_once_to_iter(const struct cb_krun *c, const struct cb_kvariant *v,
+				     unsigned long off)
 {
 	struct iov_iter iter;
 
 	iov_iter_ubuf(&iter, ITER_DEST, c->udst, c->len);
-	return c->len - v->to_iter(c->ksrc, c->len, &iter);
+	return c->len - v->to_iter(c->ksrc + off, c->len, &iter);
 }
 
-static unsigned long cb_once_from_iter(const struct cb_krun *c, const struct cb_kvariant *v)
+static unsigned long cb_once_from_iter(const struct cb_krun *c, const struct cb_kvariant *v,
+				       unsigned long off)
 {
 	struct iov_iter iter;
 
-	iov_iter_ubuf(&iter, ITER_SOURCE, (void __user *)c->usrc, c->len);
+	iov_iter_ubuf(&iter, ITER_SOURCE, (void __user *)(c->usrc + off), c->len);
 	return c->len - v->from_iter(c->kdst, c->len, &iter);
+}
+
+/*
+ * The latency chain (the chain knob): the next copy's source moves by the
+ * bytes at both ends of what the copy before it wrote, ANDed with zero, a
+ * 0 the compiler cannot see, so that no copy starts before the one before
+ * it can be read back. The destination is read as its direction allows:
+ * a kernel one directly, a user one (to_user, to_iter) with get_user();
+ * page faults are off in the window, so a byte that is not there reads as
+ * a fault, which the caller takes as a short copy (*left).
+ */
+static __always_inline unsigned long cb_chain_next(const struct cb_krun *c, bool user,
+						   unsigned long zero, unsigned long *left)
+{
+	unsigned long last = c->len ? c->len - 1 : 0;
+	u8 a = 0, b = 0;
+
+	if (user) {
+		if (get_user(a, (const u8 __user *)c->udst) ||
+		    get_user(b, (const u8 __user *)c->udst + last))
+			*left |= 1;
+	} else {
+		a = READ_ONCE(((const u8 *)c->kdst)[0]);
+		b = READ_ONCE(((const u8 *)c->kdst)[last]);
+	}
+	return (a | b) & zero;
+}
+
+/* Whether the run's destination is user memory: what the chain reads back. */
+static bool cb_dst_user(const struct cb_krun *c)
+{
+	return c->k.direction == CB_DIR_to_user || c->k.direction == CB_DIR_to_iter;
 }
 
 static cb_once_fn cb_once_for(enum cb_direction dir)
@@ -383,19 +423,32 @@ static int cb_flush(struct cb_krun *c)
 	return 0;
 }
 
-/* Hot: loops copies in one timed window. */
+/*
+ * Hot: loops copies in one timed window, back to back, or with the chain
+ * knob each after the one before it can be read back (cb_chain_next()).
+ */
 static int cb_time_hot(struct cb_krun *c, const struct cb_kvariant *v, cb_once_fn once,
 		       u32 loops, unsigned long *left, u64 *cycles)
 {
+	unsigned long off = 0, zero = 0;
+	bool user = cb_dst_user(c);
 	u64 t0;
 	u32 i;
 	int ret = cb_window_begin(c);
 
 	if (ret)
 		return ret;
+	OPTIMIZER_HIDE_VAR(zero);
 	t0 = rdtsc_ordered();
-	for (i = 0; i < loops && !cb_stopping(c); i++)
-		*left |= once(c, v);
+	if (!c->k.chain) {
+		for (i = 0; i < loops && !cb_stopping(c); i++)
+			*left |= once(c, v, 0);
+	} else {
+		for (i = 0; i < loops && !cb_stopping(c); i++) {
+			*left |= once(c, v, off);
+			off = cb_chain_next(c, user, zero, left);
+		}
+	}
 	ret = cb_elapsed(c, t0, cycles);
 	cb_window_end(c);
 	if (!ret && i < loops)
@@ -429,7 +482,7 @@ static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_
 		if (ret)
 			return ret;
 		t0 = rdtsc_ordered();
-		*left |= once(c, v);
+		*left |= once(c, v, 0);
 		ret = cb_elapsed(c, t0, &t);
 		cb_window_end(c);
 		if (ret)

@@ -354,6 +354,7 @@ struct cb_result_src {
 #define CB_RS_cache		CB_RS_KNOB(cache)
 #define CB_RS_cpu		CB_RS_KNOB(cpu)
 #define CB_RS_baseline		CB_RS_KNOB(baseline)
+#define CB_RS_chain		CB_RS_KNOB(chain)
 #define CB_RS_max_run_ms	CB_RS_KNOB(max_run_ms)
 #define CB_RS_run_cpu		CB_RS_FIELD(run_cpu)
 #define CB_RS_loops		CB_RS_FIELD(loops)

@@ -169,6 +169,46 @@ TEST_F_TIMEOUT(run, every_variant_gives_verified_results, 600)
 }
 
 /*
+ * chain=1 (the latency chain: each copy's source from the bytes the one
+ * before it wrote, read back from a kernel destination or with get_user()
+ * from a user one): every variant of the direction runs, verified, the
+ * results echo the knob; a cold run ignores it.
+ */
+TEST_F_TIMEOUT(run, the_chain_reads_back_every_direction_verified, 600)
+{
+	static const struct { unsigned long long size; unsigned int soff, doff; } shapes[] = {
+		{ 1, 0, 0 }, { 63, 1, 7 }, { 4096, 0, 0 },
+	};
+	struct cb_res r;
+	char why[256];
+	int v, ret;
+	size_t s;
+
+	ASSERT_EQ(0, cb_write("samples", "3"));
+	ASSERT_EQ(0, cb_write("loops", "4"));
+	ASSERT_EQ(0, cb_write("chain", "1"));
+	for (v = 0; v < self->nvariants; v++) {
+		if (!cb_variant_has_dir(self->variants[v], variant->direction))
+			continue;
+		ASSERT_EQ(0, cb_write("variant", self->variants[v]));
+		for (s = 0; s < ARRAY_SIZE(shapes); s++) {
+			ASSERT_EQ(0, cb_writeu("size", shapes[s].size));
+			ASSERT_EQ(0, cb_writeu("src_offset", shapes[s].soff));
+			ASSERT_EQ(0, cb_writeu("dst_offset", shapes[s].doff));
+			ret = cb_do_run();
+			ASSERT_EQ(0, ret) TH_LOG("%s %s size %llu chained: run failed: %s",
+						 self->variants[v], variant->direction,
+						 shapes[s].size, strerror(-ret));
+			cb_check_run(_metadata, self->variants[v], variant->direction,
+				     variant->cache, shapes[s].size, shapes[s].soff,
+				     shapes[s].doff, 4, 3);
+			ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
+			EXPECT_STREQ("1", cb_res_get(&r, "chain"));
+		}
+	}
+}
+
+/*
  * A variant without this direction refuses the run with EOPNOTSUPP, saying
  * which directions it has; the previous results stay.
  */

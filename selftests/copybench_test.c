@@ -154,6 +154,14 @@ FIXTURE_VARIANT_ADD(knob, baseline) {
 		 { "-1", EINVAL } },
 };
 
+FIXTURE_VARIANT_ADD(knob, chain) {
+	.name = "chain",
+	.numeric = true,
+	.good = { { "0" }, { "1" }, { "1\n", "1" } },
+	.bad = { { "2", EINVAL }, { "y", EINVAL }, { "on", EINVAL },
+		 { "-1", EINVAL } },
+};
+
 FIXTURE_VARIANT_ADD(knob, cpu) {
 	.name = "cpu",
 	.numeric = true,

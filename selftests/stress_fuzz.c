@@ -63,6 +63,7 @@ static const struct fz_rule fz_rules[] = {
 	{ "samples",	FZ_NUM, CB_SAMPLES_MIN, CB_SAMPLES_MAX },
 	{ "cpu",	FZ_CPU, 0, 0 },
 	{ "baseline",	FZ_NUM, 0, 1 },
+	{ "chain",	FZ_NUM, 0, 1 },
 	{ "max_run_ms",	FZ_NUM, CB_MAX_RUN_MS_MIN, CB_MAX_RUN_MS_MAX },
 	{ "data_chunk",	FZ_NUM, 0, CB_DATA_CHUNK_MAX },
 	{ "data_size",	FZ_NUM, CB_DATA_SIZE_MIN, CB_DATA_SIZE_MAX },

@@ -52,6 +52,9 @@ sweep_all()
 		[if .[0].backend != "module" or .[0].buffers != "kernel" then "not the module backend"
 		 else empty end,
 		 (.[1:] | if all(.verified) then empty else "a point failed verification" end),
+		 (.[1:] | if all(.call_min > 0 and .latency_min > 0 and .latency_median >= .latency_min and
+				 (has("latency_chain") | not))
+			  then empty else "a hot point without its time per call and latency" end),
 		 (.[1:] as $p | $v[] | select(. as $n | $p | any(.variant == $n) | not) |
 		  "no point of variant \(.)"),
 		 (.[1:] as $p | $d[] | select(. as $n | $p |
@@ -128,21 +131,25 @@ interleaved_runs()
 		--rounds 3 --burst 2 --repeat 1 -o "$tmp/i.json" > /dev/null 2> "$tmp/e" ||
 		{ cat "$tmp/e"; return 1; }
 	jq -s -e '(.[0] | .design == "interleaved" and .rounds == 3 and .burst == 2) and
-		(.[1:] | length == 4 and all(.verified and .bursts == 3 and .samples == 6)) and
+		(.[1:] | length == 4 and all(.verified and .bursts == 3 and .samples == 6 and
+			.latency_min > 0)) and
 		(.[1:] | map(select(.variant == "native")) | length == 2 and
 			all(.control_ratio > 0 and .control_min >= 0 and
-			    .control_min <= .control_median) and
+			    .control_min <= .control_median and .latency_paired > 0) and
 			all(if .size == 64 then .control == "orig" else .control == "movsb" end))' \
 		"$tmp/i.json" > /dev/null || { jq -c . "$tmp/i.json"; return 1; }
 }
 check "module backend: interleaved, a burst a run, natives paired with their class's control" interleaved_runs
 
+# Random sizes named are refused; the default's random bands are left out.
 random_refused()
 {
 	"$CB" sweep --backend module --sizes random:1-64 --variants movsb > /dev/null 2> "$tmp/e"
-	[ $? = 2 ] && grep -q "random sizes need --backend user" "$tmp/e"
+	[ $? = 2 ] && grep -q "random sizes need --backend user" "$tmp/e" || return 1
+	"$CB" sweep --backend module --variants movsb --dry-run 2> "$tmp/e" > "$tmp/d" &&
+		! grep -q random "$tmp/d" && grep -q ' 1M ' "$tmp/d"
 }
-check "module backend refuses random sizes (exit 2)" random_refused
+check "module backend refuses random sizes (exit 2), leaves the default's bands out" random_refused
 
 alias_module()
 {

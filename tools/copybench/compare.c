@@ -137,7 +137,7 @@ int cb_compare_figures(const struct cb_record *base, const struct cb_record *new
 	memset(c, 0, sizeof(*c));
 	if (a->figure == CB_FIGURE_LATENCY && lacks)
 		return cb_fail(e, CB_EXIT_USAGE,
-			       "--figure latency: %s holds no latency of a native point (a record of the module backend, of cold points only, or made before copybench measured it; accepted: --figure call)",
+			       "--figure latency: %s holds no latency of a native point (a record of cold points only, or made before copybench measured it; accepted: --figure call)",
 			       lacks->path);
 	for (f = 0; f < CB_FIGURES; f++) {
 		if (a->figure != CB_FIGURE_BOTH && a->figure != f)
@@ -986,7 +986,7 @@ static void cb_print_cmps(FILE *f, const struct cb_cmps *c, const struct cb_comp
 		n++;
 	}
 	if (c->no_latency && !a->json)
-		fprintf(f, "# latency: not compared, %s holds none (a record of the module backend, of cold points only, or made before copybench measured it)\n",
+		fprintf(f, "# latency: not compared, %s holds none (a record of cold points only, or made before copybench measured it)\n",
 			c->no_latency);
 	if (n > 1) {
 		if (a->json)

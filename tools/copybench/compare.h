@@ -33,7 +33,7 @@ struct cb_compare_args {
  * @f: the comparison on each figure, where @has says so
  * @has: figure f was compared
  * @no_latency: the record that lacks the latency when --figure both left
- *	it out (a record of the module backend, of cold points only, or made
+ *	it out (a record of cold points only, or made
  *	before copybench measured it), or NULL
  * @status: the statuses of the figures merged (1 beats 3 beats 0)
  */

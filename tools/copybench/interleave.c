@@ -77,7 +77,7 @@ void cb_round_order(unsigned long long seed, unsigned int repeat, unsigned long 
 struct cb_runs {
 	struct cb_point p;
 	struct cb_result acc;
-	double *med, *q02, *base, *ratio, *mean, *call_med;
+	double *med, *q02, *base, *ratio, *mean, *call_med, *lat_med;
 	unsigned long n, cap;
 };
 
@@ -91,6 +91,7 @@ static void cb_runs_room(struct cb_runs *q, unsigned long cap)
 	q->ratio = cb_realloc(q->ratio, cap, sizeof(*q->ratio));
 	q->mean = cb_realloc(q->mean, cap, sizeof(*q->mean));
 	q->call_med = cb_realloc(q->call_med, cap, sizeof(*q->call_med));
+	q->lat_med = cb_realloc(q->lat_med, cap, sizeof(*q->lat_med));
 }
 
 static int cb_runs_begin(struct cb_backend *b, const struct cb_point *p, void **st)
@@ -128,6 +129,7 @@ static int cb_runs_burst(struct cb_backend *b, struct cb_runs *q, double *fastes
 	}
 	q->acc.min = r.min < q->acc.min ? r.min : q->acc.min;
 	q->acc.call_min = r.call_min < q->acc.call_min ? r.call_min : q->acc.call_min;
+	q->acc.lat_min = r.lat_min < q->acc.lat_min ? r.lat_min : q->acc.lat_min;
 	q->acc.max = r.max > q->acc.max ? r.max : q->acc.max;
 	q->acc.samples += r.samples;
 	q->acc.discarded += r.discarded;
@@ -139,6 +141,7 @@ static int cb_runs_burst(struct cb_backend *b, struct cb_runs *q, double *fastes
 	q->ratio[q->n] = r.clock_ratio;
 	q->mean[q->n] = r.mean;
 	q->call_med[q->n] = r.call_median;
+	q->lat_med[q->n] = r.lat_median;
 	*fastest = cb_result_call(&r, 0);
 	q->n++;
 	q->acc.bursts = q->n;
@@ -161,6 +164,8 @@ static void cb_runs_end(struct cb_runs *q, struct cb_result *r)
 		r->clock_ratio = cb_runs_median(q->ratio, q->n);
 		r->mean = cb_stats_mean(q->mean, q->n);
 		r->call_median = cb_runs_median(q->call_med, q->n);
+		/* A latency in every burst, or none (NAN: a cold point). */
+		r->lat_median = isnan(q->lat_med[0]) ? NAN : cb_runs_median(q->lat_med, q->n);
 	}
 	free(q->med);
 	free(q->q02);
@@ -168,6 +173,7 @@ static void cb_runs_end(struct cb_runs *q, struct cb_result *r)
 	free(q->ratio);
 	free(q->mean);
 	free(q->call_med);
+	free(q->lat_med);
 	free(q);
 }
 
