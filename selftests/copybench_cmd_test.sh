@@ -980,10 +980,10 @@ precision()
 	# Per size: perf bench's spread, then cycles_min's, cycles_median's and
 	# min x ratio's (net of the loop: "hidden" where the core runs the copy
 	# in the loop's shadow, as at 64 B on a Zen 5), then the time per
-	# call's, which every CPU resolves.
+	# call's and the latency's, which every CPU resolves.
 	grep -q '^# load before: ' "$tmp/prec" &&
-		[ "$(grep -cE '^ +64 +[0-9.]+%( +([0-9.]+%|hidden)){3} +[0-9.]+% ' "$tmp/prec")" = 2 ] &&
-		[ "$(grep -cE '^ +4K +[0-9.]+%( +([0-9.]+%|hidden)){3} +[0-9.]+% ' "$tmp/prec")" = 2 ] &&
+		[ "$(grep -cE '^ +64 +[0-9.]+%( +([0-9.]+%|hidden)){3}( +[0-9.]+%){2} ' "$tmp/prec")" = 2 ] &&
+		[ "$(grep -cE '^ +4K +[0-9.]+%( +([0-9.]+%|hidden)){3}( +[0-9.]+%){2} ' "$tmp/prec")" = 2 ] &&
 		grep -q '^# native: spread' "$tmp/prec" || { cat "$tmp/prec"; return 1; }
 }
 check "tools/precision: bad options refused; a short run gives both tools' spreads" precision
