@@ -196,6 +196,7 @@ static ssize_t cb_data_size_write(struct file *file, const char __user *ubuf, si
 
 const struct file_operations cb_data_size_fops = {
 	.owner	= THIS_MODULE,
+	.open	= cb_open_no_pos_lock,
 	.read	= cb_data_size_read,
 	.write	= cb_data_size_write,
 	.llseek	= default_llseek,

@@ -142,6 +142,7 @@ __printf(4, 5) int cb_refuse_value(const char *file, int err, const char *value,
 				   const char *fmt, ...);
 char *cb_user_string(const char *file, const char __user *ubuf, size_t count,
 		     char *buf, size_t len);
+int cb_open_no_pos_lock(struct inode *inode, struct file *file);
 int cb_last_error_show(struct seq_file *m, void *unused);
 extern const struct file_operations cb_knob_fops;
 

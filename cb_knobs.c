@@ -230,19 +230,46 @@ int cb_last_error_show(struct seq_file *m, void *unused)
  * @len: its size
  *
  * Return: the stripped string, or an ERR_PTR: -EINVAL for a write longer
- * than any valid value (recorded in last_error), -EFAULT.
+ * than any valid value or one that holds a NUL byte (whatever follows it
+ * would go unread: "5\0junk" is not 5), recorded in last_error; -EFAULT.
  */
 char *cb_user_string(const char *file, const char __user *ubuf, size_t count, char *buf,
 		     size_t len)
 {
+	const char *nul;
+
 	if (count >= len)
 		return ERR_PTR(cb_refuse(file, -EINVAL,
 					 "a write of %zu bytes is longer than any value (at most %zu)",
 					 count, len - 1));
 	if (copy_from_user(buf, ubuf, count))
 		return ERR_PTR(-EFAULT);
+	nul = memchr(buf, '\0', count);
+	if (nul)
+		return ERR_PTR(cb_refuse(file, -EINVAL,
+					 "a write of %zu bytes holds a NUL byte at byte %zu (accepted: a value as text, without NUL)",
+					 count, (size_t)(nul - buf)));
 	buf[count] = '\0';
 	return strstrip(buf);
+}
+
+/**
+ * cb_open_no_pos_lock - open a file whose write may last (run, data_size)
+ * without the file position lock: a regular file's open gives it
+ * FMODE_ATOMIC_POS, and a write through an open file that two threads or
+ * processes share (a dup, a fork, any thread) would then wait, in D, for
+ * the one before it to return, and start a second run the writer did not
+ * ask for; without it, the second write finds the run in progress and
+ * gets EBUSY at once. Neither file keeps anything at its position.
+ * @inode: the file's inode
+ * @file: the open file
+ *
+ * Return: 0.
+ */
+int cb_open_no_pos_lock(struct inode *inode, struct file *file)
+{
+	file->f_mode &= ~FMODE_ATOMIC_POS;
+	return 0;
 }
 
 /* A plain decimal number in [min, max]: digits only ("010" is ten; no sign, no "0x"). */

@@ -318,6 +318,7 @@ static ssize_t cb_run_write(struct file *file, const char __user *ubuf, size_t c
 
 const struct file_operations cb_run_fops = {
 	.owner	= THIS_MODULE,
+	.open	= cb_open_no_pos_lock,
 	.write	= cb_run_write,
 	.llseek	= default_llseek,
 };

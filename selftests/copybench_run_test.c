@@ -566,6 +566,41 @@ TEST_F_TIMEOUT(runctl, oversized_cold_sample_is_refused, 300)
 }
 
 /*
+ * A second write of "1" through the same open run file (a fork shares it,
+ * as threads and dups do) while a run is in progress gets EBUSY at once:
+ * not a wait in D for the file position lock, then a run of its own.
+ */
+TEST_F_TIMEOUT(runctl, a_second_write_on_the_same_open_run_file_is_busy, 600)
+{
+	int fd, status;
+	ssize_t n;
+	pid_t pid;
+
+	ASSERT_EQ(0, cb_write("direction", "memcpy"));
+	ASSERT_EQ(0, cb_write("size", "1048576"));
+	ASSERT_EQ(0, cb_write("cache", "cold"));
+	ASSERT_EQ(0, cb_write("samples", "100000"));
+	ASSERT_EQ(0, cb_write("max_run_ms", "20000"));
+	fd = open(CB_PATH("run"), O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(write(fd, "1", 1) == 1 ? 0 : errno);
+	ASSERT_EQ(0, cb_wait_run_started(pid, 60, &status))
+		TH_LOG("the run ended, or did not start, before it was seen in progress");
+	n = write(fd, "1", 1);
+	EXPECT_EQ(-1, n);
+	EXPECT_EQ(EBUSY, errno);
+	cb_expect_refusal(_metadata, "run", "EBUSY", NULL, "already in progress");
+	/* It returned while the first run was still going. */
+	EXPECT_EQ(0, waitpid(pid, &status, WNOHANG));
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	close(fd);
+}
+
+/*
  * While a run is in progress every knob write and a second run get EBUSY,
  * values unchanged, last_error naming the run; data_size is not a knob of
  * the run and changes; a signal then ends the run with EINTR and the

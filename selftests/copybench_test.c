@@ -329,6 +329,39 @@ TEST_F(iface, overlong_write_is_rejected)
 	cb_expect_refusal(_metadata, "size", "EINVAL", NULL, "longer than any value");
 }
 
+/*
+ * A write that holds a NUL byte is refused whole, whatever precedes it:
+ * "5\0junk" is not 5, "1\0x" starts no run. The value stays.
+ */
+TEST_F(iface, a_write_with_a_nul_byte_is_refused_unchanged)
+{
+	static const struct {
+		int f;
+		const char *file;
+		const char buf[16];
+		size_t len, at;
+	} w[] = {
+		{ CBF_size, "size", "5\0junk", 6, 1 },
+		{ CBF_direction, "direction", "memcpy\0garbage", 14, 6 },
+		{ CBF_baseline, "baseline", "1\0", 2, 1 },
+		{ CBF_data_size, "data_size", "8192\0x", 6, 4 },
+		{ CBF_run, "run", "1\0x", 3, 1 },
+	};
+	char results[8192], after[8192], rule[64];
+	size_t i;
+
+	cb_read("results", results, sizeof(results));
+	for (i = 0; i < ARRAY_SIZE(w); i++) {
+		EXPECT_EQ(-EINVAL, cb_write_buf(w[i].file, w[i].buf, w[i].len)) TH_LOG("%s", w[i].file);
+		snprintf(rule, sizeof(rule), "holds a NUL byte at byte %zu", w[i].at);
+		cb_expect_refusal(_metadata, w[i].file, "EINVAL", NULL, rule);
+		if (cb_is_knob(w[i].f))
+			EXPECT_STREQ(self->saved.val[w[i].f], cb_value(w[i].file)) TH_LOG("%s", w[i].file);
+	}
+	cb_read("results", after, sizeof(after));
+	EXPECT_STREQ(results, after);	/* no run started */
+}
+
 /* data_size takes 4 KiB..1 GiB; bad input keeps the old size and content. */
 TEST_F(iface, data_size_range_is_checked)
 {
