@@ -41,6 +41,7 @@
 #include "copybench.h"
 #include "lib/cb_debugfs.h"
 #include "backend.h"
+#include "figures.h"
 #include "place.h"
 
 #define MB_PROBES	9	/* clock probes before and after each run */
@@ -535,12 +536,7 @@ static int mb_result(struct mb *m, struct cb_result *r, struct cb_error *e)
 	r->mean = cb_net_of(r->mean, r->baseline);
 	r->max = cb_net_of(r->max, r->baseline);
 	/* Not measured by this run (mb_latency() times it). */
-	r->lat_min = NAN;
-	r->lat_q02 = NAN;
-	r->lat_median = NAN;
-	r->lat_chain = NAN;
-	r->lat_slow_delivered = NAN;
-	r->lat_control_ratio = NAN;
+	cb_result_no_latency(r);
 	return 0;
 }
 

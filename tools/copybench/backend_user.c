@@ -49,6 +49,7 @@
 #include "copybench.h"
 #include "copy_variants.h"
 #include "backend.h"
+#include "figures.h"
 #include "place.h"
 #include "slowdown.h"
 #include "stats.h"
@@ -1038,12 +1039,7 @@ static void ub_result_init(struct cb_result *res, int cpu)
 	memset(res, 0, sizeof(*res));
 	res->run_cpu = cpu;
 	res->slow_delivered = NAN;
-	res->lat_slow_delivered = NAN;
-	res->lat_min = NAN;
-	res->lat_q02 = NAN;
-	res->lat_median = NAN;
-	res->lat_chain = NAN;
-	res->lat_control_ratio = NAN;
+	cb_result_no_latency(res);
 }
 
 /* The latency chain's samples of the block design into u->s[]: as many as n, within the deadline. */

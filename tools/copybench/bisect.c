@@ -406,16 +406,6 @@ static void cb_step_good_only(const struct cb_cmp *g, double threshold, struct c
 		      g->count[CB_OUT_INCONCLUSIVE], g->natives, g->nonly_base + g->nonly_new);
 }
 
-static const struct cb_cmp_point *cb_find_point(const struct cb_cmp *c, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < c->npts; i++)
-		if (!strcmp(c->pts[i].name, name))
-			return &c->pts[i];
-	return NULL;
-}
-
 /*
  * As one side, or beyond it on the far side from the other: against BAD
  * "as BAD or worse" (@worse), against GOOD "as GOOD or better". Regressed
@@ -482,8 +472,8 @@ static void cb_step_good_bad(const struct cb_cmp *gb, const struct cb_cmp *g,
 		d = &gb->pts[i];
 		if (d->control || d->out != CB_OUT_REGRESSED)
 			continue;
-		pg = cb_find_point(g, d->name);
-		pb = cb_find_point(b, d->name);
+		pg = cb_cmp_find(g, d->name);
+		pb = cb_cmp_find(b, d->name);
 		if (pg && pb && pb->out == CB_OUT_IMPROVED && cb_step_as(pg, threshold, false)) {
 			good++;
 		} else if (pg && pb && pg->out == CB_OUT_REGRESSED &&

@@ -168,7 +168,7 @@ void cb_compare_figures_free(struct cb_cmps *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static const struct cb_cmp_point *cb_cmp_find(const struct cb_cmp *c, const char *name)
+const struct cb_cmp_point *cb_cmp_find(const struct cb_cmp *c, const char *name)
 {
 	size_t i;
 

@@ -52,6 +52,9 @@ int cb_compare_figures(const struct cb_record *base, const struct cb_record *new
 		       const struct cb_compare_args *a, struct cb_cmps *c, struct cb_error *e);
 void cb_compare_figures_free(struct cb_cmps *c);
 
+/* The point of c named name, or NULL. */
+const struct cb_cmp_point *cb_cmp_find(const struct cb_cmp *c, const char *name);
+
 /*
  * cb_point_outcome - what a native point of c is over its figures: where
  * either moved beyond the threshold, regressed (before improved); else

@@ -24,6 +24,16 @@ double cb_result_call(const struct cb_result *r, int median)
 	return isfinite(call) && call > 0 ? call : (median ? r->median : r->min) + r->baseline;
 }
 
+void cb_result_no_latency(struct cb_result *r)
+{
+	r->lat_min = NAN;
+	r->lat_q02 = NAN;
+	r->lat_median = NAN;
+	r->lat_chain = NAN;
+	r->lat_slow_delivered = NAN;
+	r->lat_control_ratio = NAN;
+}
+
 double cb_result_latency(const struct cb_result *r, int median)
 {
 	return median ? r->lat_median : r->lat_min;

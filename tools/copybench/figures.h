@@ -37,6 +37,9 @@ double cb_result_call(const struct cb_result *r, int median);
 /* Its latency (median or fastest), NAN when not measured. */
 double cb_result_latency(const struct cb_result *r, int median);
 
+/* Marks every latency figure of r not measured (NAN). */
+void cb_result_no_latency(struct cb_result *r);
+
 /* The same of a record's point line. */
 double cb_point_call(const struct cb_record_point *p, int median);
 double cb_point_latency(const struct cb_record_point *p, int median);
