@@ -2,16 +2,19 @@
 /*
  * readers.h - what the parts of the readers harness share.
  *
+ * Top to bottom, each calling only those below it:
+ *
  *   readers.c         options, checks, the run series, main()
- *   readers_out.c     names, the human table, JSON lines, statistics
  *   readers_matrix.c  --matrix: variants x buffers x touch, the verdict
+ *   readers_config.c  a configuration: its settings from the options,
+ *                     whether it verifies, its checksums, its runs
+ *                     reported
+ *   readers_out.c     names, the human table, JSON lines, statistics
+ *   readers_run.c     one timed run: buffers, threads, the read loop; the
+ *                     CPUs it pins to
  *   readers_source.c  sources (memcpy, files, the module's data file),
  *                     the module's variant knob, known content and its
  *                     checksums
- *   readers_run.c     one timed run: buffers, threads, the read loop; a
- *                     configuration's runs, which readers.c and
- *                     readers_matrix.c call (neither calls back into the
- *                     other)
  *
  * Documentation/readers.rst describes the tool.
  */
@@ -185,7 +188,7 @@ struct rd_sums {
 	struct rd_sum *sum;		/* NULL: verify byte by byte */
 };
 
-/* readers_run.c: one configuration's runs, for the series and the matrix */
+/* readers_config.c: one configuration's runs, for the series and the matrix */
 bool rd_decide_verify(const struct rd_opts *o, const struct rd_config *cfg, const char **note);
 void rd_config_init(const struct rd_opts *o, struct rd_config *cfg,
 		    struct rd_source *src, unsigned int threads);
