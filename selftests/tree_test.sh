@@ -150,16 +150,17 @@ big_files() {
 }
 check "no tracked file over 256 KiB" big_files
 
-# The copybench command's files call each other top to bottom (HACKING.md,
-# "Which way the dependencies go"): each file's object is compiled alone,
-# and a file that calls or reads what another defines depends on it; tsort
-# finds any circle among them and names its files.
-copybench_no_circle() {
-	local d f bad=0
+# no_circle DIR: DIR's C files (its unit tests, *_test.c, aside) call each
+# other top to bottom (HACKING.md, "Which way the dependencies go"): each
+# file's object is compiled alone (-I. and -IDIR), and a file that calls or
+# reads what another defines depends on it; tsort finds any circle among
+# them and names its files.
+no_circle() {
+	local dir=$1 d f bad=0
 	d=$(mktemp -d) || return 1
-	for f in tools/copybench/*.c; do
+	for f in "$dir"/*.c; do
 		case $f in *_test.c) continue ;; esac
-		gcc -c -O0 -w -I. -Itools/copybench -o "$d/$(basename "$f" .c).o" "$f" ||
+		gcc -c -O0 -w -I. -I"$dir" -o "$d/$(basename "$f" .c).o" "$f" ||
 			{ rm -rf "$d"; echo "$f does not compile"; return 1; }
 	done
 	for f in "$d"/*.o; do
@@ -175,12 +176,27 @@ copybench_no_circle() {
 					print a[1], def[a[2]]
 			}
 		    }' | sort -u > "$d/edges"
-	echo "tools/copybench: $(wc -l < "$d/edges") dependencies between $(find "$d" -name "*.o" | wc -l) files"
+	echo "$dir: $(wc -l < "$d/edges") dependencies between $(find "$d" -name "*.o" | wc -l) files"
 	tsort "$d/edges" > /dev/null 2> "$d/loop" || { sed -e 's/^tsort: .*: input contains a loop:$/a circle:/' -e 's/^tsort: /  /' "$d/loop"; bad=1; }
 	rm -rf "$d"
 	return "$bad"
 }
-check "tools/copybench's files depend on each other without a circle" copybench_no_circle
+
+# The check can fail: two files that call each other are a circle.
+no_circle_sees_one() {
+	local d out status
+	d=$(mktemp -d) || return 1
+	printf 'int pong(int n);\nint ping(int n) { return n ? pong(n - 1) : 0; }\n' > "$d/ping.c"
+	printf 'int ping(int n);\nint pong(int n) { return n ? ping(n - 1) : 1; }\n' > "$d/pong.c"
+	out=$(no_circle "$d")
+	status=$?
+	rm -rf "$d"
+	[ "$status" != 0 ] && [[ $out == *"a circle:"* && $out == *ping* && $out == *pong* ]] ||
+		{ echo "ping.c <-> pong.c, status $status: $out"; return 1; }
+}
+check "the circle check finds two files that call each other" no_circle_sees_one
+check "tools/copybench's files depend on each other without a circle" no_circle tools/copybench
+check "selftests/readers_src's files depend on each other without a circle" no_circle selftests/readers_src
 
 # The debug kernel's plan (selftests/vm_plan.sh) names what exists: its
 # LOCALVERSION is scripts/debug-kernel.config's, the suites it leaves out are
