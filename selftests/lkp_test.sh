@@ -612,33 +612,42 @@ recorded_job_ok() {
 }
 check "recorded job2sh: the include's initrd and kconfig, nr_threads a number" recorded_job_ok
 
-# The job lkp-tests' job2sh wrote (recorded), replayed: its
-# export_top_env and its run_test command line, with run-test's part (the
-# program's stdout to RESULT_ROOT/copybench) done here. Exit 0, nothing on
-# stderr, and the keys of the stats lkp-tests' run-stats and dump-stat made
-# from the recorded run (a key 0 in the run dropped).
+# The job lkp-tests' job2sh wrote (recorded), replayed as
+# scripts/lkp-tests-check runs its job, by the same function (lkp_job_test
+# of scripts/lkp-job.sh): job.sh, which ends with "$@", sourced in a
+# function called with an argument, then its export_top_env and its
+# run_test command line. This LKP_SRC's run_test (lib/job.sh) does
+# run-test's part: the program's stdout to TMP_RESULT_ROOT/copybench. Exit
+# 0, nothing on stderr (sourced with the argument left set, job.sh runs it:
+# "DIR: Is a directory"), and the keys of the stats lkp-tests' run-stats
+# and dump-stat made from the recorded run (a key 0 in the run dropped).
+cat >"$tmp/lkp/lib/job.sh" <<'EOF'
+run_test()
+{
+	local a vars=()
+	for a; do
+		case $a in
+		*=*) vars+=("$a") ;;
+		*/bin/run-test) ;;
+		copybench) env "${vars[@]}" "$LKP_SRC/programs/copybench/run" >"$TMP_RESULT_ROOT/copybench" ;;
+		*) echo "run_test: unexpected '$a'" >&2; return 1 ;;
+		esac
+	done
+}
+EOF
+echo '# nothing of lkp-tests lib/env.sh that run uses' >"$tmp/lkp/lib/env.sh"
+mkdir -p "$tmp/lkp/programs"
+ln -s "$prog" "$tmp/lkp/programs/copybench"
+# shellcheck source=scripts/lkp-job.sh
+. "$top/scripts/lkp-job.sh"
 replay_job() {
 	local rr=$tmp/replay
 	rm -rf "$rr" && mkdir -p "$rr"
+	cp "$lkp_rec/copybench-check.job2sh" "$rr/job.sh"
 	(
 		# shellcheck disable=SC2031 # LKP_SRC: this subshell sets its own
 		export LKP_SRC=$tmp/lkp TMP_RESULT_ROOT=$rr BENCHMARK_ROOT=$bench
-		run_test() {
-			local a vars=()
-			for a; do
-				# shellcheck disable=SC2016 # '$LKP_SRC...': job2sh's text, as written
-				case $a in
-				*=*) vars+=("$a") ;;
-				'$LKP_SRC/bin/run-test' | */bin/run-test) ;;
-				copybench) env "${vars[@]}" "$prog/run" >"$rr/copybench" ;;
-				*) echo "run_test: unexpected '$a'" >&2; return 1 ;;
-				esac
-			done
-		}
-		# shellcheck source=/dev/null # lkp-tests' job2sh output, recorded
-		. "$lkp_rec/copybench-check.job2sh"
-		export_top_env
-		eval "$(grep -E '^[[:space:]]+run_test ' "$lkp_rec/copybench-check.job2sh")"
+		lkp_job_test "$rr"
 	) 2>"$tmp/err" || { cat "$tmp/err"; return 1; }
 	quiet_ok || return 1
 	# dump-stat drops a key that is 0 in every run: a recorded key may be
@@ -652,7 +661,7 @@ replay_job() {
 	comm -13 "$tmp/recorded.keys" "$tmp/replay.nonzero" | sed 's/^/in the replay (not 0), not recorded: /' >>"$tmp/keys.diff"
 	[ ! -s "$tmp/keys.diff" ] || { cat "$tmp/keys.diff"; return 1; }
 }
-check "the recorded job2sh job, replayed: exit 0, no stderr, the keys lkp-tests' dump-stat kept" \
+check "the recorded job2sh job, run as lkp-tests-check runs it: exit 0, no stderr, dump-stat's keys" \
 	replay_job
 
 # Item 9: meta.yaml names a homepage, and pkg/PKGBUILD's url is the same.
