@@ -4,8 +4,9 @@
 The parts, top to bottom (tools/bisect-kernel runs cli.main):
   cli        the subcommands: run (the bisect), step, guest
   bisect     the bisect: checks, config, GOOD and BAD, git bisect run
-  options    the command line: parsed, checked, completed with defaults
-  state      DIR/state.json: what the bisect is and how far it got
+  options    the bisect's options, one typed object (Options): the
+             command line parsed, checked, completed with defaults
+  state      DIR/state.json: the Options saved and loaded
   step       one kernel measured: a bisect step, or GOOD's/BAD's record
   guest      in the VM: the measurement, measured again, the traces
   kernel     a kernel built (tools/lib/kernel.sh), its module, its boot

@@ -4,6 +4,7 @@ everything, configures the tree once, records GOOD and BAD, runs git
 bisect run with the subcommand step, writes the report. Interrupted, the
 same command resumes from DIR/state.json."""
 
+import dataclasses
 import hashlib
 import os
 import re
@@ -24,33 +25,36 @@ from .common import BadOption, Die, Exit, say, short
 
 
 class Bisect:
-    """One bisect: its files (PATHS), directory D and state."""
+    """One bisect: its files (PATHS), directory D and options (opts, as
+    DIR/state.json keeps them)."""
 
-    def __init__(self, paths, d):
+    def __init__(self, paths, d: str, opts: options.Options):
         self.paths = paths
         self.ksh = kernel.KernelSh(paths.kernel_sh)
         self.dir = d
-        self.st = state.State(d)
+        self.opts = opts
         self.start = time.monotonic()
 
     @property
-    def tree(self):
-        return self.st['tree']
+    def tree(self) -> str:
+        return self.opts.tree
 
     @property
-    def obj(self):
-        return self.st['build_dir']
+    def obj(self) -> str:
+        return self.opts.build_dir
+
+    def set(self, **kv) -> None:
+        """Set the options' fields KV, then write the state whole."""
+        self.opts = dataclasses.replace(self.opts, **kv)
+        state.save(self.dir, self.opts)
 
     def git(self, *args):
         """git -C TREE ARGS: its output and status."""
         return common.output(['git', '-C', self.tree] + list(args))
 
-    def decide(self):
+    def decide(self) -> list[str]:
         """The decision's options, as bisect-run and compare take them."""
-        d = ['--threshold', self.st['threshold']]
-        if self.st.get('alpha'):
-            d += ['--alpha', self.st['alpha']]
-        return d
+        return self.opts.decide()
 
     def log(self, name):
         """DIR/logs/NAME."""
@@ -67,51 +71,46 @@ class Bisect:
         return os.path.exists(os.path.join(gitdir, 'BISECT_START'))
 
 
-def identity(s, opts):
-    """The identity of the bisect the settings S describe."""
-    with open(s.config, 'rb') as f:
-        sha = hashlib.sha256(f.read()).hexdigest()
-    return {'tree': s.tree, 'good': s.good, 'bad': s.bad, 'build_dir': s.obj,
-            'config_sha': sha, 'sizes': s.sizes, 'directions': s.directions,
-            'variants': s.variants, 'repeat': s.repeat, 'samples': s.samples,
-            'placement': s.placement, 'threshold': s.threshold,
-            'alpha': opts.get('alpha', ''), 'append': opts.get('append', ''),
-            'accel': opts.get('accel', '')}
+def config_sha(path: str) -> str:
+    """The SHA-256 of the config file PATH, which a resumed bisect must
+    give again."""
+    with open(path, 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
-def load_state(d):
-    """The state in D, or a BadOption when it cannot be read as one."""
+def load_state(d: str) -> options.Options:
+    """The options kept in D, or a BadOption when they cannot be read."""
     try:
-        return state.State(d).load()
+        return state.load(d)
     except state.StateError as e:
         raise BadOption("invalid --dir '%s': %s (not a bisect's state)"
                         % (d, e)) from e
 
 
-def begin(b, s, opts, ident):
-    """The state of a new bisect, or a resumed one's checked against
-    IDENT; nothing is changed before a refusal."""
+def begin(b, given):
+    """The state of a new bisect (b.opts, as checked), or a resumed one's
+    checked against it; nothing is changed before a refusal. GIVEN: the
+    options as given."""
     if state.exists(b.dir):
-        b.st = load_state(b.dir)
-        changed = b.st.changed(ident)
+        there = load_state(b.dir)
+        changed = there.changed(b.opts)
         if changed:
             raise BadOption(
                 "'%s' holds another bisect (%sresume it with its own "
                 'options, or --dir DIR alone, or give another --dir)'
                 % (b.dir, ''.join(c + '; ' for c in changed)))
-        if b.st.get('phase') != 'done':
-            say('resuming the bisect in %s (phase: %s)'
-                % (b.dir, b.st.get('phase')))
+        b.opts = there
+        if there.phase != 'done':
+            say('resuming the bisect in %s (phase: %s)' % (b.dir, there.phase))
         return
-    if common.output(['git', '-C', s.tree, 'status', '--porcelain', '-uno'],
+    if common.output(['git', '-C', b.tree, 'status', '--porcelain', '-uno'],
                      stderr=subprocess.STDOUT)[0]:
         raise BadOption("invalid --tree '%s': it has uncommitted changes (git "
-                        'status); commit or stash them first' % opts['tree'])
-    b.st.update(ident)
+                        'status); commit or stash them first' % given['tree'])
     if b.bisecting():
         raise BadOption("invalid --tree '%s': a git bisect is under way there "
                         "(git bisect log); 'git bisect reset' first"
-                        % opts['tree'])
+                        % given['tree'])
     try:
         os.makedirs(os.path.join(b.dir, 'logs'), exist_ok=True)
     except OSError:
@@ -119,8 +118,8 @@ def begin(b, s, opts, ident):
     head, rc = b.git('symbolic-ref', '-q', '--short', 'HEAD')
     if rc != 0:
         head = b.git('rev-parse', 'HEAD')[0]
-    b.st.set(config=s.config, good_ref=opts['good'], bad_ref=opts['bad'],
-             orig_head=head, phase='new')
+    b.set(good_ref=given['good'], bad_ref=given['bad'], orig_head=head,
+          phase='new')
 
 
 def module_source(b):
@@ -155,11 +154,11 @@ def configure(b, trace_given):
     """The config, once, at GOOD: tinyconfig plus the config given, checked
     for what the config asks, what each step needs and what the traces
     need; DIR/config."""
-    st, config = b.st, b.st['config']
+    config = b.opts.config
     say('configuring at GOOD %s: tinyconfig + %s (build directory %s)'
-        % (short(st['good']), config, b.obj))
+        % (short(b.opts.good), config, b.obj))
     if common.call(['git', '-C', b.tree, 'checkout', '-q', '--detach',
-                    st['good']]) != 0:
+                    b.opts.good]) != 0:
         b.die('cannot check out GOOD in %s' % b.tree)
     try:
         os.makedirs(b.obj, exist_ok=True)
@@ -182,7 +181,7 @@ def configure(b, trace_given):
         shutil.copyfile(dotconfig, os.path.join(b.dir, 'config'))
     except OSError:
         b.die('cannot write %s/config' % b.dir)
-    st.set(phase='configured')
+    b.set(phase='configured')
 
 
 def check_fragment(b, unmet, log):
@@ -190,7 +189,7 @@ def check_fragment(b, unmet, log):
     for the default fragment, a warning for the user's."""
     if not unmet:
         return
-    config = b.st['config']
+    config = b.opts.config
     lines = unmet.split('\n')
     if config == os.path.realpath(b.paths.config):
         sys.stderr.write(''.join('  %s\n' % ln for ln in lines))
@@ -206,32 +205,33 @@ def check_fragment(b, unmet, log):
 def check_trace_config(b, unmet, trace_given):
     """The traces' needs, in the .config itself (a dependency may have
     dropped one the config asked for)."""
-    if not unmet or b.st['trace'] == 'none':
+    if not unmet or b.opts.trace == 'none':
         return
     if trace_given:
         b.die('the trace cannot work: the .config lacks %s(give --trace none '
               'to bisect without it)' % unmet_list(unmet))
     say('WARNING: the trace cannot work: the .config lacks %sbisecting '
         'without it (--trace none)' % unmet_list(unmet))
-    b.st.set(trace='none')
+    b.set(trace='none')
 
 
-def records(b, opts):
-    """GOOD's and BAD's records: given, or measured."""
+def records(b, given_opts):
+    """GOOD's and BAD's records: given (GIVEN_OPTS: the options as
+    given), or measured."""
     for k in ('good', 'bad'):
-        if b.st.phase_done(k):
+        if b.opts.phase_done(k):
             continue
-        given = opts.get(k + '-record')
+        given = given_opts.get(k + '-record')
         if given:
             try:
                 shutil.copyfile(given, os.path.join(b.dir, k + '.json'))
             except OSError:
                 b.die('cannot copy %s into %s' % (given, b.dir))
-            step.step_line(b.dir, short(b.st[k]), k.upper(), 0,
+            step.step_line(b.dir, short(getattr(b.opts, k)), k.upper(), 0,
                            kernel.Timing(), 'given: ' + given)
         else:
-            step.record(b, k, b.st[k])
-        b.st.set(phase=k)
+            step.record(b, k, getattr(b.opts, k))
+        b.set(phase=k)
 
 
 def cpu_warnings(b):
@@ -249,8 +249,7 @@ def cpu_warnings(b):
             'under KVM (--accel kvm',
             'where KVM boots).')
     flags = h.get('cpu_flags') or []
-    if 'fsrm' in flags and 'clearcpuid=fsrm' not in b.st.get(
-            'append', '').split():
+    if 'fsrm' in flags and 'clearcpuid=fsrm' not in b.opts.append.split():
         say('note: the guest CPU has FSRM: kernels since 6.4 copy user memory '
             "with an inline 'rep movsb' and never call rep_movs_alternative; "
             '--append clearcpuid=fsrm bisects that routine')
@@ -266,13 +265,14 @@ def run(paths, argv):
     trace_given = opts.get('trace', '')
     if opts.get('dir') and state.exists(opts['dir']):
         options.options_from_state(opts, load_state(opts['dir']))
-    s = options.validate(opts, paths, trace_given)
-    ident = identity(s, opts)
-    b = Bisect(paths, s.dir)
-    begin(b, s, opts, ident)
-    b.st.set(jobs=s.jobs, timeout=s.timeout, retries=s.retries, trace=s.trace)
-    if b.st['phase'] != 'done':
-        say(s.trace_note)
+    checked = options.validate(opts, paths, trace_given)
+    o = checked.options
+    o.config_sha = config_sha(o.config)
+    b = Bisect(paths, checked.dir, o)
+    begin(b, opts)
+    b.set(jobs=o.jobs, timeout=o.timeout, retries=o.retries, trace=o.trace)
+    if b.opts.phase != 'done':
+        say(checked.trace_note)
     with Interruptible(b):
         return phases(b, opts, trace_given)
 
@@ -295,7 +295,7 @@ class Interruptible:
                 f.write('%d\n' % kernel.since(self.b.start))
         if kind is KeyboardInterrupt:
             say('interrupted (phase %s); the same command resumes'
-                % self.b.st.get('phase'))
+                % self.b.opts.phase)
             raise Exit(common.EXIT_INTERRUPTED)
         return False
 
@@ -309,22 +309,22 @@ def phases(b, opts, trace_given):
     """Whatever is not done yet: the module's sources, the config, the
     records, the bisect; then the report, printed."""
     module_source(b)
-    if not b.st.phase_done('configured'):
+    if not b.opts.phase_done('configured'):
         configure(b, trace_given)
     records(b, opts)
-    if b.st['phase'] != 'done':
+    if b.opts.phase != 'done':
         cpu_warnings(b)
-    if b.st['phase'] == 'bad':
+    if b.opts.phase == 'bad':
         good_against_bad(b)
-    if b.st['phase'] != 'done':
+    if b.opts.phase != 'done':
         bisect(b)
-    if not b.st.get('first_bad'):
+    if not b.opts.first_bad:
         b.die('the bisect in %s named no first bad commit (%s/steps.log)'
               % (b.dir, b.dir))
     # Written once, when the bisect ends; a later run prints it again.
     path = os.path.join(b.dir, 'report.txt')
     if not common.nonempty(path):
-        report.write(b, b.st['first_bad'], kernel.since(b.start))
+        report.write(b, b.opts.first_bad, kernel.since(b.start))
     sys.stdout.write(common.read_text(path))
     return common.EXIT_FOUND
 
@@ -383,13 +383,14 @@ def regressed_net(objs):
 
 def remeasure(b, objs, rc, attempt):
     """Which side to measure again, and why, or (None, '')."""
-    threshold = b.st['threshold']
+    threshold = b.opts.threshold
     side = spread_side(objs)
     if side:
         return side, ("a native point is placement-sensitive (%s's processes "
-                      'disagree beyond %s%%)' % (side.upper(), threshold))
+                      'disagree beyond %s%%)'
+                      % (side.upper(), options.text(threshold)))
     drift = drift_pct(objs)
-    if rc == 3 or drift > int(threshold.split('.')[0] or 0) // 2:
+    if rc == 3 or drift > int(threshold) // 2:
         return ('bad' if attempt % 2 == 0 else 'good',
                 'the controls moved by %s%% between GOOD and BAD' % drift)
     return None, ''
@@ -402,7 +403,7 @@ def good_against_bad(b):
     native point is placement-sensitive, the side that moved or spread,
     BAD first, is measured again in a new boot (a given record too: its
     kernel is in the tree), up to --retries times."""
-    retries, attempt = int(b.st['retries']), 0
+    retries, attempt = b.opts.retries, 0
     while True:
         rc, out, objs = compare(b)
         who, why = remeasure(b, objs, rc, attempt)
@@ -411,7 +412,7 @@ def good_against_bad(b):
         attempt += 1
         say('%s: measuring %s again (%d of %d)'
             % (why, who.upper(), attempt, retries))
-        step.record(b, who, b.st[who])
+        step.record(b, who, getattr(b.opts, who))
     # The machine moved (a busy host), yet a native point regressed both
     # raw and net of the controls: the regression is the kernel's.
     if rc == 3 and regressed_net(objs):
@@ -457,15 +458,15 @@ def start_bisect(b):
         return
     log = b.log('git-bisect.log')
     with open(log, 'a') as f:
-        if (b.st['phase'] == 'bisecting'
+        if (b.opts.phase == 'bisecting'
                 and common.nonempty(os.path.join(b.dir, 'bisect.log'))):
             say("the tree's bisect is gone: replaying %s/bisect.log" % b.dir)
             if common.call(['git', '-C', b.tree, 'bisect', 'replay',
                             os.path.join(b.dir, 'bisect.log')],
                            stdout=f, stderr=subprocess.STDOUT) != 0:
                 b.die('git bisect replay failed (log: %s)' % log)
-        elif common.call(['git', '-C', b.tree, 'bisect', 'start', b.st['bad'],
-                          b.st['good']], stdout=f,
+        elif common.call(['git', '-C', b.tree, 'bisect', 'start', b.opts.bad,
+                          b.opts.good], stdout=f,
                          stderr=subprocess.STDOUT) != 0:
             b.die('git bisect start failed (log: %s)' % log)
 
@@ -517,8 +518,8 @@ def stopped_by_signal(out):
 def bisect(b):
     """The bisect, to its first bad commit (state: phase done, first_bad)."""
     start_bisect(b)
-    b.st.set(phase='bisecting')
-    n = b.git('rev-list', '--count', '%s..%s' % (b.st['good'], b.st['bad']))[0]
+    b.set(phase='bisecting')
+    n = b.git('rev-list', '--count', '%s..%s' % (b.opts.good, b.opts.bad))[0]
     say('bisecting %s commits; each step: build, module, boot, measure, trace'
         % n)
     out = bisect_run(b)
@@ -531,10 +532,10 @@ def bisect(b):
         no_first_bad(b, out, gitlog)
     with open(gitlog, 'a') as f:
         if common.call(['git', '-C', b.tree, 'bisect', 'reset',
-                        b.st['orig_head']], stdout=f,
+                        b.opts.orig_head], stdout=f,
                        stderr=subprocess.STDOUT) != 0:
             say('warning: git bisect reset failed (log: %s)' % gitlog)
-    b.st.set(phase='done', first_bad=fb)
+    b.set(phase='done', first_bad=fb)
 
 
 def no_first_bad(b, out, gitlog):
@@ -554,9 +555,9 @@ def no_first_bad(b, out, gitlog):
     if at:
         sys.stderr.write('\n'.join(lines[at[0]:at[0] + 20]).rstrip('\n') + '\n')
     with open(gitlog, 'a') as f:
-        common.call(['git', '-C', b.tree, 'bisect', 'reset', b.st['orig_head']],
+        common.call(['git', '-C', b.tree, 'bisect', 'reset', b.opts.orig_head],
                     stdout=f, stderr=subprocess.STDOUT)
-    b.st.set(phase='done', first_bad='')
+    b.set(phase='done', first_bad='')
     b.die('the bisect named no first bad commit (%s/bisect-run.out, '
           '%s/steps.log)' % (b.dir, b.dir))
 
@@ -570,9 +571,7 @@ def step_main(paths, argv):
     if not state.exists(d):
         say("--step: no bisect state in '%s'" % d)
         raise Die()
-    b = Bisect(paths, d)
-    b.st = load_state(d)
-    return step.step(b)
+    return step.step(Bisect(paths, d, load_state(d)))
 
 
 def guard(func, *args):

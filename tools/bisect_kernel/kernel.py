@@ -107,7 +107,7 @@ def build_kernel(b, c12, timing):
     elif b.ksh.unmet(dotconfig, NEEDS_CONFIG):
         timing.why = ('its config lost what each step needs: '
                       + common.first_line(b.ksh.unmet(dotconfig, NEEDS_CONFIG)))
-    elif not b.ksh.build(b.tree, b.obj, b.st['jobs'], log):
+    elif not b.ksh.build(b.tree, b.obj, str(b.opts.jobs), log):
         timing.why = 'the kernel did not build: ' + b.ksh.first_error(log)
     timing.build = since(start)
     return not timing.why
@@ -171,13 +171,13 @@ def vm_cmd(b, c12, retries):
     on a busy host, and falls back to a 4 ms clock: bpftrace's nsecs, and
     so kcopy.bt's time per read, would be 0 or 4 ms."""
     cmd = [b.paths.vmrun, '--kernel-tree', b.obj, '--share', b.dir,
-           '--timeout', b.st['timeout']]
-    if b.st.get('accel'):
-        cmd += ['--accel', b.st['accel']]
+           '--timeout', str(b.opts.timeout)]
+    if b.opts.accel:
+        cmd += ['--accel', b.opts.accel]
     append = 'tsc=reliable'
-    if b.st.get('append'):
-        append += ' ' + b.st['append']
+    if b.opts.append:
+        append += ' ' + b.opts.append
     cmd += ['--append', append]
     return cmd + ['--', b.paths.entry, 'guest',
                   os.path.join(b.dir, 'trace-' + c12), '--trace',
-                  b.st['trace'], '--retries', str(retries), '--']
+                  b.opts.trace, '--retries', str(retries), '--']

@@ -1,18 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The command line of a bisect: its options as given (parse_options), then
-checked and completed with their defaults (validate). A bad one raises
-BadOption naming it, its value and what is accepted, before anything is
-changed."""
+"""A bisect's options, one typed object (Options) kept in DIR/state.json
+with how far the bisect got: the command line as given (parse_options),
+then checked and completed with their defaults (validate). A bad one
+raises BadOption naming it, its value and what is accepted, before
+anything is changed."""
 
+import dataclasses
 import os
 import re
 import shutil
 import subprocess
+from typing import NamedTuple, Optional, Union
 
 from . import common
 from .common import BadOption, Die, say, short
 from . import trace as tracing
-from .paths import INSTALLED_NAME
+from .paths import INSTALLED_NAME, Paths
 
 # The options that take a value, in --help's order of the message.
 VALUE_OPTS = ('tree good bad dir good-record bad-record config build-dir jobs '
@@ -125,7 +128,7 @@ INSTALLED_WORDS = (
 )
 
 
-def usage(paths):
+def usage(paths: Paths) -> str:
     """--help's text, for the command as it was called."""
     text = USAGE.format(prog=paths.prog, nproc=nproc(), mib=tracing.FILE_MIB,
                         bs=tracing.BS,
@@ -136,7 +139,7 @@ def usage(paths):
     return text
 
 
-def nproc():
+def nproc() -> int:
     """The CPUs this process may run on, as nproc(1) counts them."""
     return len(os.sched_getaffinity(0))
 
@@ -184,13 +187,127 @@ def known(o):
                         % (o, accepted_list()))
 
 
-def is_uint_in(value, lo, hi):
+def is_uint_in(value: str, lo: int, hi: int) -> bool:
     """VALUE is a decimal integer of at most 9 digits from LO to HI."""
     return bool(re.fullmatch(r'[0-9]{1,9}', value)) and lo <= int(value) <= hi
 
 
+# The phases of a bisect, in order: a phase is done when the bisect is at
+# it or past it.
+PHASES = ('new', 'configured', 'good', 'bad', 'bisecting', 'done')
+
+
+@dataclasses.dataclass
+class Options:
+    """A bisect, typed: what it is (IDENTITY: a resumed run must give the
+    same, or none), the rest of its options, and how far it got (phase:
+    one of PHASES; first_bad). Checked and completed with its defaults by
+    validate; kept in DIR/state.json (state.py). Where copybench takes a
+    value in its own syntax (the sizes, a placement), it is kept as
+    copybench's text."""
+
+    tree: str = ''
+    good: str = ''
+    bad: str = ''
+    config_sha: str = ''
+    build_dir: str = ''
+    sizes: str = '64,4K,64K'
+    directions: str = 'to_user'
+    variants: str = 'all'
+    repeat: int = 7
+    samples: int = 201
+    placement: str = 'fixed'
+    threshold: float = 25.0
+    alpha: Optional[float] = None
+    append: str = ''
+    accel: str = ''
+    config: str = ''
+    good_ref: str = ''
+    bad_ref: str = ''
+    orig_head: str = ''
+    jobs: int = dataclasses.field(default_factory=nproc)
+    timeout: int = 600
+    retries: int = 3
+    trace: str = tracing.DEFAULT
+    phase: str = 'new'
+    first_bad: str = ''
+
+    def decide(self) -> list[str]:
+        """The decision's options, as bisect-run and compare take them."""
+        d = ['--threshold', text(self.threshold)]
+        if self.alpha is not None:
+            d += ['--alpha', text(self.alpha)]
+        return d
+
+    def phase_done(self, phase: str) -> bool:
+        """Whether the bisect got to PHASE (or past it). Once bisecting,
+        every phase before is done."""
+        return PHASES.index(self.phase) >= PHASES.index(phase)
+
+    def changed(self, other: 'Options') -> list[str]:
+        """How OTHER's identity differs from this bisect's: "KEY: 'THERE'
+        there, 'NOW' now" for each key of IDENTITY."""
+        return ["%s: '%s' there, '%s' now"
+                % (k, text(getattr(self, k)), text(getattr(other, k)))
+                for k in IDENTITY if getattr(self, k) != getattr(other, k)]
+
+
+# The fields that are what the bisect is, in state.json's order.
+IDENTITY = ('tree good bad config_sha build_dir sizes directions variants '
+            'repeat samples placement threshold alpha append accel').split()
+
+FIELDS = {f.name: f.type for f in dataclasses.fields(Options)}
+
+# A field's value.
+Value = Union[str, int, float, None]
+
+
+def text(value: Value) -> str:
+    """A field's value as the command line gives it and the messages say
+    it: '' for none, a number without a '.0' when it is whole."""
+    if value is None:
+        return ''
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    return str(value)
+
+
+def number(value: str) -> float:
+    """A number as copybench reads it (strtod: decimal or hexadecimal);
+    ValueError when it is not one."""
+    try:
+        return float(value)
+    except ValueError:
+        return float.fromhex(value)
+
+
+def from_text(name: str, value: str) -> Value:
+    """Field NAME's value from its text (VALUE as the command line gives
+    it, or a state.json of format 1 keeps it); ValueError when it is not
+    of the field's type."""
+    kind = FIELDS[name]
+    if kind is int:
+        if not re.fullmatch(r'[0-9]{1,9}', value):
+            raise ValueError('not an integer')
+        return int(value)
+    if kind is float:
+        return number(value)
+    if kind == Optional[float]:
+        return number(value) if value else None
+    return value
+
+
+def typed(name: str, value: str, accepted: str) -> Value:
+    """Option --NAME's VALUE as its field's type, or a BadOption."""
+    try:
+        return from_text(name, value)
+    except ValueError:
+        raise BadOption("invalid --%s '%s' (accepted: %s)"
+                        % (name, value, accepted)) from None
+
+
 # The options a resumed bisect takes from its state when not given again,
-# the option's name and the state's key.
+# the option's name and the field.
 FROM_STATE = [('tree', 'tree'), ('good', 'good'), ('bad', 'bad'),
               ('build-dir', 'build_dir'), ('config', 'config')] + [
     (k, k) for k in ('sizes directions variants repeat samples placement '
@@ -198,46 +315,43 @@ FROM_STATE = [('tree', 'tree'), ('good', 'good'), ('bad', 'bad'),
                      'trace').split()]
 
 
-def options_from_state(opts, st):
-    """OPTS completed with a resumed bisect's state ST (what was not given,
-    or given empty)."""
-    for o, k in FROM_STATE:
-        if not opts.get(o) and st.get(k):
-            opts[o] = st[k]
+def options_from_state(given: dict[str, str], o: Options) -> None:
+    """GIVEN (the options as given, by name) completed with a resumed
+    bisect's O: what was not given, or given empty."""
+    for name, field in FROM_STATE:
+        if not given.get(name) and text(getattr(o, field)):
+            given[name] = text(getattr(o, field))
 
 
-class Settings:
-    """A bisect's settings, checked (validate): tree, good, bad (full
-    commits), dir, obj, config (absolute), the measurement's, the
-    decision's and the VM's."""
-
-    def decide(self):
-        """The decision's options, as bisect-run and compare take them."""
-        d = ['--threshold', self.threshold]
-        if self.alpha:
-            d += ['--alpha', self.alpha]
-        return d
+class Checked(NamedTuple):
+    """What validate made of a command line: the bisect's options, its
+    directory, and the line said at the start about the traces."""
+    options: Options
+    dir: str
+    trace_note: str
 
 
-def validate(opts, paths, trace_given):
-    """OPTS checked against the tree and the tools, with their defaults:
-    a Settings. TRACE_GIVEN: --trace was on this command line."""
-    s = Settings()
+def validate(given: dict[str, str], paths: Paths,
+             trace_given: str) -> Checked:
+    """GIVEN (the options as given, by name) checked against the tree and
+    the tools, with their defaults. TRACE_GIVEN: --trace was on this
+    command line."""
+    o = Options()
     check_tools(paths)
-    check_tree(opts, s)
-    check_commits(opts, s)
-    check_dirs(opts, paths, s)
-    check_config(opts, paths, s)
-    check_measurement(opts, paths, s)
-    s.trace_note = trace_preflight(s, trace_given)
-    check_vm(opts, s)
+    check_tree(given, o)
+    check_commits(given, o)
+    d = check_dirs(given, paths, o)
+    check_config(given, paths, o)
+    check_measurement(given, paths, o)
+    note = trace_preflight(o, trace_given)
+    check_vm(given, o)
     for name in ('good-record', 'bad-record'):
-        if opts.get(name):
-            check_record(paths, name, opts[name])
-    return s
+        if given.get(name):
+            check_record(paths, name, given[name])
+    return Checked(o, d, note)
 
 
-def check_tools(paths):
+def check_tools(paths: Paths) -> None:
     """The commands a bisect runs, and the copybench command (built from
     the checkout when missing)."""
     for v in ('git', 'make', 'gcc', 'flex', 'bison', 'bc'):
@@ -260,32 +374,32 @@ def check_tools(paths):
         raise Die()
 
 
-def git(tree, *args):
+def git(tree: str, *args: str) -> tuple[str, int]:
     """git -C TREE ARGS: its output and status."""
     return common.output(['git', '-C', tree] + list(args))
 
 
-def check_tree(opts, s):
+def check_tree(given: dict[str, str], o: Options) -> None:
     """--tree: the top of a git work tree holding an x86 Linux source."""
-    t = opts.get('tree', '')
+    t = given.get('tree', '')
     if not t:
         raise BadOption('--tree DIR is required (the kernel tree to bisect)')
     if not os.path.isdir(t):
         raise BadOption("invalid --tree '%s': not a directory (accepted: a "
                         'git work tree of Linux)' % t)
-    s.tree = os.path.realpath(t)
-    top, _ = git(s.tree, 'rev-parse', '--show-toplevel')
-    if top != s.tree:
+    o.tree = os.path.realpath(t)
+    top, _ = git(o.tree, 'rev-parse', '--show-toplevel')
+    if top != o.tree:
         raise BadOption("invalid --tree '%s': not the top of a git work tree "
                         '(accepted: a git work tree of Linux)' % t)
-    makefile = common.read_text(os.path.join(s.tree, 'Makefile'))
+    makefile = common.read_text(os.path.join(o.tree, 'Makefile'))
     if (not re.search(r'^VERSION = ', makefile, re.M)
-            or not os.path.isdir(os.path.join(s.tree, 'arch', 'x86'))):
+            or not os.path.isdir(os.path.join(o.tree, 'arch', 'x86'))):
         raise BadOption("invalid --tree '%s': no Linux source there "
                         '(Makefile with VERSION, arch/x86)' % t)
 
 
-def commit_of(tree, name, ref):
+def commit_of(tree: str, name: str, ref: str) -> str:
     """The full commit REF names in TREE, or a BadOption for --NAME."""
     c, rc = git(tree, 'rev-parse', '-q', '--verify', ref + '^{commit}')
     if rc != 0 or not c:
@@ -295,29 +409,29 @@ def commit_of(tree, name, ref):
     return c
 
 
-def check_commits(opts, s):
+def check_commits(given: dict[str, str], o: Options) -> None:
     """--good and --bad: commits, GOOD an ancestor of BAD."""
     for name in ('good', 'bad'):
-        if not opts.get(name):
+        if not given.get(name):
             raise BadOption('--%s REF is required' % name)
-    s.good = commit_of(s.tree, 'good', opts['good'])
-    s.bad = commit_of(s.tree, 'bad', opts['bad'])
-    if s.good == s.bad:
+    o.good = commit_of(o.tree, 'good', given['good'])
+    o.bad = commit_of(o.tree, 'bad', given['bad'])
+    if o.good == o.bad:
         raise BadOption("invalid --bad '%s': the same commit as --good"
-                        % opts['bad'])
-    _, rc = git(s.tree, 'merge-base', '--is-ancestor', s.good, s.bad)
+                        % given['bad'])
+    _, rc = git(o.tree, 'merge-base', '--is-ancestor', o.good, o.bad)
     if rc != 0:
         raise BadOption("invalid --good '%s': not an ancestor of --bad '%s' "
                         '(a bisect goes from GOOD forwards to BAD)'
-                        % (opts['good'], opts['bad']))
+                        % (given['good'], given['bad']))
 
 
-def writable_dir(path):
+def writable_dir(path: str) -> bool:
     """PATH is a directory this process may write into."""
     return os.path.isdir(path) and os.access(path, os.W_OK)
 
 
-def resolve_new_dir(d):
+def resolve_new_dir(d: str) -> str:
     """D, which does not exist yet, made absolute from its nearest
     existing ancestor (which must be a writable directory)."""
     up = os.path.dirname(d) or '.'
@@ -329,11 +443,12 @@ def resolve_new_dir(d):
     return os.path.join(os.path.realpath(up), os.path.relpath(d, up))
 
 
-def check_dirs(opts, paths, s):
-    """--dir (made absolute; vm-run shares it) and --build-dir."""
-    name = '%s-%s-%s' % (os.path.basename(s.tree), short(s.good),
-                         short(s.bad))
-    d = opts.get('dir') or paths.default_dir(name)
+def check_dirs(given: dict[str, str], paths: Paths, o: Options) -> str:
+    """--dir (made absolute; vm-run shares it, and it is returned) and
+    --build-dir."""
+    name = '%s-%s-%s' % (os.path.basename(o.tree), short(o.good),
+                         short(o.bad))
+    d = given.get('dir') or paths.default_dir(name)
     if os.path.lexists(d):
         if not writable_dir(d):
             raise BadOption("invalid --dir '%s': not a writable directory" % d)
@@ -343,8 +458,7 @@ def check_dirs(opts, paths, s):
     if ',' in d or ' ' in d:
         raise BadOption("invalid --dir '%s': vm-run shares it with QEMU, "
                         "which takes no ',' or space in it" % d)
-    s.dir = d
-    obj = opts.get('build-dir') or os.path.join(d, 'obj')
+    obj = given.get('build-dir') or os.path.join(d, 'obj')
     if os.path.lexists(obj):
         if not writable_dir(obj):
             raise BadOption("invalid --build-dir '%s': not a writable "
@@ -352,28 +466,28 @@ def check_dirs(opts, paths, s):
         obj = os.path.realpath(obj)
     elif not obj.startswith('/'):
         obj = os.path.join(os.getcwd(), obj)
-    s.obj = obj
-    own_build = (os.path.lexists(os.path.join(s.tree, '.config'))
-                 or os.path.isdir(os.path.join(s.tree, 'include', 'config')))
-    if obj != s.tree and own_build:
+    o.build_dir = obj
+    own_build = (os.path.lexists(os.path.join(o.tree, '.config'))
+                 or os.path.isdir(os.path.join(o.tree, 'include', 'config')))
+    if obj != o.tree and own_build:
         raise BadOption(
             "invalid --tree '%s': it has a build of its own (.config, "
             "include/config), so kbuild will not build it in --build-dir "
             "'%s'; run 'make mrproper' there, or --build-dir '%s' to build "
-            'in it (its .config is replaced)' % (opts['tree'], obj, s.tree))
+            'in it (its .config is replaced)' % (given['tree'], obj, o.tree))
+    return d
 
 
-def check_config(opts, paths, s):
+def check_config(given: dict[str, str], paths: Paths, o: Options) -> None:
     """--config: a readable file."""
-    c = opts.get('config') or paths.config
+    c = given.get('config') or paths.config
     if not (os.path.isfile(c) and os.access(c, os.R_OK)):
         raise BadOption("invalid --config '%s': not a readable file "
                         '(accepted: a .config or a fragment)' % c)
-    s.config = os.path.realpath(c)
-    s.default_config = os.path.realpath(paths.config)
+    o.config = os.path.realpath(c)
 
 
-def stderr_tail(cmd):
+def stderr_tail(cmd: list[str]) -> tuple[int, str]:
     """CMD's status and the last line of its stderr (its stdout dropped)."""
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                        stdin=subprocess.DEVNULL, text=True, errors='replace')
@@ -381,101 +495,109 @@ def stderr_tail(cmd):
     return common.status_of(p.returncode), lines[-1]
 
 
-def check_measurement(opts, paths, s):
+def check_measurement(given: dict[str, str], paths: Paths,
+                      o: Options) -> None:
     """The measurement's and the decision's options, which copybench
     sweep --dry-run and compare judge; --retries; --trace's names."""
-    s.sizes = opts.get('sizes') or '64,4K,64K'
-    s.directions = opts.get('directions') or 'to_user'
-    s.variants = opts.get('variants') or 'all'
-    s.repeat = opts.get('repeat') or '7'
-    s.samples = opts.get('samples') or '201'
-    s.placement = opts.get('placement') or 'fixed'
+    o.sizes = given.get('sizes') or o.sizes
+    o.directions = given.get('directions') or o.directions
+    o.variants = given.get('variants') or o.variants
+    repeat = given.get('repeat') or text(o.repeat)
+    samples = given.get('samples') or text(o.samples)
+    o.placement = given.get('placement') or o.placement
     rc, last = stderr_tail([
         paths.copybench, 'sweep', '--backend', 'user', '--dry-run',
-        '--sizes', s.sizes, '--directions', s.directions,
-        '--variants', s.variants, '--repeat', s.repeat,
-        '--samples', s.samples, '--placement', s.placement])
+        '--sizes', o.sizes, '--directions', o.directions,
+        '--variants', o.variants, '--repeat', repeat,
+        '--samples', samples, '--placement', o.placement])
     if rc != 0:
         raise BadOption('invalid measurement: ' + last)
-    if s.variants != 'all' and 'native' not in s.variants.split(','):
+    o.repeat = typed('repeat', repeat, 'a whole number')
+    o.samples = typed('samples', samples, 'a whole number')
+    if o.variants != 'all' and 'native' not in o.variants.split(','):
         raise BadOption("invalid --variants '%s': native is not among them "
-                        '(accepted: native and the controls)' % s.variants)
-    s.threshold = opts.get('threshold') or '25'
-    s.alpha = opts.get('alpha', '')
-    rc, last = stderr_tail([paths.copybench, 'compare'] + s.decide()
-                           + ['--help'])
+                        '(accepted: native and the controls)' % o.variants)
+    threshold = given.get('threshold') or text(o.threshold)
+    alpha = given.get('alpha', '')
+    decide = ['--threshold', threshold] + (['--alpha', alpha] if alpha else [])
+    rc, last = stderr_tail([paths.copybench, 'compare'] + decide + ['--help'])
     if rc != 0:
         raise BadOption('invalid decision: ' + last)
-    s.retries = opts.get('retries') or '3'
-    if not is_uint_in(s.retries, 0, 9):
+    o.threshold = typed('threshold', threshold, 'a number')
+    o.alpha = typed('alpha', alpha, 'a number')
+    retries = given.get('retries') or text(o.retries)
+    if not is_uint_in(retries, 0, 9):
         raise BadOption("invalid --retries '%s' (accepted: an integer from 0 "
-                        'to 9)' % s.retries)
-    s.trace = opts.get('trace') or tracing.DEFAULT
-    if s.trace != 'none':
-        for v in s.trace.split(','):
+                        'to 9)' % retries)
+    o.retries = int(retries)
+    o.trace = given.get('trace') or o.trace
+    if o.trace != 'none':
+        for v in o.trace.split(','):
             if v not in tracing.TOOLS:
                 raise BadOption(
                     "invalid --trace '%s': no tool '%s' (accepted: a list of "
-                    '%s, or none)' % (s.trace, v, ','.join(tracing.TOOLS)))
-    s.append = opts.get('append', '')
-    s.accel = opts.get('accel', '')
+                    '%s, or none)' % (o.trace, v, ','.join(tracing.TOOLS)))
+    o.append = given.get('append', '')
+    o.accel = given.get('accel', '')
 
 
-def trace_preflight(s, trace_given):
+def trace_preflight(o: Options, trace_given: str) -> str:
     """Whether the traces can work with this tree and config, before
     anything is built: bpftrace here (the guest runs the host's), the
     kernel's headers in the tree, tracing.NEEDS_CONFIG in the config (the
     given file; the .config is checked again once configured). The line
     said at the start. A trace that cannot work: with --trace given, a
-    BadOption; by default, a warning, and s.trace becomes none."""
-    if s.trace == 'none':
+    BadOption; by default, a warning, and o.trace becomes none."""
+    if o.trace == 'none':
         return 'trace: none (--trace none)'
     why = []
     if not shutil.which('bpftrace'):
         why.append("no bpftrace on this host (the guest runs the host's; "
                    'package bpftrace)')
-    if not os.access(os.path.join(s.tree, 'include', 'linux', 'kconfig.h'),
+    if not os.access(os.path.join(o.tree, 'include', 'linux', 'kconfig.h'),
                      os.R_OK):
         why.append("no include/linux/kconfig.h in --tree '%s' (bpftrace "
-                   "reads the kernel's headers there)" % s.tree)
-    lines = common.read_text(s.config).split('\n')
+                   "reads the kernel's headers there)" % o.tree)
+    lines = common.read_text(o.config).split('\n')
     unmet = ''.join(' ' + n[:-2] for n in tracing.NEEDS_CONFIG
                     if n not in lines)
     if unmet:
         why.append("the config (%s) does not set%s (bpftrace's kprobes and "
-                   'samples need them)' % (s.config, unmet))
+                   'samples need them)' % (o.config, unmet))
     if not why:
         version, _ = common.output(['bpftrace', '--version'])
         return ('trace: %s.bt after each measurement can work: %s, the '
                 'headers in %s, %s in the config'
-                % (s.trace.replace(',', '.bt, '), common.first_line(version),
-                   s.tree, ' '.join(n[:-2] for n in tracing.NEEDS_CONFIG)))
+                % (o.trace.replace(',', '.bt, '), common.first_line(version),
+                   o.tree, ' '.join(n[:-2] for n in tracing.NEEDS_CONFIG)))
     reasons = ''.join(w + '; ' for w in why)
     if trace_given:
         raise BadOption("invalid --trace '%s': the trace cannot work with this "
                         'tree: %sbisect without it with --trace none'
-                        % (s.trace, reasons))
-    s.trace = 'none'
+                        % (o.trace, reasons))
+    o.trace = 'none'
     return ('WARNING: the trace cannot work with this tree: %sbisecting '
             'without it (--trace none)' % reasons)
 
 
-def check_vm(opts, s):
+def check_vm(given: dict[str, str], o: Options) -> None:
     """--jobs, --timeout, --accel."""
-    s.jobs = opts.get('jobs') or str(nproc())
-    if not is_uint_in(s.jobs, 1, 256):
+    jobs = given.get('jobs') or text(o.jobs)
+    if not is_uint_in(jobs, 1, 256):
         raise BadOption("invalid --jobs '%s' (accepted: an integer from 1 to "
-                        '256)' % s.jobs)
-    s.timeout = opts.get('timeout') or '600'
-    if not is_uint_in(s.timeout, 1, 86400):
+                        '256)' % jobs)
+    o.jobs = int(jobs)
+    timeout = given.get('timeout') or text(o.timeout)
+    if not is_uint_in(timeout, 1, 86400):
         raise BadOption("invalid --timeout '%s' (accepted: seconds, an "
-                        'integer from 1 to 86400)' % s.timeout)
-    if s.accel not in ('', 'auto', 'kvm', 'tcg'):
+                        'integer from 1 to 86400)' % timeout)
+    o.timeout = int(timeout)
+    if o.accel not in ('', 'auto', 'kvm', 'tcg'):
         raise BadOption("invalid --accel '%s' (accepted: auto, kvm, tcg)"
-                        % s.accel)
+                        % o.accel)
 
 
-def check_record(paths, name, f):
+def check_record(paths: Paths, name: str, f: str) -> None:
     """A record given for GOOD or BAD: a readable file sweep --like
     takes."""
     if not (os.path.isfile(f) and os.access(f, os.R_OK)):

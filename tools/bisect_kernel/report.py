@@ -21,14 +21,15 @@ byte loop about twice 'rep movsb'. The commit is found; the size of its change
 is the emulator's. Measure that on hardware, or bisect under KVM."""
 
 
-def record_of(d, st, commit):
-    """The record measured at COMMIT (GOOD's, BAD's or a step's) in D, or
+def record_of(d, o, commit):
+    """The record measured at COMMIT (GOOD's, BAD's or a step's) in D, the
+    directory of the bisect of options O, or
     ''. A step's is bisect-run's name, bisect-KERNEL-COMMIT.json, the
     kernel's release ending in -gCOMMIT (the commit part is the time where
     the guest's git would not read the tree)."""
     for side in ('good', 'bad'):
         f = os.path.join(d, side + '.json')
-        if commit == st.get(side) and os.access(f, os.R_OK):
+        if commit == getattr(o, side) and os.access(f, os.R_OK):
             return f
     for f in sorted(glob.glob(os.path.join(
             d, 'bisect-*-g%s*.json' % glob.escape(short(commit))))):
@@ -131,14 +132,14 @@ def seconds(d, this_run):
 
 def summary_line(b, this_run):
     """What was bisected, in how many steps and how long."""
-    st, log = b.st, common.read_text(os.path.join(b.dir, 'steps.log'))
-    n = b.git('rev-list', '--count', '%s..%s' % (st['good'], st['bad']))[0]
+    o, log = b.opts, common.read_text(os.path.join(b.dir, 'steps.log'))
+    n = b.git('rev-list', '--count', '%s..%s' % (o.good, o.bad))[0]
     steps = sum(1 for ln in log.splitlines() if STEP_LINE_RE.search(ln))
     skipped = log.count(' skip (exit 125) ')
     return ('Bisected %s commits of %s, GOOD %s (%s) to BAD %s (%s): %d '
             'steps, %d skipped, %s in all.'
-            % (n, b.tree, st['good_ref'], short(st['good']), st['bad_ref'],
-               short(st['bad']), steps, skipped,
+            % (n, b.tree, o.good_ref, short(o.good), o.bad_ref,
+               short(o.bad), steps, skipped,
                common.dur(seconds(b.dir, this_run))))
 
 
@@ -146,29 +147,29 @@ def traces(b, parent, fb):
     """Where the time went: each kernel's trace summary."""
     pre = os.path.join(b.dir, 'trace-')
     out = []
-    if (tracing.trace_failed(pre + short(parent), b.st['trace'])
-            or tracing.trace_failed(pre + short(fb), b.st['trace'])):
+    if (tracing.trace_failed(pre + short(parent), b.opts.trace)
+            or tracing.trace_failed(pre + short(fb), b.opts.trace)):
         out += ['', 'TRACE FAILED: the trace of the parent or the first bad '
                 'commit is missing; why, below.']
     out += ['', 'Where the time went: bpftrace on dd reading a %d MiB tmpfs '
             'file %s at a time, after each measurement; samples by '
             'function+offset:' % (tracing.FILE_MIB, tracing.BS)]
     out.append('  parent %s:' % short(parent))
-    out += tracing.summary(pre + short(parent), b.st['trace'])
+    out += tracing.summary(pre + short(parent), b.opts.trace)
     out.append('  first bad %s:' % short(fb))
-    out += tracing.summary(pre + short(fb), b.st['trace'])
+    out += tracing.summary(pre + short(fb), b.opts.trace)
     return out
 
 
 def compose(b, fb, this_run):
     """The report's lines for the first bad commit FB; THIS_RUN: this
     run's seconds so far."""
-    st = b.st
+    o = b.opts
     parent, rc = b.git('rev-parse', fb + '^')
-    prec = record_of(b.dir, st, parent) if rc == 0 else ''
+    prec = record_of(b.dir, o, parent) if rc == 0 else ''
     if not prec:
-        prec, parent = os.path.join(b.dir, 'good.json'), st['good']
-    frec = record_of(b.dir, st, fb)
+        prec, parent = os.path.join(b.dir, 'good.json'), o.good
+    frec = record_of(b.dir, o, fb)
     out = b.git('log', '-1', '--format=copybench bisect-kernel: first bad '
                 'commit %H%n  %s%n  %an <%ae>, %ad', '--date=short',
                 fb)[0].split('\n')

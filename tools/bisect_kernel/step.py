@@ -66,7 +66,7 @@ def verdict(b, c12, rc):
         why += (' [measured %d times in the boot: the earlier answers were '
                 "the measurement's]" % len(lines))
     failed = tracing.trace_failed(os.path.join(b.dir, 'trace-' + c12),
-                                  b.st['trace'])
+                                  b.opts.trace)
     if failed:
         why += '; TRACE FAILED: ' + failed[0]
     return (rc if rc in (0, 1) else 125), why
@@ -115,7 +115,7 @@ def measure_step(b, c12, ko, timing):
     """In the VM, bisect-run on the step's kernel: 0, 1 or 125 and one line
     per measurement to DIR/logs/step-C12.out, its stderr and the VM's to
     the step's log."""
-    cmd = kernel.vm_cmd(b, c12, b.st['retries']) + [
+    cmd = kernel.vm_cmd(b, c12, b.opts.retries) + [
         b.paths.copybench, 'bisect-run', '--good',
         os.path.join(b.dir, 'good.json'), '--bad',
         os.path.join(b.dir, 'bad.json'), '--backend', 'module',
@@ -162,7 +162,7 @@ def record(b, name, commit):
         raise Die()
     why = 'recorded %s.json' % name
     failed = tracing.trace_failed(os.path.join(b.dir, 'trace-' + c12),
-                                  b.st['trace'])
+                                  b.opts.trace)
     if failed:
         why += '; TRACE FAILED: ' + failed[0]
     step_line(b.dir, c12, upper, 0, timing, why)
@@ -171,12 +171,12 @@ def record(b, name, commit):
 def sweep(b, name, c12, ko, timing):
     """copybench sweep in the VM on C12's kernel into DIR/NAME.json: its
     status."""
-    st = b.st
+    o = b.opts
     cmd = kernel.vm_cmd(b, c12, 0) + [
         b.paths.copybench, 'sweep', '--backend', 'module', '--load=' + ko,
-        '--directions', st['directions'], '--sizes', st['sizes'],
-        '--variants', st['variants'], '--repeat', st['repeat'],
-        '--samples', st['samples'], '--placement', st['placement'],
+        '--directions', o.directions, '--sizes', o.sizes,
+        '--variants', o.variants, '--repeat', str(o.repeat),
+        '--samples', str(o.samples), '--placement', o.placement,
         '-o', os.path.join(b.dir, name + '.json')]
     start = time.monotonic()
     with open(os.path.join(b.dir, 'logs', 'record-%s.log' % name), 'w') as err:

@@ -23,7 +23,7 @@ POINT = {'type': 'point', 'control': False,
 class DecideTest(unittest.TestCase):
     """drift_pct, spread_side, regressed_net, remeasure."""
 
-    def b(self, threshold='25'):
+    def b(self, threshold=25.0):
         return fake_bisect('/nonexistent', '/nonexistent',
                            {'threshold': threshold})
 
@@ -48,13 +48,13 @@ class DecideTest(unittest.TestCase):
         self.assertFalse(bisect.regressed_net([dict(POINT, control=True)]))
 
     def test_remeasure(self):
-        b = self.b('25')
+        b = self.b(25.0)
         self.assertEqual(bisect.remeasure(b, [POINT], 1, 0), (None, ''))
         drift = [{'type': 'drift', 'ratio': 1.13}]
         self.assertEqual(bisect.remeasure(b, drift, 1, 0),
                          ('bad', 'the controls moved by 13% between GOOD and BAD'))
         self.assertEqual(bisect.remeasure(b, [], 3, 1)[0], 'good')
-        self.assertEqual(bisect.remeasure(self.b('26.5'), drift, 1, 0)[0], None)
+        self.assertEqual(bisect.remeasure(self.b(26.5), drift, 1, 0)[0], None)
         sens = dict(POINT, placement={'sensitive': True, 'base_spread': 2,
                                       'new_spread': 1})
         self.assertEqual(bisect.remeasure(b, [sens], 1, 0), (

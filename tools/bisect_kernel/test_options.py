@@ -3,9 +3,12 @@
 
 import os
 import unittest
+from unittest import mock
 
+from . import common
 from . import options
 from . import paths
+from . import trace as tracing
 from .common import BadOption
 from .testlib import ENTRY, ScratchTest
 
@@ -52,7 +55,7 @@ class ParseTest(unittest.TestCase):
 
 
 class ValuesTest(unittest.TestCase):
-    """is_uint_in, options_from_state, check_vm."""
+    """is_uint_in, options_from_state, check_vm, text and from_text."""
 
     def test_is_uint_in(self):
         self.assertTrue(options.is_uint_in('1', 1, 256))
@@ -61,22 +64,39 @@ class ValuesTest(unittest.TestCase):
             self.assertFalse(options.is_uint_in(v, 1, 256), v)
 
     def test_options_from_state(self):
-        o = {'dir': '/d', 'sizes': '', 'jobs': '4'}
-        options.options_from_state(o, {'tree': '/t', 'build_dir': '/o',
-                                        'sizes': '4K', 'jobs': '2',
-                                        'alpha': '', 'phase': 'bad'})
-        self.assertEqual(o, {'dir': '/d', 'tree': '/t', 'build-dir': '/o',
-                             'sizes': '4K', 'jobs': '4'})
+        given = {'dir': '/d', 'sizes': '', 'jobs': '4'}
+        options.options_from_state(given, options.Options(
+            tree='/t', build_dir='/o', sizes='4K', jobs=2, threshold=50.0,
+            alpha=None, timeout=60, phase='bad'))
+        self.assertEqual(given, {
+            'dir': '/d', 'tree': '/t', 'build-dir': '/o', 'sizes': '4K',
+            'jobs': '4', 'directions': 'to_user', 'variants': 'all',
+            'repeat': '7', 'samples': '201', 'placement': 'fixed',
+            'threshold': '50', 'timeout': '60', 'retries': '3',
+            'trace': 'kcopy'})
+
+    def test_text_and_back(self):
+        for name, value, t in (('repeat', 7, '7'), ('threshold', 26.5, '26.5'),
+                               ('threshold', 25.0, '25'), ('alpha', None, ''),
+                               ('alpha', 1e-05, '1e-05'), ('sizes', '4K', '4K')):
+            self.assertEqual(options.text(value), t)
+            self.assertEqual(options.from_text(name, t), value)
+        self.assertEqual(options.from_text('threshold', '0x1.8p4'), 24.0)
+        for name, t in (('repeat', '7.5'), ('jobs', ''), ('threshold', 'x')):
+            with self.assertRaises(ValueError, msg=t):
+                options.from_text(name, t)
 
     def vm(self, **given):
-        s = options.Settings()
-        s.accel = given.pop('accel', '')
-        options.check_vm(given, s)
-        return s
+        o = options.Options()
+        o.accel = given.pop('accel', '')
+        options.check_vm(given, o)
+        return o
 
     def test_vm_defaults(self):
-        s = self.vm()
-        self.assertEqual((s.jobs, s.timeout), (str(options.nproc()), '600'))
+        o = self.vm()
+        self.assertEqual((o.jobs, o.timeout), (options.nproc(), 600))
+        self.assertEqual((self.vm(jobs='04').jobs, self.vm(timeout='1').timeout),
+                         (4, 1))
 
     def test_vm_refusals(self):
         for kv, msg in ((dict(jobs='0'), "invalid --jobs '0' (accepted: an "
@@ -90,32 +110,31 @@ class ValuesTest(unittest.TestCase):
             self.assertEqual(str(cm.exception), msg)
 
     def test_decide(self):
-        s = options.Settings()
-        s.threshold, s.alpha = '50', ''
-        self.assertEqual(s.decide(), ['--threshold', '50'])
-        s.alpha = '0.05'
-        self.assertEqual(s.decide(), ['--threshold', '50', '--alpha', '0.05'])
+        o = options.Options(threshold=50.0)
+        self.assertEqual(o.decide(), ['--threshold', '50'])
+        o.threshold, o.alpha = 26.5, 0.05
+        self.assertEqual(o.decide(), ['--threshold', '26.5', '--alpha', '0.05'])
 
 
 class DirsTest(ScratchTest):
     """check_dirs: --dir and --build-dir made absolute, or refused."""
 
     def settings(self):
-        s = options.Settings()
-        s.tree = os.path.join(self.tmp, 'linux')
-        os.makedirs(s.tree)
-        s.good, s.bad = 'a' * 40, 'b' * 40
-        return s
+        o = options.Options()
+        o.tree = os.path.join(self.tmp, 'linux')
+        os.makedirs(o.tree)
+        o.good, o.bad = 'a' * 40, 'b' * 40
+        return o
 
     def test_new_dir_is_made_absolute(self):
-        s = self.settings()
+        o = self.settings()
         old = os.getcwd()
         os.chdir(self.tmp)
         self.addCleanup(os.chdir, old)
-        options.check_dirs({'dir': 'x/y', 'tree': s.tree}, None, s)
-        self.assertEqual(s.dir, os.path.join(os.path.realpath(self.tmp), 'x/y'))
-        self.assertEqual(s.obj, os.path.join(s.dir, 'obj'))
-        self.assertFalse(os.path.exists(s.dir))
+        d = options.check_dirs({'dir': 'x/y', 'tree': o.tree}, None, o)
+        self.assertEqual(d, os.path.join(os.path.realpath(self.tmp), 'x/y'))
+        self.assertEqual(o.build_dir, os.path.join(d, 'obj'))
+        self.assertFalse(os.path.exists(d))
 
     def test_refusals(self):
         s = self.settings()
@@ -138,14 +157,14 @@ class DirsTest(ScratchTest):
                       str(cm.exception))
         options.check_dirs({'dir': self.tmp + '/d', 'tree': 'T',
                             'build-dir': s.tree}, None, s)
-        self.assertEqual(s.obj, os.path.realpath(s.tree))
+        self.assertEqual(s.build_dir, os.path.realpath(s.tree))
 
 
 class TracePreflightTest(ScratchTest):
     """trace_preflight: refused when given, a warning by default."""
 
     def settings(self, trace, config_text):
-        s = options.Settings()
+        s = options.Options()
         s.tree = self.tmp
         s.trace = trace
         s.config = self.write('config', config_text)
@@ -176,6 +195,21 @@ class TracePreflightTest(ScratchTest):
                                         'this tree: '), note)
         self.assertTrue(note.endswith('bisecting without it (--trace none)'))
         self.assertEqual(s.trace, 'none')
+
+    def test_can_work(self):
+        s = self.settings('kcopy,copysize',
+                          ''.join(n + '\n' for n in tracing.NEEDS_CONFIG))
+        self.write('include/linux/kconfig.h', '')
+        with mock.patch('shutil.which', return_value='/usr/bin/bpftrace'), \
+                mock.patch.object(common, 'output',
+                                  return_value=('bpftrace v0.17.0\n', 0)):
+            note = options.trace_preflight(s, '')
+        self.assertEqual(note, (
+            'trace: kcopy.bt, copysize.bt after each measurement can work: '
+            'bpftrace v0.17.0, the headers in %s, CONFIG_BPF_SYSCALL '
+            'CONFIG_BPF_EVENTS CONFIG_PERF_EVENTS CONFIG_KPROBES '
+            'CONFIG_KPROBE_EVENTS in the config' % self.tmp))
+        self.assertEqual(s.trace, 'kcopy,copysize')
 
 
 class PathsTest(unittest.TestCase):

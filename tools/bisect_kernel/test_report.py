@@ -63,7 +63,7 @@ class ReportTest(ScratchTest):
         os.makedirs(self.d)
         self.b = fake_bisect(self.d, self.tree, {
             'good': self.c[0], 'bad': self.c[3], 'good_ref': 'base',
-            'bad_ref': 'top', 'threshold': '50'},
+            'bad_ref': 'top', 'threshold': 50.0},
             fake_copybench(self.tmp, COMPARE))
 
     def record(self, name, commit):
@@ -74,11 +74,11 @@ class ReportTest(ScratchTest):
         good = self.record('good.json', self.c[0])
         step = self.record('bisect-6.12.117-copybench-bisect-g%s.json'
                            % self.c[2][:12], self.c[2])
-        st = self.b.st
-        self.assertEqual(report.record_of(self.d, st, self.c[0]), good)
-        self.assertEqual(report.record_of(self.d, st, self.c[2]), step)
-        self.assertEqual(report.record_of(self.d, st, self.c[1]), '')
-        self.assertEqual(report.record_of(self.d, st, self.c[3]), '')
+        o = self.b.opts
+        self.assertEqual(report.record_of(self.d, o, self.c[0]), good)
+        self.assertEqual(report.record_of(self.d, o, self.c[2]), step)
+        self.assertEqual(report.record_of(self.d, o, self.c[1]), '')
+        self.assertEqual(report.record_of(self.d, o, self.c[3]), '')
 
     def test_steps_lines(self):
         self.write('bisect/steps.log', 'T a good (exit 0) [x]: as in GOOD; '

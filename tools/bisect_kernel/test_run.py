@@ -4,7 +4,9 @@
 resumed one (its own options, --dir alone, the shell version's state),
 and the refusals that change nothing."""
 
+import dataclasses
 import io
+import json
 import os
 import subprocess
 import unittest
@@ -12,6 +14,7 @@ from unittest import mock
 
 from . import bisect
 from . import common
+from . import options
 from . import paths
 from . import state
 from .testlib import ENTRY, ScratchTest, git_tree
@@ -52,7 +55,7 @@ class RunTest(ScratchTest):
         stderr."""
         err = io.StringIO()
         with mock.patch.object(bisect, 'phases',
-                               lambda b, o, t: self.phases.append(dict(b.st))
+                               lambda b, o, t: self.phases.append(b.opts)
                                or 0), \
                 mock.patch('sys.stderr', err):
             rc = bisect.guard(bisect.run, self.paths, argv)
@@ -64,35 +67,56 @@ class RunTest(ScratchTest):
     def test_new_bisect(self):
         rc, err = self.run_it(self.argv)
         self.assertEqual(rc, 0, err)
-        st = state.State(self.dir).load()
-        self.assertEqual((st['good'], st['bad'], st['sizes'], st['phase'],
-                          st['trace'], st['build_dir']),
+        o = state.load(self.dir)
+        self.assertEqual((o.good, o.bad, o.sizes, o.phase, o.trace,
+                          o.build_dir, o.repeat, o.threshold, o.alpha),
                          (self.c[0], self.c[1], '4K', 'new', 'none',
-                          os.path.join(self.dir, 'obj')))
-        self.assertEqual(self.phases[0]['good_ref'], self.c[0])
+                          os.path.join(self.dir, 'obj'), 7, 25.0, None))
+        self.assertEqual(self.phases[0], o)
+        self.assertEqual(self.phases[0].good_ref, self.c[0])
         self.assertIn('bisect-kernel: trace: none (--trace none)', err)
         self.assertTrue(os.path.isdir(os.path.join(self.dir, 'logs')))
 
     def test_resume_with_dir_alone(self):
-        self.run_it(self.argv)
-        state.State(self.dir).load().set(phase='bad', jobs='3')
+        self.run_it(self.argv + ['--threshold', '50', '--alpha', '0.05',
+                                 '--repeat', '9'])
+        state.save(self.dir, dataclasses.replace(state.load(self.dir),
+                                                 phase='bad', jobs=3))
         rc, err = self.run_it(['--dir', self.dir])
         self.assertEqual(rc, 0, err)
         self.assertIn('resuming the bisect in %s (phase: bad)' % self.dir, err)
-        self.assertEqual(self.phases[-1]['sizes'], '4K')
-        self.assertEqual(self.phases[-1]['phase'], 'bad')
+        o = self.phases[-1]
+        self.assertEqual((o.sizes, o.phase, o.jobs, o.repeat, o.threshold,
+                          o.alpha), ('4K', 'bad', 3, 9, 50.0, 0.05))
+
+    def test_resume_a_state_of_format_1(self):
+        """A state.json of format 1, every value a string (as the
+        version before this one wrote it), resumes, and is written again
+        as format 2."""
+        self.run_it(self.argv + ['--alpha', '0.05'])
+        o = dataclasses.replace(state.load(self.dir), phase='good')
+        strings = {k: options.text(v) for k, v in dataclasses.asdict(o).items()}
+        self.write('bisect/state.json', json.dumps(
+            {'format': 1, 'state': strings}))
+        rc, err = self.run_it(self.argv + ['--alpha', '0.05'])
+        self.assertEqual(rc, 0, err)
+        self.assertIn('(phase: good)', err)
+        self.assertEqual(self.phases[-1], o)
+        with open(os.path.join(self.dir, state.FILE)) as f:
+            self.assertEqual(json.load(f)['format'], 2)
 
     def test_resume_the_shell_versions_state(self):
         self.run_it(self.argv)
-        st = state.State(self.dir).load()
-        st['phase'] = 'good'
+        o = dataclasses.replace(state.load(self.dir), phase='good')
         os.unlink(os.path.join(self.dir, state.FILE))
-        self.write('bisect/state', ''.join('%s=%s\n' % kv for kv in st.items()))
+        self.write('bisect/state', ''.join(
+            '%s=%s\n' % (k, options.text(v))
+            for k, v in dataclasses.asdict(o).items()))
         rc, err = self.run_it(self.argv)
         self.assertEqual(rc, 0, err)
         self.assertIn('(phase: good)', err)
         self.assertFalse(os.path.exists(os.path.join(self.dir, 'state')))
-        self.assertEqual(state.State(self.dir).load()['phase'], 'good')
+        self.assertEqual(state.load(self.dir), o)
 
     def test_another_bisect_is_refused_and_nothing_changes(self):
         self.run_it(self.argv)

@@ -9,8 +9,8 @@ import tempfile
 import unittest
 
 from . import bisect
+from . import options
 from . import paths
-from . import state
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENTRY = os.path.join(os.path.dirname(HERE), 'bisect-kernel')
@@ -66,14 +66,11 @@ def fake_copybench(d, compare_json):
     return path
 
 
-def fake_bisect(d, tree, st, copybench=''):
-    """A Bisect kept in D on TREE with state ST (a dict), the project's
-    paths but COPYBENCH."""
+def fake_bisect(d, tree, fields, copybench=''):
+    """A Bisect kept in D on TREE with the options' FIELDS (a dict), the
+    project's paths but COPYBENCH."""
     p = paths.Paths(ENTRY)
     if copybench:
         p.copybench = copybench
-    b = bisect.Bisect(p, d)
-    b.st = state.State(d)
-    b.st.update(dict({'tree': tree, 'threshold': '25', 'trace': 'kcopy'},
-                     **st))
-    return b
+    o = options.Options(**dict({'tree': tree, 'trace': 'kcopy'}, **fields))
+    return bisect.Bisect(p, d, o)
