@@ -2,7 +2,8 @@
 """bisect-kernel: find the commit of a kernel tree that slowed its copies.
 
 The parts, top to bottom (tools/bisect-kernel runs cli.main):
-  cli        the subcommands: run (the bisect), step, guest
+  cli        the command line (argparse) and its subcommands: run (the
+             bisect), step, guest
   bisect     the bisect: checks, config, GOOD and BAD, git bisect run
   options    the bisect's options, one typed object (Options): the
              command line parsed, checked, completed with defaults

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Callable
 
 from . import common
 from . import kernel
@@ -255,26 +256,23 @@ def cpu_warnings(b):
             '--append clearcpuid=fsrm bisects that routine')
 
 
-def run(paths, argv):
-    """The subcommand run: its status."""
-    try:
-        opts = options.parse_options(argv)
-    except options.Help:
-        sys.stdout.write(options.usage(paths))
-        return 0
-    trace_given = opts.get('trace', '')
-    if opts.get('dir') and state.exists(opts['dir']):
-        options.options_from_state(opts, load_state(opts['dir']))
-    checked = options.validate(opts, paths, trace_given)
+def run(paths, given: dict[str, str]) -> int:
+    """The subcommand run with the options GIVEN (by name, as given): its
+    status."""
+    given = dict(given)
+    trace_given = given.get('trace', '')
+    if given.get('dir') and state.exists(given['dir']):
+        options.options_from_state(given, load_state(given['dir']))
+    checked = options.validate(given, paths, trace_given)
     o = checked.options
     o.config_sha = config_sha(o.config)
     b = Bisect(paths, checked.dir, o)
-    begin(b, opts)
+    begin(b, given)
     b.set(jobs=o.jobs, timeout=o.timeout, retries=o.retries, trace=o.trace)
     if b.opts.phase != 'done':
         say(checked.trace_note)
     with Interruptible(b):
-        return phases(b, opts, trace_given)
+        return phases(b, given, trace_given)
 
 
 class Interruptible:
@@ -562,30 +560,26 @@ def no_first_bad(b, out, gitlog):
           '%s/steps.log)' % (b.dir, b.dir))
 
 
-def step_main(paths, argv):
+def step_main(paths, d: str) -> int:
     """The subcommand step DIR, git bisect run's step: its status."""
-    if len(argv) != 1:
-        say('usage: %s --step DIR' % common.ME)
-        raise Die()
-    d = argv[0]
     if not state.exists(d):
         say("--step: no bisect state in '%s'" % d)
         raise Die()
     return step.step(Bisect(paths, d, load_state(d)))
 
 
-def guard(func, *args):
-    """FUNC(ARGS)'s status; Exit, Die, BadOption and a Ctrl-C as the
-    command's exit statuses."""
+def guard(paths, func: Callable[[], int]) -> int:
+    """FUNC()'s status; Exit, Die, BadOption and a Ctrl-C as the
+    command's exit statuses (PATHS: the command's, for its name)."""
     try:
-        return func(*args)
+        return func()
     except Exit as e:
         return e.status
     except Die:
         return common.EXIT_NOT_FOUND
     except BadOption as e:
         say(str(e))
-        print("Try '%s --help'." % args[0].prog, file=sys.stderr)
+        print("Try '%s --help'." % paths.prog, file=sys.stderr)
         return common.EXIT_BAD_OPTION
     except KeyboardInterrupt:
         return common.EXIT_INTERRUPTED

@@ -14,7 +14,7 @@ import tempfile
 
 from . import common
 from . import trace as tracing
-from .common import Die, say
+from .common import say
 
 USAGE = ('usage: bisect-kernel guest PREFIX [--trace LIST] [--retries N] '
          '-- COMMAND...')
@@ -23,40 +23,6 @@ USAGE = ('usage: bisect-kernel guest PREFIX [--trace LIST] [--retries N] '
 # (exit N): WHY; record FILE".
 ANSWER_RE = re.compile(r'^copybench bisect-run: .* \(exit [0-9]*\): (.*)$',
                        re.M)
-
-
-def parse_args(argv):
-    """ARGV (after 'guest' or '--guest'): PREFIX first, then --trace,
-    --retries, '--' and the command: (prefix, tools, retries, command).
-    Die on anything else."""
-    prefix, tools, retries = '', tracing.DEFAULT, 0
-    args = list(argv)
-    if args and not args[0].startswith('--'):
-        prefix = args.pop(0)
-    while args:
-        a = args.pop(0)
-        if a == '--':
-            break
-        if a in ('--guest', '--trace', '--retries'):
-            if not args:
-                break
-            v = args.pop(0)
-            if a == '--guest':
-                prefix = v
-            elif a == '--trace':
-                tools = v
-            elif not re.fullmatch(r'[0-9]{1,9}', v):
-                say("guest: invalid --retries '%s' (accepted: an integer)" % v)
-                raise Die()
-            else:
-                retries = int(v)
-            continue
-        say("guest: unexpected '%s'" % a)
-        raise Die()
-    if not prefix or not args:
-        say(USAGE)
-        raise Die()
-    return prefix, tools, retries, args
 
 
 def retryable(why):
@@ -137,9 +103,11 @@ def trace_one(paths, prefix, tool, workload):
     os.unlink(js + '.tmp')
 
 
-def main(paths, argv):
-    """The subcommand: its status."""
-    prefix, tools, retries, command = parse_args(argv)
+def main(paths, prefix: str, tools: str, retries: int,
+         command: list[str]) -> int:
+    """The subcommand (cli.py parses it): COMMAND measured again up to
+    RETRIES times, then the bpftrace TOOLS (a list, or none) into
+    PREFIX.TOOL.json; its status."""
     rc = measure(command, retries)
     if tools != 'none':
         run_trace(paths, prefix, tools)

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """A bisect's options, one typed object (Options) kept in DIR/state.json
-with how far the bisect got: the command line as given (parse_options),
-then checked and completed with their defaults (validate). A bad one
-raises BadOption naming it, its value and what is accepted, before
-anything is changed."""
+with how far the bisect got: run's options (OPTIONS, as cli.py's parser
+gives them), checked and completed with their defaults (validate), and
+run's --help. A bad one raises BadOption naming it, its value and what
+is accepted, before anything is changed."""
 
 import dataclasses
 import os
@@ -17,14 +17,20 @@ from .common import BadOption, Die, say, short
 from . import trace as tracing
 from .paths import INSTALLED_NAME, Paths
 
-# The options that take a value, in --help's order of the message.
-VALUE_OPTS = ('tree good bad dir good-record bad-record config build-dir jobs '
-              'sizes directions variants repeat samples placement threshold '
-              'alpha retries trace append accel timeout').split()
+# run's options, each with the word --help gives its value, in the order
+# the unknown-option message lists them (cli.py parses them).
+OPTIONS = (('tree', 'DIR'), ('good', 'REF'), ('bad', 'REF'), ('dir', 'DIR'),
+           ('good-record', 'FILE'), ('bad-record', 'FILE'),
+           ('config', 'FILE'), ('build-dir', 'DIR'), ('jobs', 'N'),
+           ('sizes', 'LIST'), ('directions', 'LIST'), ('variants', 'LIST'),
+           ('repeat', 'N'), ('samples', 'N'), ('placement', 'P'),
+           ('threshold', 'PCT'), ('alpha', 'A'), ('retries', 'N'),
+           ('trace', 'LIST'), ('append', 'ARGS'), ('accel', 'MODE'),
+           ('timeout', 'SEC'))
 
 USAGE = """\
-Usage: {prog} --tree DIR --good REF --bad REF [OPTIONS]
-       {prog} --dir DIR
+Usage: {prog} [run] --tree DIR --good REF --bad REF [OPTIONS]
+       {prog} [run] --dir DIR
 
 Find the commit between GOOD and BAD of a kernel tree that made its copies
 slower: git bisect, each step built (incrementally), booted in QEMU by
@@ -106,6 +112,11 @@ costs about 10 times the unrolled loop, so a bisect finds the commit of a
 large change, and its size is no figure. Documentation/bisect.rst has a
 worked example and what TCG can and cannot tell.
 
+Subcommands: run, the bisect (the default: the options alone are run's);
+step DIR and guest PREFIX [--trace LIST] [--retries N] -- COMMAND...,
+which the bisect runs itself (git bisect run's step, in the kernel tree;
+the measurement and the traces, in the VM).
+
 Exit status: 0 found (DIR/report.txt), 1 not found (why on stderr),
 2 bad option or input (nothing changed), 130 interrupted (run it again).
 """
@@ -114,8 +125,8 @@ Exit status: 0 found (DIR/report.txt), 1 not found (why on stderr),
 # --help's words for the installed command (and its man page), which
 # speak of no source tree.
 INSTALLED_WORDS = (
-    ('\n       %s --dir DIR' % INSTALLED_NAME,
-     '\n   or: %s --dir DIR' % INSTALLED_NAME),
+    ('\n       %s [run] --dir DIR' % INSTALLED_NAME,
+     '\n   or: %s [run] --dir DIR' % INSTALLED_NAME),
     ('build/bisect/TREE-GOOD-BAD in this checkout',
      '~/.cache/copybench/bisect/TREE-GOOD-BAD'),
     ("TREE the\n                    tree's name",
@@ -144,47 +155,9 @@ def nproc() -> int:
     return len(os.sched_getaffinity(0))
 
 
-def accepted_list():
+def accepted_list() -> str:
     """The accepted options, as the unknown-option message lists them."""
-    return ' '.join('--' + o for o in VALUE_OPTS) + ' --help'
-
-
-class Help(Exception):
-    """--help was asked for."""
-
-
-def parse_options(argv):
-    """The options of ARGV as given: {name: value}, the last of a repeated
-    one winning; raises Help, or BadOption for an unknown option, a
-    missing value, an argument that is not an option."""
-    opts = {}
-    args = list(argv)
-    while args:
-        o = args.pop(0)
-        if o in ('-h', '--help'):
-            raise Help()
-        if o.startswith('--') and '=' in o:
-            o, v = o.split('=', 1)
-        elif o.startswith('--'):
-            known(o)
-            if not args:
-                raise BadOption("option '%s' needs a value" % o)
-            v = args.pop(0)
-        else:
-            raise BadOption("unexpected argument '%s' (options only; see --help)"
-                            % o)
-        known(o)
-        if '\n' in v:
-            raise BadOption('invalid %s: contains a newline' % o)
-        opts[o[2:]] = v
-    return opts
-
-
-def known(o):
-    """O is one of VALUE_OPTS, or a BadOption."""
-    if o[2:] not in VALUE_OPTS:
-        raise BadOption("unknown option '%s' (accepted: %s)"
-                        % (o, accepted_list()))
+    return ' '.join('--' + o for o, _ in OPTIONS) + ' --help'
 
 
 def is_uint_in(value: str, lo: int, hi: int) -> bool:

@@ -11,6 +11,7 @@ from unittest import mock
 
 from . import bisect
 from . import cli
+from . import guest
 from . import kernel
 from . import step
 from .testlib import ENTRY, ScratchTest, fake_bisect
@@ -133,19 +134,25 @@ class CommandTest(ScratchTest):
         return p.returncode, p.stdout, p.stderr
 
     def test_subcommands(self):
-        self.assertEqual(cli.subcommand(['--tree', 't'])[1], ['--tree', 't'])
-        self.assertEqual(cli.subcommand(['run', '--tree', 't']),
-                         (bisect.run, ['--tree', 't']))
-        for a in (['step', 'd'], ['--step', 'd']):
-            self.assertEqual(cli.subcommand(a), (bisect.step_main, ['d']))
-        self.assertEqual(cli.subcommand(['--guest', 'p'])[1], ['--guest', 'p'])
-        self.assertEqual(cli.subcommand(['guest', 'p'])[1], ['p'])
+        for argv in (['--tree', 't'], ['run', '--tree', 't']):
+            with mock.patch.object(bisect, 'run', return_value=7) as run:
+                self.assertEqual(cli.main('P', argv), 7)
+            run.assert_called_once_with('P', {'tree': 't'})
+        for argv in (['step', 'd'], ['--step', 'd']):
+            with mock.patch.object(bisect, 'step_main',
+                                   return_value=7) as step_main:
+                self.assertEqual(cli.main('P', argv), 7)
+            step_main.assert_called_once_with('P', 'd')
+        for argv in (['guest', 'p', '--', 'c'], ['--guest', 'p', '--', 'c']):
+            with mock.patch.object(guest, 'main', return_value=7) as main:
+                self.assertEqual(cli.main('P', argv), 7)
+            main.assert_called_once_with('P', 'p', 'kcopy', 0, ['c'])
 
     def test_help(self):
         rc, out, err = self.run_cmd('--help')
         self.assertEqual((rc, err), (0, ''))
-        self.assertTrue(out.startswith('Usage: tools/bisect-kernel --tree DIR '
-                                       '--good REF --bad REF [OPTIONS]\n'))
+        self.assertTrue(out.startswith('Usage: tools/bisect-kernel [run] --tree '
+                                       'DIR --good REF --bad REF [OPTIONS]\n'))
         self.assertIn('\n  --trace LIST      bpftrace tools run after each '
                       'measurement, on dd\n                    reading a 16 '
                       'MiB tmpfs file 4K at a time', out)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of guest.py: its arguments, what is measured again, the
-measurement's status passed on."""
+"""Unit tests of guest.py: what is measured again, the measurement's
+status passed on (its arguments: test_cli.py)."""
 
 import io
 import os
@@ -8,34 +8,10 @@ import unittest
 from unittest import mock
 
 from . import guest
-from .common import Die
 from .testlib import ScratchTest
 
 LINE = ('copybench bisect-run: 2026-12-01T00:00:00Z 6.12 abc: skip (exit '
         '125): %s; record /d/bisect-x.json')
-
-
-class ArgsTest(unittest.TestCase):
-    """parse_args: the subcommand's spelling and the shell version's."""
-
-    def test_both_spellings(self):
-        want = ('/d/trace-abc', 'kcopy,copysize', 3, ['cb', '--x'])
-        self.assertEqual(guest.parse_args(
-            ['/d/trace-abc', '--trace', 'kcopy,copysize', '--retries', '3',
-             '--', 'cb', '--x']), want)
-        self.assertEqual(guest.parse_args(
-            ['--guest', '/d/trace-abc', '--trace', 'kcopy,copysize',
-             '--retries', '3', '--', 'cb', '--x']), want)
-
-    def test_defaults(self):
-        self.assertEqual(guest.parse_args(['p', '--', 'c']),
-                         ('p', 'kcopy', 0, ['c']))
-
-    def test_refusals(self):
-        for argv in ([], ['p'], ['p', '--'], ['--guest'], ['p', '--bogus', '--', 'c'],
-                     ['p', '--retries', 'x', '--', 'c']):
-            with mock.patch.object(guest, 'say'), self.assertRaises(Die):
-                guest.parse_args(argv)
 
 
 class RetryTest(ScratchTest):
@@ -86,8 +62,8 @@ class RetryTest(ScratchTest):
 
     def test_main_without_trace(self):
         with mock.patch('sys.stdout', io.StringIO()):
-            rc = guest.main(None, [os.path.join(self.tmp, 'p'), '--trace',
-                                   'none', '--', 'sh', '-c', 'exit 1'])
+            rc = guest.main(None, os.path.join(self.tmp, 'p'), 'none', 0,
+                            ['sh', '-c', 'exit 1'])
         self.assertEqual(rc, 1)
         self.assertEqual(os.listdir(self.tmp), [])
 

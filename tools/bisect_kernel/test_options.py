@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Unit tests of options.py: parsing, the checks that need no kernel."""
+"""Unit tests of options.py: the checks that need no kernel, the
+conversions of a field to its text and back."""
 
 import os
 import unittest
@@ -11,47 +12,6 @@ from . import paths
 from . import trace as tracing
 from .common import BadOption
 from .testlib import ENTRY, ScratchTest
-
-
-class ParseTest(unittest.TestCase):
-    """parse_options: the command line as given."""
-
-    def test_both_spellings_and_last_wins(self):
-        o = options.parse_options(['--tree', '/t', '--sizes=4K', '--sizes', '64'])
-        self.assertEqual(o, {'tree': '/t', 'sizes': '64'})
-
-    def test_value_with_equals_and_empty(self):
-        o = options.parse_options(['--append=a=b c', '--alpha='])
-        self.assertEqual(o, {'append': 'a=b c', 'alpha': ''})
-
-    def test_help(self):
-        for a in ('-h', '--help'):
-            with self.assertRaises(options.Help):
-                options.parse_options(['--tree', '/t', a])
-
-    def bad(self, argv):
-        with self.assertRaises(BadOption) as cm:
-            options.parse_options(argv)
-        return str(cm.exception)
-
-    def test_unknown_option_lists_the_accepted(self):
-        msg = self.bad(['--frobnicate', '1'])
-        self.assertTrue(msg.startswith("unknown option '--frobnicate' (accepted: "
-                                       '--tree --good --bad --dir '), msg)
-        self.assertTrue(msg.endswith('--timeout --help)'), msg)
-        self.assertIn("unknown option '--nope'", self.bad(['--nope=1']))
-
-    def test_missing_value(self):
-        self.assertEqual(self.bad(['--tree']), "option '--tree' needs a value")
-
-    def test_not_an_option(self):
-        self.assertEqual(self.bad(['foo']),
-                         "unexpected argument 'foo' (options only; see --help)")
-        self.assertIn("unexpected argument '-x'", self.bad(['-x']))
-
-    def test_newline(self):
-        self.assertEqual(self.bad(['--append', 'a\nb']),
-                         'invalid --append: contains a newline')
 
 
 class ValuesTest(unittest.TestCase):

@@ -13,6 +13,7 @@ import unittest
 from unittest import mock
 
 from . import bisect
+from . import cli
 from . import common
 from . import options
 from . import paths
@@ -58,7 +59,7 @@ class RunTest(ScratchTest):
                                lambda b, o, t: self.phases.append(b.opts)
                                or 0), \
                 mock.patch('sys.stderr', err):
-            rc = bisect.guard(bisect.run, self.paths, argv)
+            rc = cli.main(self.paths, argv)
         return rc, err.getvalue()
 
     def state_text(self):
