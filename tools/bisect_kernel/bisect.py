@@ -563,7 +563,7 @@ def no_first_bad(b, out, gitlog):
 def step_main(paths, d: str) -> int:
     """The subcommand step DIR, git bisect run's step: its status."""
     if not state.exists(d):
-        say("--step: no bisect state in '%s'" % d)
+        say("step: no bisect state in '%s'" % d)
         raise Die()
     return step.step(Bisect(paths, d, load_state(d)))
 

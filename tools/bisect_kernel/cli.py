@@ -10,8 +10,8 @@ kunit.py has them.
 argparse's refusals are said in the command's words: a bad option of
 run's exits 2 naming it, its value and what is accepted (BadOption); a
 bad use of step or guest, which the bisect runs itself, exits 1 with
-its usage. The shell version's spellings of the internal subcommands,
---step DIR and --guest PREFIX ..., are the same subcommands."""
+its usage. The shell version's spellings of those two, --step DIR and
+--guest PREFIX ..., are refused (exit 2), naming the subcommand."""
 
 import argparse
 import re
@@ -27,8 +27,10 @@ from .common import BadOption, Die, say
 SUBCOMMANDS = ('run', 'step', 'guest')
 STEP_USAGE = 'usage: %s step DIR' % common.ME
 
-# The shell version's spellings, and the subcommand each is.
-LEGACY = {'--step': 'step', '--guest': 'guest'}
+# The shell version's spellings, and the subcommand that took their
+# place.
+LEGACY = {'--step': 'step DIR',
+          '--guest': 'guest PREFIX [--trace LIST] [--retries N] -- COMMAND...'}
 
 
 class Help(Exception):
@@ -127,14 +129,24 @@ def internal_refusal(sub: str, err: Optional[argparse.ArgumentError],
     raise Die()
 
 
+def legacy(args: list[str]) -> None:
+    """A BadOption naming the subcommand in place of the shell version's
+    spelling, when ARGS (up to a '--') has one."""
+    for a in args[:args.index('--') if '--' in args else len(args)]:
+        word = a.split('=', 1)[0]
+        if word in LEGACY:
+            raise BadOption("option '%s' is the shell version's, and no longer "
+                            "taken: give the subcommand, '%s %s'"
+                            % (word, common.ME, LEGACY[word]))
+
+
 def parse(argv: list[str]) -> argparse.Namespace:
     """ARGV parsed: the namespace of its subcommand (run's when it names
     none), guest's COMMAND as 'command'. Raises Help, BadOption, or Die
     after step's and guest's usage."""
     args = list(argv)
-    if args and args[0] in LEGACY:
-        args[0] = LEGACY[args[0]]
-    elif not args or args[0].startswith('-'):
+    legacy(args)
+    if not args or args[0].startswith('-'):
         args.insert(0, 'run')
     command: list[str] = []
     if args[0] == 'guest' and '--' in args:

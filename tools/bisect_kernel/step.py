@@ -76,7 +76,7 @@ def step(b):
     """git bisect run's step on the tree's HEAD: its status."""
     commit, rc = common.output(['git', '-C', b.tree, 'rev-parse', 'HEAD'])
     if rc != 0:
-        say('--step: no HEAD in %s' % b.tree)
+        say('step: no HEAD in %s' % b.tree)
         raise Die()
     c12 = short(commit)
     # The tree must be the commit it says: a kernel built from anything

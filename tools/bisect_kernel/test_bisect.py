@@ -138,15 +138,13 @@ class CommandTest(ScratchTest):
             with mock.patch.object(bisect, 'run', return_value=7) as run:
                 self.assertEqual(cli.main('P', argv), 7)
             run.assert_called_once_with('P', {'tree': 't'})
-        for argv in (['step', 'd'], ['--step', 'd']):
-            with mock.patch.object(bisect, 'step_main',
-                                   return_value=7) as step_main:
-                self.assertEqual(cli.main('P', argv), 7)
-            step_main.assert_called_once_with('P', 'd')
-        for argv in (['guest', 'p', '--', 'c'], ['--guest', 'p', '--', 'c']):
-            with mock.patch.object(guest, 'main', return_value=7) as main:
-                self.assertEqual(cli.main('P', argv), 7)
-            main.assert_called_once_with('P', 'p', 'kcopy', 0, ['c'])
+        with mock.patch.object(bisect, 'step_main',
+                               return_value=7) as step_main:
+            self.assertEqual(cli.main('P', ['step', 'd']), 7)
+        step_main.assert_called_once_with('P', 'd')
+        with mock.patch.object(guest, 'main', return_value=7) as main:
+            self.assertEqual(cli.main('P', ['guest', 'p', '--', 'c']), 7)
+        main.assert_called_once_with('P', 'p', 'kcopy', 0, ['c'])
 
     def test_help(self):
         rc, out, err = self.run_cmd('--help')
@@ -170,16 +168,29 @@ class CommandTest(ScratchTest):
             self.assertEqual(os.listdir(self.tmp), [])
 
     def test_internal_modes_usage(self):
-        for args in (['--step'], ['step', 'a', 'b'], ['guest'], ['--guest']):
+        for args in (['step'], ['step', 'a', 'b'], ['guest'], ['guest', 'p']):
             rc, _, err = self.run_cmd(*args)
             self.assertEqual(rc, 1, args)
             self.assertIn('usage: bisect-kernel ', err)
         rc, _, err = self.run_cmd('step', self.tmp)
         self.assertEqual(rc, 1)
-        self.assertIn("--step: no bisect state in '%s'" % self.tmp, err)
+        self.assertIn("step: no bisect state in '%s'" % self.tmp, err)
+
+    def test_the_shell_versions_spellings_name_the_subcommand(self):
+        for args, sub in ((['--step', self.tmp], 'step DIR'),
+                          (['--guest', self.tmp + '/p', '--', 'true'],
+                           'guest PREFIX [--trace LIST] [--retries N] -- '
+                           'COMMAND...')):
+            rc, out, err = self.run_cmd(*args)
+            self.assertEqual((rc, out), (2, ''), err)
+            self.assertIn("bisect-kernel: option '%s' is the shell version's, "
+                          "and no longer taken: give the subcommand, "
+                          "'bisect-kernel %s'\n" % (args[0], sub), err)
+            self.assertTrue(err.endswith("Try 'tools/bisect-kernel --help'.\n"))
+            self.assertEqual(os.listdir(self.tmp), [])
 
     def test_guest_passes_the_status(self):
-        rc, out, _ = self.run_cmd('--guest', self.tmp + '/p', '--trace', 'none',
+        rc, out, _ = self.run_cmd('guest', self.tmp + '/p', '--trace', 'none',
                                   '--', 'sh', '-c', 'echo hi; exit 125')
         self.assertEqual((rc, out), (125, 'hi\n'))
 

@@ -69,6 +69,21 @@ class RunParseTest(unittest.TestCase):
             "unknown subcommand 'foo' (accepted: run, step, guest; OPTIONS "
             "alone are run's)"))
 
+    def test_the_shell_versions_spellings(self):
+        want = ("option '%s' is the shell version's, and no longer taken: "
+                "give the subcommand, 'bisect-kernel %s'")
+        step = want % ('--step', 'step DIR')
+        guest = want % ('--guest', 'guest PREFIX [--trace LIST] [--retries N] '
+                        '-- COMMAND...')
+        self.assertEqual(self.bad(['--step', '/d']), step)
+        self.assertEqual(self.bad(['--tree', '/t', '--step=/d']), step)
+        self.assertEqual(self.bad(['--guest', 'p', '--', 'c']), guest)
+        self.assertEqual(self.bad(['guest', 'p', '--guest', 'q', '--', 'c']),
+                         guest)
+        # After '--', the words are guest's command's.
+        self.assertEqual(cli.parse(['guest', 'p', '--', 'c', '--step']).command,
+                         ['c', '--step'])
+
     def test_newline(self):
         self.assertEqual(self.bad(['--append', 'a\nb']),
                          'invalid --append: contains a newline')
