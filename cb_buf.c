@@ -192,7 +192,7 @@ struct cb_found {
 /*
  * One nap between two bursts of tries, interruptible: a signal, a stop,
  * a freeze and io_uring's cancel (TIF_NOTIFY_SIGNAL) end it at once, the
- * rest of cb_krun_check() within *nap_ns, which doubles up to the last.
+ * rest of cb_krun_go_on() within *nap_ns, which doubles up to the last.
  */
 static void cb_lock_nap(u64 *nap_ns)
 {
@@ -209,7 +209,7 @@ static void cb_lock_nap(u64 *nap_ns)
  * thread queued for it, may wait for what never comes (a GUP of a FUSE
  * page whose server does not answer), and a sleep in the queue ends only
  * when the lock is granted (or, killable, on SIGKILL). So it tries the
- * lock, and between tries checks everything cb_krun_check() checks: tries
+ * lock, and between tries checks everything cb_krun_go_on() checks: tries
  * in bursts of CB_LOCK_SPINS, rescheduling between them (a read trylock
  * fails while a writer of the lock is queued: under a storm of mmap() calls
  * the lock is free only for moments), an interruptible nap between bursts.
@@ -229,17 +229,17 @@ int cb_buf_mm_lock(struct cb_krun *c)
 	if (mmap_read_trylock(current->mm))
 		return 0;
 	t0 = ktime_get_ns();
+	c->lock_waiting = true;
 	while (!mmap_read_trylock(current->mm)) {
-		ret = cb_krun_check(c);
+		ret = cb_krun_pause(c);
 		if (ret)
 			break;
-		if (++tries % CB_LOCK_SPINS) {
-			cond_resched();
+		if (++tries % CB_LOCK_SPINS)
 			cpu_relax();
-		} else {
+		else
 			cb_lock_nap(&nap_ns);
-		}
 	}
+	c->lock_waiting = false;
 	c->lock_wait_ns += ktime_get_ns() - t0;
 	return ret;
 }
@@ -413,7 +413,7 @@ static int cb_fault_in_batch(struct cb_krun *c, const struct cb_buf *b, unsigned
  * tables (its first use, or after MADV_DONTNEED), without writing to it;
  * the copies run with page faults disabled. Batch by batch, the mmap lock
  * taken by cb_buf_mm_lock() for each, checking between batches what
- * cb_krun_check() checks; the lock's holder never holds it up beyond one
+ * cb_krun_go_on() checks; the lock's holder never holds it up beyond one
  * of those. Called with migration enabled.
  * @c: the run
  * @b: the user side
@@ -422,7 +422,7 @@ static int cb_fault_in_batch(struct cb_krun *c, const struct cb_buf *b, unsigned
  * access the copy needs (mprotect()); -EACCES when its protection key
  * denies that access; -ENOMEM when it is there and usable and its pages
  * could not be mapped (the page tables' allocation failed: the buffer's own
- * fault handler cannot fail); or why the run ends (cb_krun_check(); a
+ * fault handler cannot fail); or why the run ends (cb_krun_go_on(); a
  * fatal signal is -ERESTARTSYS, never -ENOMEM).
  */
 int cb_buf_fault_in(struct cb_krun *c, const struct cb_buf *b)
@@ -431,11 +431,7 @@ int cb_buf_fault_in(struct cb_krun *c, const struct cb_buf *b)
 	int ret;
 
 	while (addr < end) {
-		ret = cb_fault_in_batch(c, b, &addr, end);
-		if (ret)
-			return ret;
-		cond_resched();
-		ret = cb_krun_check(c);
+		ret = cb_fault_in_batch(c, b, &addr, end) ?: cb_krun_pause(c);
 		if (ret)
 			return ret;
 	}

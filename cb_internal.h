@@ -4,9 +4,10 @@
  * enums and the knobs made from the lists of copybench.h, the variant
  * table's entry, and the functions each part offers the others. State
  * stays file-static in the part that owns it. Who calls whom: copybench.c
- * (entry, file table) calls every part; cb_run.c and cb_data.c call
- * cb_knobs.c, cb_variants.c and cb_buf.c; cb_knobs.c calls cb_variants.c
- * only.
+ * (entry, file table) calls every part; cb_run.c calls cb_measure.c,
+ * cb_buf.c and cb_stop.c (cb_run.h), cb_measure.c calls cb_buf.c and
+ * cb_stop.c, cb_buf.c calls cb_stop.c; the run's files and cb_data.c call
+ * cb_knobs.c and cb_variants.c; cb_knobs.c calls cb_variants.c only.
  */
 #ifndef CB_INTERNAL_H
 #define CB_INTERNAL_H

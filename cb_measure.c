@@ -4,10 +4,10 @@
  * held on its CPU with migrate_disable() (kernel/rcu/refscale.c's way, in
  * the writer rather than a thread): the cost of one copy, the loops, a
  * warm-up, then the timed samples with the baseline samples between them,
- * and their statistics. A deadline timer, the writer's own signals and
- * io_uring's cancel stop it within one copy; CPU hotplug and affinity
- * changes, which wait for a migrate-disabled task, end it at the next
- * sample. Nothing in it sleeps while it holds the CPU: the mmap lock is
+ * and their statistics. What ends it, cb_stop.c says: the deadline, the
+ * writer's own signals and io_uring's cancel within one copy; CPU hotplug
+ * and affinity changes, which wait for a migrate-disabled task, at the
+ * next sample. Nothing in it sleeps while it holds the CPU: the mmap lock is
  * tried, or waited for with migration enabled by a writer pinned to the
  * run's CPU (cb_window_begin()); the fault-in runs with migration enabled.
  * No wait for the lock is in its queue (cb_buf_mm_lock()): each ends on
@@ -35,37 +35,6 @@
 /* Cache flushes of cold runs go in pieces this big, each a rescheduling point. */
 #define CB_FLUSH_PIECE		(256UL << 10)
 
-/**
- * cb_krun_fail - say why the run fails, for last_error
- * @c: the run
- * @err: the negative errno it fails with
- * @fmt: the reason, in words
- *
- * Return: @err.
- */
-int cb_krun_fail(struct cb_krun *c, int err, const char *fmt, ...)
-{
-	va_list args;
-
-	va_start(args, fmt);
-	vsnprintf(c->why, sizeof(c->why), fmt, args);
-	va_end(args);
-	return err;
-}
-
-/**
- * cb_krun_cancelled - the run ends for io_uring's cancel (cb_cancelled())
- * @c: the run
- *
- * Return: -ECANCELED, what the canceller and the request's completion get.
- */
-int cb_krun_cancelled(struct cb_krun *c)
-{
-	return cb_krun_fail(c, -ECANCELED,
-			    "io_uring cancelled the run after %llu ms (IORING_OP_ASYNC_CANCEL, or the ring's teardown at close or exit); the previous results stay",
-			    div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC));
-}
-
 static u64 cb_cycles_to_ms(u64 cycles)
 {
 	return tsc_khz ? div_u64(cycles, tsc_khz) : 0;
@@ -74,78 +43,6 @@ static u64 cb_cycles_to_ms(u64 cycles)
 static u64 cb_cycles_to_us(u64 cycles)
 {
 	return tsc_khz ? div_u64(cycles * 1000, tsc_khz) : 0;
-}
-
-static enum hrtimer_restart cb_deadline(struct hrtimer *timer)
-{
-	struct cb_krun *c = container_of(timer, struct cb_krun, timer);
-
-	WRITE_ONCE(c->stop, 1);
-	return HRTIMER_NORESTART;
-}
-
-/*
- * Checked before every copy, inside the timed window too: loads of hot
- * lines and well-predicted branches, which the baseline loop pays as
- * well. A signal, not TIF_NOTIFY_SIGNAL: task_work (io_uring's completions)
- * waits for the write to return and neither ends nor blocks the run; in an
- * io-wq worker the flag is io_uring's cancel (cb_cancelled()).
- */
-static __always_inline bool cb_stopping(const struct cb_krun *c)
-{
-	return READ_ONCE(c->stop) || task_sigpending(current) || cb_cancelled();
-}
-
-/* The run's CPU left the writer's allowed CPUs after cb_run_check() found it there. */
-static int cb_cpu_left(struct cb_krun *c)
-{
-	return cb_krun_fail(c, -EINVAL,
-			    "cpu %d left the writer's allowed CPUs (now %*pbl) during the run: a cpuset or affinity change",
-			    c->cpu, cpumask_pr_args(&current->cpus_mask));
-}
-
-/*
- * Between copies and samples (preemptible, outside any timed window): why
- * the run cannot go on, or 0. A signal first: -ERESTARTSYS, so that the
- * write restarts after a stop, a freeze or an SA_RESTART handler, and
- * fails with EINTR after another handler; io_uring's cancel: -ECANCELED,
- * what the canceller is told. Then the deadline; then the CPU:
- * going offline (hotplug waits for this task), or outside the writer's
- * allowed CPUs (a cpuset or affinity change, whose setter waits for this
- * task), both ended here so that the waiter is released.
- */
-static int cb_check(struct cb_krun *c)
-{
-	int cpu = c->cpu;
-
-	if (task_sigpending(current))
-		return -ERESTARTSYS;
-	if (cb_cancelled())
-		return cb_krun_cancelled(c);
-	if (READ_ONCE(c->stop))
-		return -ETIME;
-	if (!cpu_active(cpu))
-		return cb_krun_fail(c, -ENODEV, "cpu %d went offline during the run", cpu);
-	if (!cpumask_test_cpu(cpu, &current->cpus_mask))
-		return cb_cpu_left(c);
-	return 0;
-}
-
-/**
- * cb_krun_check - why a run that waits for its writer's mmap lock
- * (cb_buf_mm_lock()) cannot go on, or 0: in the timed part what cb_check()
- * checks; before it, in the preparation, a signal, io_uring's cancel and
- * the deadline (the timer is not armed yet: the clock is read)
- * @c: the run
- *
- * Return: 0, -ERESTARTSYS, or a negative errno with the reason in @c->why
- * (none for -ETIME in the timed part, which cb_measure_samples() gives).
- */
-int cb_krun_check(struct cb_krun *c)
-{
-	if (c->timed)
-		return cb_check(c);
-	return cb_prep_check(c, "waiting for the writer's mmap lock, before the first copy (another of its threads held it or queued for it)");
 }
 
 /*
@@ -162,12 +59,6 @@ static int cb_back_on_cpu(struct cb_krun *c, const char *during)
 	return cb_krun_fail(c, -EAGAIN,
 			    "the writer moved from cpu %d to cpu %d while %s during the run; pin the writer to one CPU (taskset -c N) and write cpu",
 			    c->cpu, here, during);
-}
-
-static int cb_between(struct cb_krun *c)
-{
-	cond_resched();
-	return cb_check(c);
 }
 
 /* The empty copies of the baseline: one per direction, typed alike. */
@@ -311,7 +202,7 @@ static cb_once_fn cb_once_for(enum cb_direction dir)
 
 /*
  * A writer pinned to the run's CPU alone, which only an affinity change
- * or CPU hotplug can move: those cb_check() sees after the wait, so it may
+ * or CPU hotplug can move: those cb_krun_go_on() sees after the wait, so it may
  * wait for the lock with migration enabled, asleep between tries
  * (cb_buf_mm_lock()) rather than spinning on its CPU.
  */
@@ -335,7 +226,7 @@ static int cb_window_wait(struct cb_krun *c)
 	migrate_disable();
 	if (ret)
 		return ret;
-	ret = cb_check(c) ?: cb_back_on_cpu(c, "it waited for its mmap lock");
+	ret = cb_krun_go_on(c) ?: cb_back_on_cpu(c, "it waited for its mmap lock");
 	if (ret)
 		cb_buf_unlock(c);
 	return ret;
@@ -346,7 +237,7 @@ static int cb_window_wait(struct cb_krun *c)
  * preemption and page faults off. The run never sleeps for the lock while
  * it holds its CPU, and never in the lock's queue: while another thread
  * holds it, or queues for it as a writer (mmap(), mprotect(), munmap()),
- * the run tries again after every check of cb_check(), rescheduling
+ * the run tries again after every check of cb_krun_go_on(), rescheduling
  * between tries, so that CPU hotplug, an affinity change, a signal,
  * io_uring's cancel and the deadline end the wait as they end a sample.
  * A writer pinned to the run's CPU waits with migration enabled instead,
@@ -360,7 +251,8 @@ static int cb_window_begin(struct cb_krun *c)
 	while ((ret = cb_buf_lock(c, false)) == -EAGAIN) {
 		if (!t0)
 			t0 = ktime_get_ns();
-		ret = cb_check(c);
+		c->lock_waiting = true;
+		ret = cb_krun_pause(c);
 		if (ret)
 			break;
 		if (cb_may_sleep(c)) {
@@ -369,9 +261,9 @@ static int cb_window_begin(struct cb_krun *c)
 			ret = cb_window_wait(c);
 			break;
 		}
-		cond_resched();
 		cpu_relax();
 	}
+	c->lock_waiting = false;
 	if (t0)
 		c->lock_wait_ns += ktime_get_ns() - t0;
 	if (ret)
@@ -415,10 +307,9 @@ static int cb_flush(struct cb_krun *c)
 		n = min(c->len - at, CB_FLUSH_PIECE);
 		cb_buf_flush(&c->src, c->k.src_offset + at, n);
 		cb_buf_flush(&c->dst, c->k.dst_offset + at, n);
-		ret = cb_check(c);
+		ret = cb_krun_pause(c);
 		if (ret)
 			return ret;
-		cond_resched();
 	}
 	return 0;
 }
@@ -441,10 +332,10 @@ static int cb_time_hot(struct cb_krun *c, const struct cb_kvariant *v, cb_once_f
 	OPTIMIZER_HIDE_VAR(zero);
 	t0 = rdtsc_ordered();
 	if (!c->k.chain) {
-		for (i = 0; i < loops && !cb_stopping(c); i++)
+		for (i = 0; i < loops && !cb_krun_stopping(c); i++)
 			*left |= once(c, v, 0);
 	} else {
-		for (i = 0; i < loops && !cb_stopping(c); i++) {
+		for (i = 0; i < loops && !cb_krun_stopping(c); i++) {
 			*left |= once(c, v, off);
 			off = cb_chain_next(c, user, zero, left);
 		}
@@ -452,7 +343,7 @@ static int cb_time_hot(struct cb_krun *c, const struct cb_kvariant *v, cb_once_f
 	ret = cb_elapsed(c, t0, cycles);
 	cb_window_end(c);
 	if (!ret && i < loops)
-		ret = cb_check(c) ?: -ERESTARTSYS;
+		ret = cb_krun_go_on(c) ?: -ERESTARTSYS;
 	return ret;
 }
 
@@ -460,7 +351,7 @@ static int cb_time_hot(struct cb_krun *c, const struct cb_kvariant *v, cb_once_f
  * Cold: loops copies, each in its own window after both buffers are
  * flushed when flush is set (the cold baseline keeps the windows and skips
  * the flush). Before every copy, outside the windows, what hot samples do
- * between samples: a reschedule and every check of cb_check(), whatever
+ * between samples: a reschedule and every check of cb_krun_go_on(), whatever
  * the size (a flush of 0 bytes has no piece to check after), so that a
  * signal, the deadline, CPU hotplug and an affinity change end a cold
  * sample within one copy.
@@ -474,7 +365,7 @@ static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_
 
 	*cycles = 0;
 	for (i = 0; i < loops; i++) {
-		ret = cb_between(c);
+		ret = cb_krun_pause(c);
 		if (!ret && flush)
 			ret = cb_flush(c);
 		if (!ret)
@@ -495,14 +386,14 @@ static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_
 /*
  * cb_time_sample - time loops copies with variant v, hot (one window) or
  * cold (windows set, one window per copy; flush says whether the buffers
- * are flushed before each). Stops within one copy when cb_stopping(). A
+ * are flushed before each). Stops within one copy when cb_krun_stopping(). A
  * short copy means the user side's pages were zapped (MADV_DONTNEED, which
  * runs beside a copy under the same read lock), or a protection changed
  * that the next check names: the pages are faulted in again, outside any
  * window and with migration enabled (the fault-in may wait for the mmap
  * lock and allocates page tables), and the sample taken again, until the
  * deadline or a signal. A writer that moved meanwhile ends the run: for
- * its CPU going offline or an affinity change as cb_check() says, else
+ * its CPU going offline or an affinity change as cb_krun_go_on() says, else
  * cb_back_on_cpu().
  * Returns 0 with the cycles in *cycles, or a negative errno.
  */
@@ -510,6 +401,7 @@ static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *
 				   bool windows, bool flush, u64 *cycles)
 {
 	cb_once_fn once = cb_once_for(c->k.direction);
+	const char *doing;
 	unsigned long left;
 	int ret;
 
@@ -522,19 +414,22 @@ static noinline int cb_time_sample(struct cb_krun *c, const struct cb_kvariant *
 			return ret;
 		if (WARN_ON_ONCE(!c->user))	/* only user memory can be short */
 			return -EFAULT;
+		doing = c->doing;
+		c->doing = "mapping the buffer's zapped pages in again";
 		migrate_enable();
 		ret = cb_buf_fault_in(c, c->user);
 		migrate_disable();
 		/*
 		 * Why the writer moved first, as cb_window_wait() does: a
 		 * pinned writer moves only for hotplug (ENODEV) or an affinity
-		 * change (EINVAL); only a move cb_check() cannot explain is
+		 * change (EINVAL); only a move cb_krun_go_on() cannot explain is
 		 * the scheduler's (EAGAIN).
 		 */
-		ret = ret ?: cb_between(c) ?:
+		ret = ret ?: cb_krun_pause(c) ?:
 		      cb_back_on_cpu(c, "the buffer's zapped pages (MADV_DONTNEED, reclaim) were mapped in again");
 		if (ret)
 			return ret;
+		c->doing = doing;
 	}
 }
 
@@ -581,7 +476,7 @@ static int cb_calibrate_one(struct cb_krun *c, bool cold)
 					    "one copy of %lu bytes would keep preemption off for about %llu ms (from a copy of %lu bytes), above the bound of %u ms; lower size",
 					    len, cb_cycles_to_ms(pred), s, CB_SAMPLE_MS_MAX);
 		s = next;
-		ret = cb_between(c);
+		ret = cb_krun_pause(c);
 		if (ret)
 			return ret;
 	}
@@ -625,7 +520,7 @@ static int cb_pick_loops(struct cb_krun *c, bool cold, u32 *loops)
 			return ret;
 		if (t >= target || n >= CB_LOOPS_MAX / 2 || one * n * 2 > limit)
 			break;
-		ret = cb_between(c);
+		ret = cb_krun_pause(c);
 		if (ret)
 			return ret;
 	}
@@ -704,6 +599,30 @@ static void cb_stats(struct cb_krun *c, u32 loops, u32 n, u32 nb)
 }
 
 /*
+ * max_run_ms came before the first timed sample: what the run was doing,
+ * and what it knew by then of one copy's cost, the loops and its waits for
+ * the writer's mmap lock.
+ */
+static int cb_measure_late(struct cb_krun *c, u32 loops)
+{
+	char copy[64] = "", lock[128] = "";
+
+	if (c->one_cycles && loops)
+		snprintf(copy, sizeof(copy), " (one copy takes about %llu us, loops %u)",
+			 cb_cycles_to_us(c->one_cycles), loops);
+	else if (c->one_cycles)
+		snprintf(copy, sizeof(copy), " (one copy takes about %llu us)",
+			 cb_cycles_to_us(c->one_cycles));
+	if (c->lock_wait_ns)
+		snprintf(lock, sizeof(lock),
+			 ", after %llu ms waiting for the writer's mmap lock, which another of its threads held or queued for",
+			 div_u64(c->lock_wait_ns, NSEC_PER_MSEC));
+	return cb_krun_fail(c, -ETIME,
+			    "max_run_ms %u was reached after %llu ms, while %s, before the first timed sample%s%s; raise max_run_ms",
+			    c->k.max_run_ms, cb_krun_ms(c), c->doing, copy, lock);
+}
+
+/*
  * The measurement: one copy's cost, the loops, one untimed sample more
  * (warm-up), then for each timed sample first a baseline sample (the first
  * CB_BASELINE_SAMPLES times). The deadline ends it: with the samples taken
@@ -716,17 +635,26 @@ static int cb_measure_samples(struct cb_krun *c)
 	u64 t;
 	int ret;
 
-	ret = cb_calibrate_one(c, cold) ?: cb_between(c) ?:
-	      cb_pick_loops(c, cold, &loops) ?: cb_between(c) ?:
-	      cb_time_sample(c, c->v, loops, cold, cold, &t);
+	c->doing = "timing one copy";
+	ret = cb_calibrate_one(c, cold) ?: cb_krun_pause(c);
+	if (!ret) {
+		c->doing = "choosing the loops";
+		ret = cb_pick_loops(c, cold, &loops) ?: cb_krun_pause(c);
+	}
+	if (!ret) {
+		c->doing = "warming up";
+		ret = cb_time_sample(c, c->v, loops, cold, cold, &t);
+	}
+	if (!ret)
+		c->doing = "timing the samples";
 	while (!ret && n < c->k.samples) {
 		if (nb < CB_BASELINE_SAMPLES) {
-			ret = cb_between(c) ?: cb_time_sample(c, &cb_empty, loops, cold, false, &t);
+			ret = cb_krun_pause(c) ?: cb_time_sample(c, &cb_empty, loops, cold, false, &t);
 			if (ret)
 				break;
 			c->b100[nb++] = div_u64(t * 100, loops);
 		}
-		ret = cb_between(c) ?: cb_time_sample(c, c->v, loops, cold, cold, &t);
+		ret = cb_krun_pause(c) ?: cb_time_sample(c, c->v, loops, cold, cold, &t);
 		if (ret)
 			break;
 		c->c100[n++] = div_u64(t * 100, loops);
@@ -734,12 +662,7 @@ static int cb_measure_samples(struct cb_krun *c)
 	if (ret == -ETIME && n)
 		ret = 0;
 	else if (ret == -ETIME)
-		return cb_krun_fail(c, -ETIME,
-				    "max_run_ms %u was reached after %llu ms, before the first timed sample (one copy takes about %llu us, loops %u; %llu ms waiting for the writer's mmap lock, which another of its threads held or queued for); raise max_run_ms",
-				    c->k.max_run_ms,
-				    div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC),
-				    cb_cycles_to_us(c->one_cycles), loops,
-				    div_u64(c->lock_wait_ns, NSEC_PER_MSEC));
+		return cb_measure_late(c, loops);
 	if (ret)
 		return ret;
 	cb_stats(c, loops, n, nb);
@@ -754,16 +677,15 @@ static int cb_measure_samples(struct cb_krun *c)
 static int cb_measure_cpu(struct cb_krun *c)
 {
 	int here = smp_processor_id();
+	int ret;
 
 	c->cpu = c->k.cpu >= 0 ? c->k.cpu : here;
-	if (!cpu_active(c->cpu))
-		return cb_krun_fail(c, -ENODEV, "cpu %d is going offline (online: %*pbl)",
-				    c->cpu, cpumask_pr_args(cpu_online_mask));
-	if (c->cpu == here)
-		return 0;
-	/* cb_run_check() found it allowed: it left during the preparation. */
-	if (!cpumask_test_cpu(c->cpu, &current->cpus_mask))
-		return cb_cpu_left(c);
+	c->cpu_held = true;
+	c->doing = "taking the run's CPU";
+	/* Offline, or not allowed: cb_run_check() found it there, it left since. */
+	ret = cb_krun_go_on(c);
+	if (ret || c->cpu == here)
+		return ret;
 	return cb_krun_fail(c, -EINVAL,
 			    "the writer is on cpu %d, not on cpu %d: a run runs on its writer's CPU and never moves it; pin the writer to cpu %d first (taskset -c %d, sched_setaffinity()), or write -1 to cpu",
 			    here, c->cpu, c->cpu, c->cpu);
@@ -771,8 +693,8 @@ static int cb_measure_cpu(struct cb_krun *c)
 
 /**
  * cb_measure - the timed part of a run, in the writer's context, which
- * stays on the run's CPU (migrate_disable()) with the deadline timer armed
- * there; the results' statistics in @c->r
+ * stays on the run's CPU (migrate_disable()); the results' statistics in
+ * @c->r
  * @c: the run, prepared (buffers filled, the user side faulted in)
  *
  * Return: 0, or a negative errno with the reason in @c->why (none for
@@ -783,15 +705,8 @@ int cb_measure(struct cb_krun *c)
 	int ret;
 
 	migrate_disable();
-	ret = cb_measure_cpu(c);
-	if (!ret) {
-		hrtimer_setup(&c->timer, cb_deadline, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
-		hrtimer_start(&c->timer, ns_to_ktime(c->deadline_ns), HRTIMER_MODE_ABS_PINNED);
-		c->timed = true;
-		ret = cb_check(c) ?: cb_measure_samples(c);
-		c->timed = false;
-		hrtimer_cancel(&c->timer);
-	}
+	ret = cb_measure_cpu(c) ?: cb_measure_samples(c);
+	c->cpu_held = false;
 	migrate_enable();
 	return ret;
 }

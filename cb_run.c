@@ -35,11 +35,6 @@ static bool cb_dir_dst_user(enum cb_direction dir)
 	return dir == CB_DIR_to_user || dir == CB_DIR_to_iter;
 }
 
-static u64 cb_run_ms(const struct cb_krun *c)
-{
-	return div_u64(ktime_get_ns() - c->start_ns, NSEC_PER_MSEC);
-}
-
 /*
  * What can be refused before anything is allocated. The CPU is checked
  * again, for good, once the run holds it (cb_measure()).
@@ -74,30 +69,6 @@ static int cb_run_check(struct cb_krun *c)
 	return 0;
 }
 
-/**
- * cb_prep_check - between steps of the preparation, and between its tries
- * of the writer's mmap lock: a signal, io_uring's cancel or the deadline
- * ends it. A signal, not TIF_NOTIFY_SIGNAL, which is task_work's (it waits
- * for the write's return) in any writer but an io-wq worker.
- * @c: the run
- * @doing: what the run was doing, for last_error
- *
- * Return: 0, -ERESTARTSYS, or a negative errno with the reason in @c->why.
- */
-int cb_prep_check(struct cb_krun *c, const char *doing)
-{
-	cond_resched();
-	if (task_sigpending(current))
-		return -ERESTARTSYS;
-	if (cb_cancelled())
-		return cb_krun_cancelled(c);
-	if (ktime_get_ns() > c->deadline_ns)
-		return cb_krun_fail(c, -ETIME,
-				    "max_run_ms %u was reached after %llu ms, while %s; raise max_run_ms",
-				    c->k.max_run_ms, cb_run_ms(c), doing);
-	return 0;
-}
-
 /*
  * Source byte i is cb_data_byte(i); destination byte j starts as the
  * complement of the source byte that is to land on it, so a byte the copy
@@ -109,17 +80,18 @@ static int cb_fill(struct cb_krun *c)
 	unsigned long at, n;
 	int ret;
 
+	c->doing = "filling the buffers";
 	for (at = 0; at < c->src.len; at += n) {
 		n = min(c->src.len - at, PAGE_SIZE);
 		cb_pattern_fill(c->src.kbase + at, at, n, 0);
-		ret = cb_prep_check(c, "filling the buffers");
+		ret = cb_krun_pause(c);
 		if (ret)
 			return ret;
 	}
 	for (at = 0; at < c->dst.len; at += n) {
 		n = min(c->dst.len - at, PAGE_SIZE);
 		cb_pattern_fill(c->dst.kbase + at, at + shift, n, 0xff);
-		ret = cb_prep_check(c, "filling the buffers");
+		ret = cb_krun_pause(c);
 		if (ret)
 			return ret;
 	}
@@ -142,7 +114,7 @@ static int cb_run_side(struct cb_krun *c, struct cb_buf *b, u64 bytes, bool user
 					   "the %llu-byte %s buffer cannot be allocated (the writer's memory cgroup limit, or low memory)",
 					   (u64)b->len, dst ? "destination" : "source");
 	}
-	return ret ?: cb_prep_check(c, "allocating the buffers");
+	return ret ?: cb_krun_pause(c);
 }
 
 /* Buffers, filled, the user side's pages in the writer's page tables; the copy's pointers. */
@@ -153,7 +125,9 @@ static int cb_run_prepare(struct cb_krun *c)
 	bool dst_user = cb_dir_dst_user(k->direction);
 	int ret;
 
-	c->c100 = kvmalloc_array(k->samples, sizeof(*c->c100), GFP_KERNEL_ACCOUNT);
+	c->doing = "allocating the buffers";
+	c->c100 = kvmalloc_array(k->samples, sizeof(*c->c100),
+				 GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!c->c100)
 		return cb_krun_fail(c, -ENOMEM, "no memory for %u samples", k->samples);
 	ret = cb_run_side(c, &c->src, k->size + k->src_offset, src_user, false) ?:
@@ -162,6 +136,7 @@ static int cb_run_prepare(struct cb_krun *c)
 	if (ret)
 		return ret;
 	if (c->user) {
+		c->doing = "faulting the buffer in";
 		ret = cb_buf_fault_in(c, c->user);
 		if (ret)
 			return ret;
@@ -171,7 +146,7 @@ static int cb_run_prepare(struct cb_krun *c)
 	c->usrc = src_user ? c->src.ubase + k->src_offset : NULL;
 	c->udst = dst_user ? c->dst.ubase + k->dst_offset : NULL;
 	c->len = k->size;
-	return cb_prep_check(c, "faulting the buffer in");
+	return cb_krun_pause(c);
 }
 
 /*
@@ -238,7 +213,7 @@ static int cb_run_publish(struct cb_krun *c)
 	/* bytes / ns * 1000 = MB/s (10^6 bytes per second) */
 	if (r->ns_median)
 		r->mb_per_s = div64_u64(size * 100000ULL, r->ns_median);
-	r->run_ms = cb_run_ms(c);
+	r->run_ms = cb_krun_ms(c);
 
 	r = kmemdup(r, sizeof(*r), GFP_KERNEL);
 	if (!r)
@@ -255,12 +230,14 @@ static int cb_run_one(struct cb_krun *c)
 {
 	int ret;
 
-	c->start_ns = ktime_get_ns();
-	c->deadline_ns = c->start_ns + (u64)c->k.max_run_ms * NSEC_PER_MSEC;
 	c->v = c->k.variant;
-
-	ret = cb_run_check(c) ?: cb_run_prepare(c) ?: cb_measure(c) ?: cb_run_verify(c) ?:
-	      cb_run_publish(c);
+	cb_krun_start(c);
+	ret = cb_run_check(c) ?: cb_run_prepare(c) ?: cb_measure(c);
+	cb_krun_end(c);
+	if (!ret) {
+		c->doing = "checking the copied bytes";
+		ret = cb_run_verify(c) ?: cb_run_publish(c);
+	}
 	/*
 	 * An io-wq worker's -ERESTARTSYS is -EINTR to its request: io_uring
 	 * restarts nothing (io_fixup_restart_res()), a stop or a freeze
@@ -268,14 +245,16 @@ static int cb_run_one(struct cb_krun *c)
 	 */
 	if (ret == -ERESTARTSYS && (current->flags & PF_IO_WORKER))
 		cb_refuse("run", -EINTR,
-			  "a signal, a stop or a freeze interrupted the run after %llu ms; the previous results stay; the write came through io_uring, which completes it with EINTR and does not start it again: submit it again",
-			  cb_run_ms(c));
+			  "a signal, a stop or a freeze interrupted the run after %llu ms, while %s; the previous results stay; the write came through io_uring, which completes it with EINTR and does not start it again: submit it again",
+			  cb_krun_ms(c), c->doing);
 	else if (ret == -ERESTARTSYS)
 		cb_refuse("run", -EINTR,
-			  "a signal interrupted the run after %llu ms; the previous results stay (the write starts the run again after a stop, a freeze or an SA_RESTART handler, and fails with EINTR after another handler)",
-			  cb_run_ms(c));
+			  "a signal interrupted the run after %llu ms, while %s; the previous results stay (the write starts the run again after a stop, a freeze or an SA_RESTART handler, and fails with EINTR after another handler)",
+			  cb_krun_ms(c), c->doing);
+	else if (ret && c->why[0])
+		cb_refuse("run", ret, "%s", c->why);
 	else if (ret)
-		cb_refuse("run", ret, "%s", c->why[0] ? c->why : "the run failed");
+		cb_refuse("run", ret, "the run failed while %s", c->doing);
 
 	cb_buf_free(&c->dst);
 	cb_buf_free(&c->src);

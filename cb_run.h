@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cb_run.h - what the parts of a timed run share: cb_run.c (the run and
- * results files, the course of a run), cb_buf.c (its buffers: the kernel
- * side and the writer's mapping of the buffer file), cb_measure.c (the
- * timed part). The whole run happens in the writer's own context.
+ * results files, the course of a run), cb_measure.c (the timed part),
+ * cb_buf.c (its buffers: the kernel side and the writer's mapping of the
+ * buffer file), cb_stop.c (may the run go on?), each calling only the
+ * ones after it. The whole run happens in the writer's own context.
  */
 #ifndef CB_RUN_H
 #define CB_RUN_H
 
 #include <linux/hrtimer.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/thread_info.h>
 
 #include "cb_internal.h"
@@ -63,6 +65,9 @@ struct cb_results {
 /*
  * struct cb_krun - one run, from the write of "1" to the results, all of
  * it in the writer's context; the deadline timer only sets @stop.
+ * @doing says what the run is doing (a phrase after "while"), and
+ * @lock_waiting that it is waiting for the writer's mmap lock, which
+ * another thread held or queued for: what cb_stop.c's sentences name.
  */
 struct cb_krun {
 	struct cb_knobs k;
@@ -81,7 +86,9 @@ struct cb_krun {
 	u64 start_ns, deadline_ns;	/* ktime_get_ns() */
 	struct hrtimer timer;		/* sets stop at the deadline */
 	int stop;
-	bool timed;			/* in cb_measure(): @cpu is the run's */
+	bool cpu_held;			/* in cb_measure(): @cpu is the run's */
+	bool lock_waiting;
+	const char *doing;
 
 	char why[320];			/* a failure, in words, for last_error */
 	u64 one_cycles;			/* one copy, from calibration */
@@ -104,6 +111,17 @@ static __always_inline bool cb_cancelled(void)
 	return unlikely(current->flags & PF_IO_WORKER) && test_thread_flag(TIF_NOTIFY_SIGNAL);
 }
 
+/*
+ * cb_krun_stopping - cb_krun_go_on()'s question inside a timed window,
+ * before every copy: loads of hot lines and well-predicted branches, which
+ * the baseline loop pays as well. The deadline is the timer's flag; what
+ * ends the run, and its sentence, cb_krun_go_on() says after the window.
+ */
+static __always_inline bool cb_krun_stopping(const struct cb_krun *c)
+{
+	return READ_ONCE(c->stop) || task_sigpending(current) || cb_cancelled();
+}
+
 /* cb_buf.c */
 int cb_buf_alloc(struct cb_buf *b, u64 bytes);
 int cb_buf_find_user(struct cb_krun *c, struct cb_buf *b, u64 bytes, bool writable);
@@ -115,12 +133,15 @@ void cb_buf_unlock(struct cb_krun *c);
 void cb_buf_flush(const struct cb_buf *b, unsigned long off, unsigned long len);
 
 /* cb_measure.c */
-__printf(3, 4) int cb_krun_fail(struct cb_krun *c, int err, const char *fmt, ...);
-int cb_krun_cancelled(struct cb_krun *c);
-int cb_krun_check(struct cb_krun *c);
 int cb_measure(struct cb_krun *c);
 
-/* cb_run.c */
-int cb_prep_check(struct cb_krun *c, const char *doing);
+/* cb_stop.c */
+__printf(3, 4) int cb_krun_fail(struct cb_krun *c, int err, const char *fmt, ...);
+u64 cb_krun_ms(const struct cb_krun *c);
+void cb_krun_start(struct cb_krun *c);
+void cb_krun_end(struct cb_krun *c);
+int cb_krun_cancelled(struct cb_krun *c);
+int cb_krun_go_on(struct cb_krun *c);
+int cb_krun_pause(struct cb_krun *c);
 
 #endif /* CB_RUN_H */

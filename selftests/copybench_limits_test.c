@@ -710,6 +710,41 @@ TEST_F_TIMEOUT(limits, a_chained_run_whose_pages_are_zapped_faults_them_in_again
 }
 
 /*
+ * A run that max_run_ms ends says what it was doing, whatever that was: a
+ * writer of one thread, its 64 MiB buffer zapped before each run (so each
+ * prepares, faults the buffer in, calibrates and samples), max_run_ms
+ * from 1 ms, half as much again each time. Each run ends with ETIME or succeeds, and
+ * last_error names the step ("while ...") and never the mmap lock, which
+ * nobody else could hold.
+ */
+TEST_F_TIMEOUT(limits, a_deadline_says_what_the_run_was_doing, 600)
+{
+	const unsigned long size = 64 * MiB;
+	unsigned char *buf;
+	const char *line;
+	unsigned int ms;
+	int ret, late = 0;
+
+	buf = cb_long_user_run(_metadata, "native", size);
+	ASSERT_EQ(0, cb_write("samples", "3"));
+	for (ms = 1; ms <= 8192; ms += ms / 2 + 1) {
+		ASSERT_EQ(0, madvise(buf, size, MADV_DONTNEED)) TH_LOG("%s", strerror(errno));
+		ASSERT_EQ(0, cb_writeu("max_run_ms", ms));
+		ret = cb_write("run", "1");
+		if (!ret)
+			continue;
+		line = cb_last_error();
+		TH_LOG("max_run_ms %u: %s", ms, line);
+		ASSERT_EQ(-ETIME, ret) TH_LOG("max_run_ms %u: %s", ms, strerror(-ret));
+		EXPECT_EQ(NULL, strstr(line, "mmap lock")) TH_LOG("max_run_ms %u", ms);
+		EXPECT_NE(NULL, strstr(line, ", while ")) TH_LOG("max_run_ms %u", ms);
+		late++;
+	}
+	EXPECT_LT(0, late);
+	munmap(buf, size);
+}
+
+/*
  * Issue 34, item 3: a writer pinned to cpu 1 whose run keeps faulting its
  * buffer in (a thread of it on cpu 0 zaps the pages with MADV_DONTNEED in a
  * loop: every copy comes back short and the run maps the pages in again,
