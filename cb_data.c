@@ -9,6 +9,7 @@
 #include <linux/fs.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
@@ -57,7 +58,9 @@ static void cb_databuf_put(struct cb_databuf *db)
 /*
  * A buffer of size bytes holding cb_data_byte(p) at every p, charged to the
  * caller's memory cgroup; -ENOMEM (without the OOM killer), or -EINTR when a
- * fatal signal stops the fill, which reschedules at every page.
+ * fatal signal stops the fill, which reschedules at every page (and
+ * reports a quiescent state to RCU Tasks there, which a preemption by
+ * cond_resched() is not: a fill of 1 GiB would hold up its grace periods).
  */
 static struct cb_databuf *cb_databuf_new(u64 size)
 {
@@ -81,7 +84,7 @@ static struct cb_databuf *cb_databuf_new(u64 size)
 			return ERR_PTR(-EINTR);
 		}
 		cb_pattern_fill(db->buf + p, p, min_t(u64, PAGE_SIZE, size - p), 0);
-		cond_resched();
+		cond_resched_tasks_rcu_qs();
 	}
 	return db;
 }
@@ -253,8 +256,8 @@ static loff_t cb_data_llseek(struct file *file, loff_t offset, int whence)
  * cb_data_xfer - the body of read_iter() and write_iter(): copy between the
  * content at the kiocb's position and the iter, in the iter's direction, one
  * variant call per chunk (at most f->chunk bytes, never across a multiple of
- * it in file position), with a fatal-signal check and cond_resched() before
- * each. Returns the bytes copied, 0 at the end for a read; or -EFAULT,
+ * it in file position), with a fatal-signal check and a rescheduling point
+ * (an RCU Tasks quiescent state, as in the fill) before each. Returns the bytes copied, 0 at the end for a read; or -EFAULT,
  * -ENOSPC, -EINTR, -EOPNOTSUPP when nothing was.
  */
 static ssize_t cb_data_xfer(struct kiocb *iocb, struct iov_iter *iter)
@@ -297,7 +300,7 @@ static ssize_t cb_data_xfer(struct kiocb *iocb, struct iov_iter *iter)
 		done += got;
 		if (got < n)
 			break;
-		cond_resched();
+		cond_resched_tasks_rcu_qs();
 	}
 	if (done)
 		ret = done;

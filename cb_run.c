@@ -11,6 +11,7 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/seq_file.h>
@@ -173,7 +174,7 @@ static int cb_verify_range(struct cb_krun *c, const struct cb_buf *b, const char
 		}
 		if (fatal_signal_pending(current))
 			return -ERESTARTSYS;
-		cond_resched();
+		cond_resched_tasks_rcu_qs();
 	}
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <linux/cpumask.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 
@@ -140,13 +141,19 @@ int cb_krun_go_on(struct cb_krun *c)
 }
 
 /**
- * cb_krun_pause - a rescheduling point of the run, then cb_krun_go_on()
+ * cb_krun_pause - a rescheduling point of the run, then cb_krun_go_on().
+ * cond_resched() on a PREEMPT_DYNAMIC kernel is a preemption, which RCU
+ * Tasks does not count as a quiescent state: a run would hold up every
+ * synchronize_rcu_tasks() (a function tracer's removal, a BPF trampoline's)
+ * for its whole length. Between copies and samples the run is where it
+ * could as well sleep, so it reports one: the kernel's idiom for a long
+ * loop in a task's own context.
  * @c: the run
  *
  * Return: what cb_krun_go_on() returns.
  */
 int cb_krun_pause(struct cb_krun *c)
 {
-	cond_resched();
+	cond_resched_tasks_rcu_qs();
 	return cb_krun_go_on(c);
 }

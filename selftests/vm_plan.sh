@@ -12,7 +12,8 @@
 # cb_debug_kernel: true on the debug kernel, known by the LOCALVERSION that
 # scripts/debug-kernel.config gives it (the one place that names it).
 # CB_DEBUG_NOT_SUITES: the vm-tests/ it does not run; cb_debug_not_suite_why
-# NAME says why, for the log: the bpftrace tools need BTF, which it has not;
+# NAME says why, for the log: the bpftrace tools need BTF, and the tracers
+# suite a function tracer, which it has not;
 # the suites of the userspace tools (the copybench command's module backend,
 # bisect-run, readers) are the tools' tests, and drive no module interface
 # that copybench_test, copybench_run_test, copybench_data_test and
@@ -36,13 +37,15 @@ cb_debug_kernel()
 }
 
 # shellcheck disable=SC2034 # for the scripts that source this file
-CB_DEBUG_NOT_SUITES="bpftrace_tools.sh copybench_bisect.sh copybench_sweep.sh readers_vm_test.sh"
+CB_DEBUG_NOT_SUITES="bpftrace_tools.sh copybench_bisect.sh copybench_sweep.sh copybench_tracers.sh readers_vm_test.sh"
 
 cb_debug_not_suite_why()
 {
 	case $1 in
 	bpftrace_tools.sh)
 		echo "the debug kernel has no BTF (scripts/debug-kernel.config)" ;;
+	copybench_tracers.sh)
+		echo "the debug kernel has no function tracer (scripts/debug-kernel.config), whose removal is what waits for RCU Tasks there" ;;
 	*)
 		echo "a userspace tool's test: it runs on 6.1 and 6.12; the module interfaces it drives run here in the copybench_*test programs and stress.sh" ;;
 	esac
