@@ -257,8 +257,13 @@ static loff_t cb_data_llseek(struct file *file, loff_t offset, int whence)
  * content at the kiocb's position and the iter, in the iter's direction, one
  * variant call per chunk (at most f->chunk bytes, never across a multiple of
  * it in file position), with a fatal-signal check and a rescheduling point
- * (an RCU Tasks quiescent state, as in the fill) before each. Returns the bytes copied, 0 at the end for a read; or -EFAULT,
- * -ENOSPC, -EINTR, -EOPNOTSUPP when nothing was.
+ * (an RCU Tasks quiescent state, as in the fill) before each. Under
+ * IOCB_NOWAIT (io_uring's first, inline try, in the submitter's
+ * io_uring_enter() or its SQPOLL thread) it copies one chunk and stops
+ * where it would reschedule: io_uring completes the rest from an io-wq
+ * worker, as for a short read of any regular file. Returns the bytes
+ * copied, 0 at the end for a read; or -EFAULT, -ENOSPC, -EINTR,
+ * -EOPNOTSUPP when nothing was.
  */
 static ssize_t cb_data_xfer(struct kiocb *iocb, struct iov_iter *iter)
 {
@@ -298,7 +303,7 @@ static ssize_t cb_data_xfer(struct kiocb *iocb, struct iov_iter *iter)
 			break;
 		}
 		done += got;
-		if (got < n)
+		if (got < n || (iocb->ki_flags & IOCB_NOWAIT))
 			break;
 		cond_resched_tasks_rcu_qs();
 	}

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -527,6 +528,130 @@ TEST_F_TIMEOUT(data, io_uring_reads_and_writes_with_every_variant, 600)
 	}
 	cb_uring_exit(&u);
 	munmap(fixed, 2 * len);
+	free(buf);
+}
+
+/*
+ * The copybench_data_read or _write events (cb_trace.h) a test traced in
+ * tracefs: for each, the thread that issued it and the bytes it returned.
+ */
+#define CB_TRACING	"/sys/kernel/tracing"
+
+static int cb_trace_event(const char *event, const char *on)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), CB_TRACING "/events/copybench/%s/enable", event);
+	return cb_file_write(path, on, strlen(on));
+}
+
+/* Empty the trace buffer: tracefs clears it on an open with O_TRUNC. */
+static int cb_trace_clear(void)
+{
+	int fd = open(CB_TRACING "/trace", O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Over the events of the trace buffer named event: *mine, the largest
+ * return of those issued by thread tid; *others, how many other threads
+ * issued one; *total, the sum of their returns. -1 when the buffer cannot
+ * be read.
+ */
+static int cb_trace_sum(const char *event, pid_t tid, long long *mine, int *others,
+			long long *total)
+{
+	FILE *f = fopen(CB_TRACING "/trace", "r");
+	char line[1024], key[64];
+	const char *ret, *dash;
+	long long r;
+
+	if (!f)
+		return -1;
+	snprintf(key, sizeof(key), " %s: ", event);
+	*mine = -1;
+	*others = 0;
+	*total = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *task = line + strspn(line, " ");
+		char *end = strchr(task, ' ');
+
+		if (line[0] == '#' || !strstr(line, key) || !end)
+			continue;
+		*end = '\0';
+		dash = strrchr(task, '-');
+		ret = strstr(end + 1, " ret=");
+		if (!dash || !ret)
+			continue;
+		r = strtoll(ret + 5, NULL, 10);
+		*total += r;
+		if (strtol(dash + 1, NULL, 10) == tid)
+			*mine = r > *mine ? r : *mine;
+		else
+			(*others)++;
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * io_uring first tries a read or write inline, with IOCB_NOWAIT, in the
+ * submitter's own io_uring_enter() (on 6.12 for a file opened O_NONBLOCK;
+ * on 6.1 for any), holding the ring's lock. There the data file copies one
+ * chunk and stops where it would reschedule; io_uring completes the rest
+ * from an io-wq worker. Traced: the submitting thread's events return one
+ * chunk at most, another thread's the rest, and every byte is right. A
+ * write goes the same way (io_uring sends a regular file's writes to io-wq
+ * at once, so the submitter copies nothing).
+ */
+TEST_F_TIMEOUT(data, io_uring_copies_one_chunk_inline_and_the_rest_in_a_worker, 600)
+{
+	static const char * const events[] = { "copybench_data_read", "copybench_data_write" };
+	const size_t len = 4UL << 20, chunk = 4096;
+	pid_t tid = syscall(SYS_gettid);
+	unsigned char *buf = malloc(len);
+	long long mine, total;
+	struct cb_uring u;
+	int e, fd, ret, others;
+	size_t k;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, cb_writeu("data_size", len));
+	ret = cb_uring_init(&u);
+	ASSERT_EQ(0, ret) TH_LOG("io_uring_setup: %s", strerror(-ret));
+	fd = cb_open_data("native", chunk, O_RDWR | O_NONBLOCK);
+	ASSERT_LE(0, fd);
+	for (e = 0; e < 2; e++) {
+		ret = cb_trace_event(events[e], "1") ?: cb_trace_clear();
+		ASSERT_EQ(0, ret) TH_LOG("%s: tracefs at " CB_TRACING ": %s", events[e], strerror(-ret));
+		if (e == 0) {
+			memset(buf, 0, len);
+			ret = cb_uring_rw(&u, IORING_OP_READ, fd, buf, len, 0);
+		} else {
+			for (k = 0; k < len; k++)
+				buf[k] = ~cb_data_byte(k);
+			ret = cb_uring_rw(&u, IORING_OP_WRITE, fd, buf, len, 0);
+		}
+		cb_trace_event(events[e], "0");
+		ASSERT_EQ((int)len, ret) TH_LOG("%s: %d", events[e], ret);
+		ASSERT_EQ(0, cb_trace_sum(events[e], tid, &mine, &others, &total));
+		TH_LOG("%s: the submitter copied at most %lld bytes a call, %d calls in other threads, %lld bytes in all",
+		       events[e], mine, others, total);
+		EXPECT_GE((long long)chunk, mine) TH_LOG("%s: the submitter's inline try copied %lld bytes",
+							 events[e], mine);
+		EXPECT_LT(0, others);
+		EXPECT_EQ((long long)len, total);
+	}
+	memset(buf, 0, len);
+	ASSERT_EQ((ssize_t)len, pread(fd, buf, len, 0));
+	for (k = 0; k < len; k++)
+		ASSERT_EQ((unsigned char)~cb_data_byte(k), buf[k]) TH_LOG("byte %zu", k);
+	close(fd);
+	cb_uring_exit(&u);
 	free(buf);
 }
 
