@@ -315,36 +315,68 @@ static int cb_flush(struct cb_krun *c)
 }
 
 /*
- * Hot: loops copies in one timed window, back to back, or with the chain
- * knob each after the one before it can be read back (cb_chain_next()).
+ * Copies per window of a hot sample: as many as the calibrated cost of one
+ * copy fits in CB_WINDOW_US_MAX, at least one; before calibration (which
+ * times one copy at a time) all of them.
+ */
+static u32 cb_window_copies(const struct cb_krun *c, u32 loops)
+{
+	u64 limit = div_u64((u64)tsc_khz * CB_WINDOW_US_MAX, 1000);
+
+	if (!c->one_cycles)
+		return loops;
+	return clamp_t(u64, div64_u64(limit, c->one_cycles), 1, loops);
+}
+
+/*
+ * Hot: loops copies back to back, or with the chain knob each after the
+ * one before it can be read back (cb_chain_next()), in timed windows of
+ * cb_window_copies() copies, their cycles summed. Between two windows a
+ * rescheduling point and the run's rule: preemption is never off for much
+ * more than CB_WINDOW_US_MAX beyond one copy, so a writer under a CPU
+ * quota (cpu.max) owes its group at most that much when it is throttled,
+ * and an affinity change or SIGKILL waits no longer than the quota takes
+ * to pay it back.
  */
 static int cb_time_hot(struct cb_krun *c, const struct cb_kvariant *v, cb_once_fn once,
 		       u32 loops, unsigned long *left, u64 *cycles)
 {
+	u32 per = cb_window_copies(c, loops), done = 0, n, i;
 	unsigned long off = 0, zero = 0;
 	bool user = cb_dst_user(c);
-	u64 t0;
-	u32 i;
-	int ret = cb_window_begin(c);
+	u64 t0, t;
+	int ret;
 
-	if (ret)
-		return ret;
 	OPTIMIZER_HIDE_VAR(zero);
-	t0 = rdtsc_ordered();
-	if (!c->k.chain) {
-		for (i = 0; i < loops && !cb_krun_stopping(c); i++)
-			*left |= once(c, v, 0);
-	} else {
-		for (i = 0; i < loops && !cb_krun_stopping(c); i++) {
-			*left |= once(c, v, off);
-			off = cb_chain_next(c, user, zero, left);
+	*cycles = 0;
+	while (done < loops) {
+		n = min(loops - done, per);
+		ret = (done ? cb_krun_pause(c) : 0) ?: cb_window_begin(c);
+		if (ret)
+			return ret;
+		t0 = rdtsc_ordered();
+		if (!c->k.chain) {
+			for (i = 0; i < n && !cb_krun_stopping(c); i++)
+				*left |= once(c, v, 0);
+		} else {
+			for (i = 0; i < n && !cb_krun_stopping(c); i++) {
+				*left |= once(c, v, off);
+				off = cb_chain_next(c, user, zero, left);
+			}
 		}
+		ret = cb_elapsed(c, t0, &t);
+		cb_window_end(c);
+		if (ret)
+			return ret;
+		*cycles += t;
+		done += i;
+		if (i < n)
+			return cb_krun_go_on(c) ?: -ERESTARTSYS;
+		/* A short copy: cb_time_sample() faults the pages in and times it again. */
+		if (*left)
+			return 0;
 	}
-	ret = cb_elapsed(c, t0, cycles);
-	cb_window_end(c);
-	if (!ret && i < loops)
-		ret = cb_krun_go_on(c) ?: -ERESTARTSYS;
-	return ret;
+	return 0;
 }
 
 /*
@@ -490,9 +522,9 @@ static int cb_calibrate_one(struct cb_krun *c, bool cold)
 
 /*
  * The loops knob, refused (-E2BIG) when a sample of that many copies would
- * last beyond CB_SAMPLE_MS_MAX: a hot sample keeps preemption off that
- * long, a cold one times that many copies one by one (the bound is on its
- * timed copies; its flushes and checks come on top); or with loops=0 the
+ * last beyond CB_SAMPLE_MS_MAX (the bound is on its timed copies: a hot
+ * sample's windows, a cold sample's copies one by one; the checks and
+ * flushes between them come on top); or with loops=0 the
  * smallest power of two whose sample takes CB_LOOPS_AUTO_NS (as far as the
  * bound allows), found by timing samples: the first warm-up.
  */
@@ -506,9 +538,8 @@ static int cb_pick_loops(struct cb_krun *c, bool cold, u32 *loops)
 	if (n) {
 		if (n > 1 && one * n > limit)
 			return cb_krun_fail(c, -E2BIG,
-					    "one %s sample of %u loops would %s for about %llu ms, above the bound of %u ms (one copy takes about %llu us); set loops to at most %llu, or 0 for automatic",
+					    "one %s sample of %u loops would time copies for about %llu ms, above the bound of %u ms (one copy takes about %llu us); set loops to at most %llu, or 0 for automatic",
 					    cold ? "cold" : "hot", n,
-					    cold ? "time copies" : "keep preemption off",
 					    cb_cycles_to_ms(one * n), CB_SAMPLE_MS_MAX,
 					    cb_cycles_to_us(one), div64_u64(limit, one));
 		*loops = n;

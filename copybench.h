@@ -42,7 +42,8 @@
 #define CB_MAX_RUN_MS_MIN	1U		/* bound of one run, warm-up included */
 #define CB_MAX_RUN_MS_MAX	600000U
 #define CB_MAX_RUN_MS_DEFAULT	10000U
-#define CB_SAMPLE_MS_MAX	1000U		/* one sample, preemption off */
+#define CB_SAMPLE_MS_MAX	1000U		/* one sample; one copy, preemption off */
+#define CB_WINDOW_US_MAX	1000U		/* a hot sample's copies, preemption off */
 #define CB_DATA_SIZE_MIN	(4UL << 10)
 #define CB_DATA_SIZE_MAX	(1UL << 30)
 #define CB_DATA_SIZE_DEFAULT	(1UL << 20)

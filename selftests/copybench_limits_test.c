@@ -499,6 +499,105 @@ TEST_F_TIMEOUT(limits, a_cpuset_narrowed_during_a_run_stays_narrowed, 300)
 }
 
 /*
+ * A run in a cgroup whose CPU quota is 2% (cpu.max "2000 100000"), its
+ * writer pinned to cpu 1, hot samples of byte-by-byte copies of 64 KiB,
+ * as many as take 0.15 s here. When a hot sample kept preemption off
+ * for all its copies, the group owed the quota that long each time it was
+ * throttled, paid back at 2% with the writer still migrate-disabled: an
+ * affinity change and SIGKILL waited for that, seconds. A hot sample now
+ * reschedules between windows of CB_WINDOW_US_MAX of copies, so the debt
+ * is one window and the wait a few periods of the quota. 3 s into a run
+ * (at 2%, 60 ms of CPU: it is warming up or sampling), an affinity
+ * change that leaves out cpu 1 returns, and ends the run with EINVAL,
+ * within 3 s; SIGKILL is reaped within 3 s. Three runs each, since a wait
+ * can fall between two debts.
+ */
+static pid_t cb_throttled_run(struct __test_metadata *_metadata, const char *cg)
+{
+	int status, tries;
+	pid_t pid = -1;
+
+	for (tries = 0; tries < 5; tries++) {
+		pid = cb_spawn_run(cg, -1);
+		if (pid < 0)
+			return pid;
+		if (cb_wait_run_started(pid, 60, &status))
+			TH_LOG("the run was not seen under way (exit %d): %s",
+			       cb_exit_code(status), cb_last_error());
+		usleep(3000000);
+		status = cb_wait_child(pid, 0);
+		if (status == -1 || cb_exit_code(status) != E2BIG)
+			return pid;
+		/* Under TCG a calibrating copy can take ten times the others. */
+		TH_LOG("again: %s", cb_last_error());
+	}
+	return pid;
+}
+
+TEST_F_TIMEOUT(limits, a_throttled_run_lets_an_affinity_change_and_sigkill_through, 600)
+{
+	static const char * const knobs[] = {
+		"variant=bytes", "direction=memcpy", "size=65536", "cache=hot", "loops=1",
+		"samples=5", "max_run_ms=120000", "cpu=1", NULL,
+	};
+	unsigned long long copy_ns, loops;
+	struct cb_res r;
+	char why[256];
+	cpu_set_t set;
+	double t0, took;
+	int k, ret, status;
+	pid_t pid;
+
+	if (cb_second_cpu() < 0)
+		SKIP(return, "needs two online CPUs");
+	ret = cb_cgroup_make(self->cg, sizeof(self->cg), "cb_quota", "+cpu");
+	ASSERT_EQ(0, ret) TH_LOG("cgroup: %s", strerror(-ret));
+	ASSERT_EQ(0, cb_cgroup_write(self->cg, "cpu.max", "2000 100000"));
+	/*
+	 * Samples of about 0.15 s, by what one copy takes here, unthrottled:
+	 * far enough below the bound of one sample (E2BIG) for a calibration
+	 * slowed by a loaded host.
+	 */
+	cb_set_knobs(_metadata, knobs);
+	ASSERT_EQ(0, cb_do_run()) TH_LOG("%s", cb_last_error());
+	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
+	copy_ns = cb_res_c100(&r, "cycles_median") * 10000 / cb_res_u(&r, "tsc_khz") + 1;
+	loops = 150000000ULL / copy_ns;
+	loops = loops < 10 ? 10 : loops > 100000 ? 100000 : loops;
+	TH_LOG("one copy: %llu ns; loops %llu", copy_ns, loops);
+	ASSERT_EQ(0, cb_writeu("loops", loops));
+	ASSERT_EQ(0, cb_writeu("samples", 100000));
+
+	for (k = 0; k < 3; k++) {
+		self->child = pid = cb_throttled_run(_metadata, self->cg);
+		ASSERT_LT(0, pid);
+		CPU_ZERO(&set);
+		CPU_SET(0, &set);
+		t0 = cb_now();
+		ret = sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
+		took = cb_now() - t0;
+		ASSERT_EQ(0, ret) TH_LOG("sched_setaffinity: %s", strerror(-ret));
+		status = cb_wait_child(pid, 60);
+		self->child = 0;
+		TH_LOG("the affinity change took %.2f s; the run: %s", took, cb_last_error());
+		EXPECT_GT(3.0, took);
+		EXPECT_EQ(EINVAL, cb_exit_code(status)) TH_LOG("%s", cb_last_error());
+	}
+	for (k = 0; k < 3; k++) {
+		self->child = pid = cb_throttled_run(_metadata, self->cg);
+		ASSERT_LT(0, pid);
+		t0 = cb_now();
+		kill(pid, SIGKILL);
+		status = cb_wait_child(pid, 60);
+		took = cb_now() - t0;
+		self->child = 0;
+		TH_LOG("SIGKILL to reaped: %.2f s", took);
+		EXPECT_EQ(128 + SIGKILL, cb_exit_code(status));
+		EXPECT_GT(3.0, took);
+	}
+}
+
+/*
  * Issue 8, bug 2: CPU hotplug during a run left run_cpu naming an offline
  * CPU. The run's CPU goes offline: the run ends with ENODEV and a sentence,
  * the previous results stay, and after the CPU is back a run there works.
