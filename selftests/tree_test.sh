@@ -150,19 +150,12 @@ big_files() {
 }
 check "no tracked file over 256 KiB" big_files
 
-# no_circle DIR: DIR's C files (its unit tests, *_test.c, aside) call each
-# other top to bottom (HACKING.md, "Which way the dependencies go"): each
-# file's object is compiled alone (-I. and -IDIR), and a file that calls or
-# reads what another defines depends on it; tsort finds any circle among
-# them and names its files.
-no_circle() {
-	local dir=$1 d f bad=0
-	d=$(mktemp -d) || return 1
-	for f in "$dir"/*.c; do
-		case $f in *_test.c) continue ;; esac
-		gcc -c -O0 -w -I. -I"$dir" -o "$d/$(basename "$f" .c).o" "$f" ||
-			{ rm -rf "$d"; echo "$f does not compile"; return 1; }
-	done
+# objects_no_circle NAME DIR: the objects in DIR, one per source file, call
+# each other top to bottom (HACKING.md, "Which way the dependencies go"): a
+# file that calls or reads what another defines depends on it; tsort finds
+# any circle among them and names its files.
+objects_no_circle() {
+	local name=$1 d=$2 f
 	for f in "$d"/*.o; do
 		nm "$f" | awk -v m="$(basename "$f" .o)" '
 			NF == 3 && $2 ~ /^[TDBR]$/ { print "D", $3, m }
@@ -176,8 +169,39 @@ no_circle() {
 					print a[1], def[a[2]]
 			}
 		    }' | sort -u > "$d/edges"
-	echo "$dir: $(wc -l < "$d/edges") dependencies between $(find "$d" -name "*.o" | wc -l) files"
-	tsort "$d/edges" > /dev/null 2> "$d/loop" || { sed -e 's/^tsort: .*: input contains a loop:$/a circle:/' -e 's/^tsort: /  /' "$d/loop"; bad=1; }
+	echo "$name: $(wc -l < "$d/edges") dependencies between $(find "$d" -maxdepth 1 -name "*.o" | wc -l) files"
+	tsort "$d/edges" > /dev/null 2> "$d/loop" && return 0
+	sed -e 's/^tsort: .*: input contains a loop:$/a circle:/' -e 's/^tsort: /  /' "$d/loop"
+	return 1
+}
+
+# no_circle DIR: DIR's C files (its unit tests, *_test.c, aside), each
+# compiled alone (-I. and -IDIR), without a circle.
+no_circle() {
+	local dir=$1 d f bad=0
+	d=$(mktemp -d) || return 1
+	for f in "$dir"/*.c; do
+		case $f in *_test.c) continue ;; esac
+		gcc -c -O0 -w -I. -I"$dir" -o "$d/$(basename "$f" .c).o" "$f" ||
+			{ rm -rf "$d"; echo "$f does not compile"; return 1; }
+	done
+	objects_no_circle "$dir" "$d" || bad=1
+	rm -rf "$d"
+	return "$bad"
+}
+
+# module_no_circle: copybench.ko's parts, built by kbuild (Debian's 6.12
+# headers) from a copy of the tracked sources, without a circle.
+module_no_circle() {
+	local kdir d bad=0
+	# shellcheck disable=SC2012 # kernel releases: no odd characters
+	kdir=$(ls -d /usr/src/linux-headers-6.12*-amd64 2>/dev/null | head -n 1)
+	[ -n "$kdir" ] || { echo "no /usr/src/linux-headers-6.12*-amd64: run scripts/setup"; return 1; }
+	d=$(mktemp -d) || return 1
+	git ls-files Kbuild VERSION '*.c' '*.h' '*.S' | grep -v / | xargs cp -t "$d" &&
+		make -s -C "$kdir" M="$d" modules > "$d/build.log" 2>&1 ||
+		{ cat "$d/build.log"; rm -rf "$d"; echo "copybench.ko does not build against $kdir"; return 1; }
+	objects_no_circle "copybench.ko" "$d" || bad=1
 	rm -rf "$d"
 	return "$bad"
 }
@@ -197,6 +221,7 @@ no_circle_sees_one() {
 check "the circle check finds two files that call each other" no_circle_sees_one
 check "tools/copybench's files depend on each other without a circle" no_circle tools/copybench
 check "selftests/readers_src's files depend on each other without a circle" no_circle selftests/readers_src
+check "copybench.ko's files depend on each other without a circle" module_no_circle
 
 # The debug kernel's plan (selftests/vm_plan.sh) names what exists: its
 # LOCALVERSION is scripts/debug-kernel.config's, the suites it leaves out are
