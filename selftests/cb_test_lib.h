@@ -16,7 +16,8 @@
  * a file a concern: the module (cb_test_lib.c), children
  * (cb_test_proc.c), cgroups (cb_test_cgroup.c), io_uring
  * (cb_test_uring.c), the rest (cb_test_util.c); each section below names
- * its file.
+ * its file. They call each other one way: cb_test_proc.c ->
+ * cb_test_cgroup.c -> cb_test_lib.c -> cb_test_util.c.
  */
 #ifndef CB_TEST_LIB_H
 #define CB_TEST_LIB_H
@@ -211,9 +212,6 @@ int cb_unload(void);
 
 /* ---- Children (cb_test_proc.c) ---- */
 
-/* CLOCK_MONOTONIC in seconds. */
-double cb_now(void);
-
 /* Run fn(arg) in a child process, which exits with its return value. */
 pid_t cb_child(int (*fn)(void *), void *arg);
 /*
@@ -281,7 +279,10 @@ int cb_uring_rw(struct cb_uring *u, int opcode, int fd, void *buf, unsigned int 
 		long long off);
 void cb_uring_exit(struct cb_uring *u);
 
-/* ---- An RNG, the environment, the kernel log, guarded maps (cb_test_util.c) ---- */
+/* ---- The clock, an RNG, the environment, the kernel log, guarded maps (cb_test_util.c) ---- */
+
+/* CLOCK_MONOTONIC in seconds. */
+double cb_now(void);
 
 /* A seeded generator (splitmix64): the same seed gives the same stream. */
 struct cb_rng {

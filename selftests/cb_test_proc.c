@@ -28,14 +28,6 @@
 
 #include "cb_test_lib.h"
 
-double cb_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 pid_t cb_child(int (*fn)(void *), void *arg)
 {
 	pid_t pid = fork();

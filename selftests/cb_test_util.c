@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cb_test_util.c - what any test may want: a seeded RNG, numbers from the environment, the
- * kernel log's reports, guarded mappings (cb_test_lib.h).
+ * cb_test_util.c - what any test may want: the clock, a seeded RNG, numbers from the
+ * environment, the kernel log's reports, guarded mappings (cb_test_lib.h). The bottom of the
+ * tests' library: it calls none of its other files.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -27,6 +28,14 @@
 #include <unistd.h>
 
 #include "cb_test_lib.h"
+
+double cb_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 uint64_t cb_rand(struct cb_rng *r)
 {

@@ -223,6 +223,20 @@ check "tools/copybench's files depend on each other without a circle" no_circle 
 check "selftests/readers_src's files depend on each other without a circle" no_circle selftests/readers_src
 check "copybench.ko's files depend on each other without a circle" module_no_circle
 
+# helpers_no_circle: the module tests' library (selftests/cb_test_*.c).
+helpers_no_circle() {
+	local d f bad=0
+	d=$(mktemp -d) || return 1
+	for f in selftests/cb_test_*.c; do
+		gcc -c -O0 -w -I. -Iselftests -o "$d/$(basename "$f" .c).o" "$f" ||
+			{ rm -rf "$d"; echo "$f does not compile"; return 1; }
+	done
+	objects_no_circle "selftests/cb_test_*.c" "$d" || bad=1
+	rm -rf "$d"
+	return "$bad"
+}
+check "the module tests' library depends on itself without a circle" helpers_no_circle
+
 # The debug kernel's plan (selftests/vm_plan.sh) names what exists: its
 # LOCALVERSION is scripts/debug-kernel.config's, the suites it leaves out are
 # in vm-tests/.
