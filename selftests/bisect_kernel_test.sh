@@ -13,7 +13,9 @@
 # obj/ beside it, as a user builds with make O=: its "source" link is
 # absolute, and the test gives the tree through a symbolic link in a
 # directory of its own outside the checkout and the cache (the guest must
-# resolve both on the host's side; a relative link hid issue 27). On top
+# resolve both on the host's side: an absolute link read in the guest
+# resolves against its own root, where a relative one, kbuild's for a build
+# inside its source, resolves anywhere and would hide that). On top
 # of base the test commits a throwaway history of 8
 # commits (a branch, removed at the end, the tree put back at base):
 #   - one slows the kernel's user copies for real: rep_movs_alternative
@@ -102,8 +104,8 @@ fi
 ktap_test_pass "the cached bisect kernel (scripts/kernel-cache bisect): $obj"
 exec 9>"$("$top/scripts/kernel-cache" bisect --lock-file)"
 flock 9
-# kbuild's link from the build directory to its source: absolute, the
-# layout of a user's make O= (issue 27).
+# kbuild's link from the build directory to its source: absolute, the layout
+# of a user's make O=, which only the host can resolve.
 tree=$(readlink -f "$obj/source")
 link=$(readlink "$obj/source")
 if [ "${link#/}" = "$link" ] || [ ! -d "$tree/.git" ]; then
@@ -177,9 +179,7 @@ dir=$tmp/bisect
 # slower, "EMULATED CPU"); the default, vm-run's auto, takes KVM on a host
 # whose KVM boots the kernel, where a CPU with FSRM copies user memory
 # with an inline rep movsb and never calls rep_movs_alternative: BAD
-# shows no regression. (CI at stop 43 failed every point after the
-# refusals within 82 s, where the bisect takes minutes under TCG: this is
-# the one cause found that would; its log was not kept.)
+# shows no regression for the bisect to find.
 run=(--tree "$outside/linux" --build-dir "$obj" --good base --bad "$c8" --dir "$dir" --sizes 4K
      --append clearcpuid=erms --threshold 50 --accel tcg)
 

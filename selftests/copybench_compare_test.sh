@@ -305,13 +305,13 @@ check "paired: a change of the ratio native's own level does not share is its re
 
 # The reference alone moved: movsb (the paired control and every point's
 # reference here) 5% cheaper in the new record, native 0.5% dearer. The
-# ratios say +5.8%; native's own level moved +0.3% to +0.5% (intervals
-# to under +0.9%), the change's way but within the threshold: that is not
-# the change, machine-like. The rule before denied only an own level that
-# did not move at all, and called all three regressed (over 10 quiet
-# pairs of real records, a control 5% faster alone made 5 to 8 of them
-# REGRESSION: Documentation/compare.rst). The other controls moved
-# against movsb: exit 3.
+# ratios say +5.8%; native's own level moved +0.3% to +0.5% (intervals to
+# under +0.9%), the change's way but within the threshold: that is not the
+# change, machine-like. Denying only an own level that did not move at all
+# would call all three regressed (over 10 quiet pairs of real records, a
+# control 5% faster alone makes 5 to 8 of them REGRESSION under that rule:
+# Documentation/compare.rst). The other controls moved against movsb:
+# exit 3.
 PAIRS=1 VARF="movsb 0.95" mkrec "$tmp/pvar.json" 1.005 1 10 3
 PAIRS=1 mkrec "$tmp/pvar0.json" 1 1 10 0
 reference_moved_alone()
@@ -420,7 +420,7 @@ check "paired: native's own level too imprecise to deny the pairs decides nothin
 # Decided on the levels: in process 2 of 10 every control ran 4% slower
 # than in the rest, native did not, in both records. Its ratios are fast
 # outliers that the ratios' level takes in as the bootstrap draws them:
-# "within" +-4.0% to +-4.1% (it was so before the levels). Native's fast
+# "within" +-4.0% to +-4.1% on the ratios alone. Native's fast
 # level against its reference's, each of its own fastest processes,
 # leaves the process out: under +-1%, net column "levels", the levels in
 # --json. Native 5% dearer with the same slow process: regressed on the
@@ -1040,9 +1040,9 @@ validate_short()
 }
 check "tools/compare-validate: bad options refused; a short run's tables, a real +1000% always found, --reuse the same; a change by the environment" validate_short
 
-# A signal stops compare-validate at once: its sweep under way and the
-# busy loop with it, exit 130, no record and no stderr file left (it
-# used to wait for the sweep, which then wrote its record).
+# A signal stops compare-validate at once: its sweep under way and the busy
+# loop with it, exit 130, no record and no stderr file left (waiting for the
+# sweep would let it write its record).
 validate_signal()
 {
 	local cv=$cb_top/tools/compare-validate loop='while :; do :; done' pid i rc loops

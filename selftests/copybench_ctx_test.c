@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * copybench_ctx_test.c - a run never sleeps holding its CPU, io_uring can
- * cancel it, and a refused buffer says why (issue 28 of the project).
+ * cancel it, and a refused buffer says why.
  *
  * 1. Another thread of the writer holds its mmap lock for reading through a
  *    GUP that cannot finish (a read of /proc/self/mem at a page of a FUSE
@@ -9,29 +9,29 @@
  *    mmap() behind it. The run's next window cannot take the lock. CPU 1
  *    going offline, or the writer's affinity set to CPU 0, must complete
  *    while the server still stalls, and the run end with ENODEV or EINVAL.
- *    The module before slept for the lock with migration disabled: both
- *    waited for as long as the server stalled (here, until the test gave
- *    up and answered).
+ *    A run that slept for the lock with migration disabled would hold both
+ *    for as long as the server stalls (here, until the test gives up and
+ *    answers).
  * 2. A write of 1 to run through IORING_OP_WRITE runs in an io-wq worker:
- *    IORING_OP_ASYNC_CANCEL, and closing the ring, end it with ECANCELED;
- *    a stop ends it with EINTR, which io_uring does not restart.
- *    The module before ran on to max_run_ms, and the ring's teardown
- *    warned.
- * 3. A protection key that denies the access is EACCES, with its reason;
- *    a buffer that loses PROT_WRITE during a run is EFAULT, with its own.
- *    The module before said ENOMEM, "no memory", for the key.
- * 4. Issue 34, items 1 and 2: with the same hold on the lock (HOLD), no
- *    wait of a run for the lock outlasts what the contract names: an
- *    io_uring run waiting in its preparation completes on ASYNC_CANCEL; a
- *    run faulting its buffer in (a thread zaps a page of it in a loop) and
- *    a pinned writer's run waiting before its window end on SIGUSR1,
- *    SIGSTOP, the cgroup freezer, max_run_ms, its CPU going offline
- *    (ENODEV), an affinity that leaves its CPU out (EINVAL), a handler
- *    with SA_RESTART (it runs; the write starts the run again) and SIGKILL
- *    (its thread dead, the HOLD thread still in FUSE's D until the server
- *    answers). The module before slept
- *    in the lock's queue there (mmap_read_lock(), uninterruptible, in the
- *    fault-in; killable elsewhere): only the holder's release ended it.
+ *    IORING_OP_ASYNC_CANCEL, and closing the ring, end it with ECANCELED; a
+ *    stop ends it with EINTR, which io_uring does not restart. A run they
+ *    did not end would run on to max_run_ms, and the ring's teardown would
+ *    warn.
+ * 3. A protection key that denies the access is EACCES, with its reason; a
+ *    buffer that loses PROT_WRITE during a run is EFAULT, with its own:
+ *    never ENOMEM, "no memory", which names no cause the user can act on.
+ * 4. With the same hold on the lock (HOLD), no wait of a run for the lock
+ *    outlasts what the contract names: an io_uring run waiting in its
+ *    preparation completes on ASYNC_CANCEL; a run faulting its buffer in (a
+ *    thread zaps a page of it in a loop) and a pinned writer's run waiting
+ *    before its window end on SIGUSR1, SIGSTOP, the cgroup freezer,
+ *    max_run_ms, its CPU going offline (ENODEV), an affinity that leaves
+ *    its CPU out (EINVAL), a handler with SA_RESTART (it runs; the write
+ *    starts the run again) and SIGKILL (its thread dead, the HOLD thread
+ *    still in FUSE's D until the server answers). A run asleep in the
+ *    lock's queue there (mmap_read_lock(), uninterruptible, in the
+ *    fault-in; killable elsewhere) would wait for the holder's release
+ *    whatever came.
  * 5. Beside a storm of mmap() calls in its writer's other threads, a run,
  *    its writer pinned or not, takes all its samples: tries of the lock
  *    must not starve. Its run_ms is printed, the cost of trying rather
@@ -70,7 +70,7 @@
 #include "cb_test_lib.h"
 
 #define MiB		(1024UL * 1024)
-/* A wait a working module ends at once; the module before, never. */
+/* A wait a working module ends at once; a broken one, never. */
 #define CTX_BOUND_S	30.0
 
 FIXTURE(ctx) {
@@ -709,8 +709,8 @@ TEST_F_TIMEOUT(ctx, io_uring_cancel_ends_a_run_started_through_it, 600)
 
 /*
  * 2b. Closing the ring while the write runs: the teardown cancels it, the
- * run ends, and the kernel warns of nothing (the module before ran on to
- * max_run_ms and io_ring_exit_work() warned).
+ * run ends, and the kernel warns of nothing (a run the teardown did not
+ * cancel would run on to max_run_ms, and io_ring_exit_work() would warn).
  */
 TEST_F_TIMEOUT(ctx, closing_the_ring_ends_a_run_started_through_it, 600)
 {
@@ -974,11 +974,11 @@ static int ctx_uring_writer(void *unused)
 }
 
 /*
- * 4a (item 1a). A run written through io_uring waits in its preparation
- * (the search for the buffer) for a lock HOLD keeps: ASYNC_CANCEL ends it,
- * the write completes with ECANCELED. The module before slept killably
- * there; the cancel (TIF_NOTIFY_SIGNAL) did not wake it: -EALREADY, and no
- * completion until the server answered.
+ * 4a. A run written through io_uring waits in its preparation (the search
+ * for the buffer) for a lock HOLD keeps: ASYNC_CANCEL ends it, the write
+ * completes with ECANCELED. A killable sleep there would not do: the cancel
+ * (TIF_NOTIFY_SIGNAL) does not wake it, ASYNC_CANCEL returns -EALREADY, and
+ * nothing completes until the server answers.
  */
 TEST_F_TIMEOUT(ctx, io_uring_cancel_ends_a_run_waiting_for_its_mmap_lock, 600)
 {
@@ -1465,11 +1465,11 @@ static void ctx_hold_run(struct __test_metadata *_metadata, struct ctx_hold *h,
 }
 
 /*
- * 4b (item 1b). A run faulting its buffer in again and again (a thread
- * zaps a page in a loop) when HOLD comes: the variant's end stops it, the
- * run never sleeping in D. The module before slept in
- * fault_in_safe_writeable()'s mmap_read_lock(): nothing but the holder's
- * release ended it, and hung_task reported it.
+ * 4b. A run faulting its buffer in again and again (a thread zaps a page in
+ * a loop) when HOLD comes: the variant's end stops it, the run never
+ * sleeping in D. A run asleep in fault_in_safe_writeable()'s
+ * mmap_read_lock() would wait for nothing but the holder's release, and
+ * hung_task would report it.
  */
 TEST_F_TIMEOUT(hold, a_run_faulting_its_buffer_in_ends_while_the_lock_is_held, 600)
 {
@@ -1477,10 +1477,10 @@ TEST_F_TIMEOUT(hold, a_run_faulting_its_buffer_in_ends_while_the_lock_is_held, 6
 }
 
 /*
- * 4c (item 2). A writer pinned to the run's CPU whose window cannot take
- * the lock waits for it with migration enabled: the variant's end stops
- * that wait. The module before queued killably (bea75e2): only SIGKILL or
- * the holder's release ended it.
+ * 4c. A writer pinned to the run's CPU whose window cannot take the lock
+ * waits for it with migration enabled: the variant's end stops that wait. A
+ * killable wait in the lock's queue would end only on SIGKILL or the
+ * holder's release.
  */
 TEST_F_TIMEOUT(hold, a_pinned_writer_waiting_for_the_lock_ends_while_it_is_held, 600)
 {

@@ -2,13 +2,13 @@
 /*
  * copybench_limits_test.c - the bounds of copybench.ko: a run ends within
  * max_run_ms plus one copy and dies promptly on SIGKILL, hot or cold; it
- * stays inside the writer's cpuset and gives a clean error when its CPU goes
- * offline; it never writes to nor unmaps a mapping another thread put where
- * its buffer was; its buffers and the data file's are charged to the
+ * stays inside the writer's cpuset and gives a clean error when its CPU
+ * goes offline; it never writes to nor unmaps a mapping another thread put
+ * where its buffer was; its buffers and the data file's are charged to the
  * writer's memory cgroup; a big read of the data file lets a real-time
- * thread in and dies promptly, as does a data_size fill; the module's kernel
- * log lines start with "copybench: ". Issue 8 of the project, one test (at
- * least) per bug; each failed on the module before the fix.
+ * thread in and dies promptly, as does a data_size fill; the module's
+ * kernel log lines start with "copybench: ". One test (at least) per bound;
+ * each fails on a module that breaks its bound.
  *
  * Needs root, copybench.ko loaded, debugfs; the cgroup tests mount cgroup2
  * at /sys/fs/cgroup when nothing is there; the CPU tests need two online
@@ -92,8 +92,8 @@ static void cb_set_knobs(struct __test_metadata *_metadata, const char * const *
  * A long cold run: samples of 150 copies of 64 KiB, one byte at a time,
  * into the writer's buffer (whose pages the run faults in at the end of its
  * preparation: cb_wait_measuring() sees it), up to 100000 of them. (150
- * copies of 16 MiB, as issue 8 had it, are now refused up front with E2BIG:
- * a cold sample's copies are bounded as a hot sample's are, issue 34.)
+ * copies of 16 MiB are refused up front with E2BIG: a cold sample's copies
+ * are bounded as a hot sample's are.)
  */
 #define CB_LONG_COLD_SIZE	65536
 static const char * const cb_long_cold[] = {
@@ -107,17 +107,18 @@ static const char * const cb_long_on_cpu1[] = {
 };
 
 /*
- * Issue 8, bug 1: a cold run ignored SIGKILL and max_run_ms until all its
- * loops were done (31 s and an RCU stall, reported). SIGKILL while the run
- * prepares its buffers, as its measurement starts, and 2 s into the
- * measurement: the writer is reaped within a few seconds every time.
+ * A cold run heeds SIGKILL and max_run_ms between its copies: one that
+ * waited until all its loops were done would take 31 s and stall RCU.
+ * SIGKILL while the run prepares its buffers, as its measurement starts,
+ * and 2 s into the measurement: the writer is reaped within a few seconds
+ * every time.
  *
  * The run refuses, before it measures, loops whose sample its calibrating
  * copy predicts beyond CB_SAMPLE_MS_MAX (E2BIG): one copy above 6.7 ms. On
  * the debug kernel under TCG, with another guest on the host's two CPUs,
- * one such copy once was (CI, stop 43). Then the run is started again
- * with half the loops, which still keeps a sample's copies far beyond the
- * point at which the test kills it.
+ * one such copy can be. Then the run is started again with half the loops,
+ * which still keeps a sample's copies far beyond the point at which the
+ * test kills it.
  */
 TEST_F_TIMEOUT(limits, a_cold_run_dies_promptly_on_sigkill, 600)
 {
@@ -173,8 +174,8 @@ TEST_F_TIMEOUT(limits, a_cold_run_dies_promptly_on_sigkill, 600)
 }
 
 /*
- * Issue 8, bug 1: every run, hot or cold, calibration and warm-up included,
- * ends within max_run_ms plus about one copy: with the samples taken
+ * Every run, hot or cold, calibration and warm-up included, ends within
+ * max_run_ms plus about one copy: with the samples taken
  * (truncated), ETIME, or E2BIG when a sample would be too long. One copy
  * here is under half a second even emulated; the slack also covers the
  * check of the copied bytes.
@@ -224,11 +225,11 @@ TEST_F_TIMEOUT(limits, runs_end_within_max_run_ms_plus_one_copy, 600)
 }
 
 /*
- * Issue 34, item 5: cold samples of empty copies (size 0, loops 1000000).
- * The flush before each cold copy checks after each piece, and at size 0
- * there is no piece: the module before ran a whole sample (the warm-up
+ * Cold samples of empty copies (size 0, loops 1000000). The flush before
+ * each cold copy checks after each piece, and at size 0 there is no piece:
+ * a run that checked only there would run a whole sample (the warm-up
  * first) without a check or a reschedule, and a signal or the deadline
- * waited for the end of it. Now every cold copy is preceded by a
+ * would wait for the end of it. So every cold copy is preceded by a
  * reschedule and every check, and a sample whose copies would time more
  * than the bound is refused up front (E2BIG).
  *
@@ -238,12 +239,12 @@ TEST_F_TIMEOUT(limits, runs_end_within_max_run_ms_plus_one_copy, 600)
  * warm-up, one baseline and one timed sample: three samples of the same
  * copies). A run signalled early in its warm-up (a timer in the writer,
  * W / 20 after it starts), and one whose deadline comes then, must end
- * within W / 6 (half a sample) after it. The module before ended both at
- * the end of the warm-up (about W / 3: 480 and 501 ms of 1409 under TCG,
- * bound 305 ms). When 1000000 such copies are over the bound (E2BIG: an
- * emulator's first copy is slow), the test goes on with half the loops
- * that last_error says fit; a run refused so again, its one timed copy
- * slower this time, is tried again.
+ * within W / 6 (half a sample) after it. A run unchecked within a sample
+ * ends both at the end of the warm-up (about W / 3: 480 and 501 ms of 1409
+ * under TCG, bound 305 ms). When 1000000 such copies are over the bound
+ * (E2BIG: an emulator's first copy is slow), the test goes on with half the
+ * loops that last_error says fit; a run refused so again, its one timed
+ * copy slower this time, is tried again.
  */
 static const char * const cb_empty_cold[] = {
 	"variant=movsb", "direction=to_user", "size=0", "cache=cold", "loops=1000000",
@@ -363,8 +364,8 @@ TEST_F_TIMEOUT(limits, a_cold_sample_of_empty_copies_ends_on_a_signal_and_the_de
 	TH_LOG("one sample of %lld loops, nothing stopping it: %.0f ms", loops, w);
 
 	/*
-	 * Early in the warm-up (W / 20): a signal, then the deadline. The
-	 * unchecked sample ran on to its end, a third of W and more after
+	 * Early in the warm-up (W / 20): a signal, then the deadline. An
+	 * unchecked sample runs on to its end, a third of W and more after
 	 * them; a checked one ends within a copy.
 	 */
 	early = w / 20 > 1 ? (long)(w / 20) : 1;
@@ -386,8 +387,8 @@ static int cb_second_cpu(void)
 }
 
 /*
- * Issue 8, bug 2: a run escaped the writer's cpuset (set_cpus_allowed_ptr()
- * ignores cpusets). A writer in cpuset {1} asking for cpu 0 is refused with
+ * A run stays inside the writer's cpuset, which set_cpus_allowed_ptr()
+ * alone ignores. A writer in cpuset {1} asking for cpu 0 is refused with
  * EINVAL and a sentence naming its allowed CPUs.
  */
 TEST_F_TIMEOUT(limits, a_cpu_outside_the_cpuset_is_refused, 300)
@@ -455,8 +456,8 @@ TEST_F_TIMEOUT(limits, an_unpinned_writer_runs_on_the_cpu_asked_for_or_is_told_t
 }
 
 /*
- * Issue 8, bug 2: a cpuset narrowed during a run was widened again by the
- * run's restore of the writer's affinity. The writer's cpuset goes from
+ * A cpuset narrowed during a run stays narrowed: the run's restore of the
+ * writer's affinity must not widen it again. The writer's cpuset goes from
  * {0,1} to {0} while its run is on cpu 1: the run ends with EINVAL, and the
  * writer's affinity is the cpuset's, {0}.
  */
@@ -501,12 +502,12 @@ TEST_F_TIMEOUT(limits, a_cpuset_narrowed_during_a_run_stays_narrowed, 300)
 /*
  * A run in a cgroup whose CPU quota is 2% (cpu.max "2000 100000"), its
  * writer pinned to cpu 1, hot samples of byte-by-byte copies of 64 KiB,
- * as many as take 0.15 s here. When a hot sample kept preemption off
- * for all its copies, the group owed the quota that long each time it was
+ * as many as take 0.15 s here. Were a hot sample to keep preemption off for
+ * all its copies, the group would owe the quota that long each time it was
  * throttled, paid back at 2% with the writer still migrate-disabled: an
- * affinity change and SIGKILL waited for that, seconds. A hot sample now
- * reschedules between windows of CB_WINDOW_US_MAX of copies, so the debt
- * is one window and the wait a few periods of the quota. 3 s into a run
+ * affinity change and SIGKILL would wait for that, seconds. A hot sample
+ * reschedules between windows of CB_WINDOW_US_MAX of copies, so the debt is
+ * one window and the wait a few periods of the quota. 3 s into a run
  * (at 2%, 60 ms of CPU: it is warming up or sampling), an affinity
  * change that leaves out cpu 1 returns, and ends the run with EINVAL,
  * within 3 s; SIGKILL is reaped within 3 s. Three runs each, since a wait
@@ -598,9 +599,9 @@ TEST_F_TIMEOUT(limits, a_throttled_run_lets_an_affinity_change_and_sigkill_throu
 }
 
 /*
- * Issue 8, bug 2: CPU hotplug during a run left run_cpu naming an offline
- * CPU. The run's CPU goes offline: the run ends with ENODEV and a sentence,
- * the previous results stay, and after the CPU is back a run there works.
+ * CPU hotplug during a run must not leave run_cpu naming an offline CPU.
+ * The run's CPU goes offline: the run ends with ENODEV and a sentence, the
+ * previous results stay, and after the CPU is back a run there works.
  */
 TEST_F_TIMEOUT(limits, a_cpu_offlined_during_a_run_ends_it_with_enodev, 300)
 {
@@ -714,11 +715,11 @@ static int cb_last_allowed_cpu(void)
 }
 
 /*
- * Issue 8, bug 3: a run copied into, and unmapped, a mapping another
- * thread had put where the run's buffer was. Now the buffer is the
- * process's own: a thread that maps its own memory over it (MAP_FIXED)
- * during the run makes the run stop with EFAULT and a sentence, and that
- * memory stays mapped, whole and untouched.
+ * A run never copies into, nor unmaps, a mapping another thread puts where
+ * the run's buffer was: the buffer is the process's own, so a thread that
+ * maps its own memory over it (MAP_FIXED) during the run makes the run stop
+ * with EFAULT and a sentence, and that memory stays mapped, whole and
+ * untouched.
  */
 TEST_F_TIMEOUT(limits, a_run_never_touches_a_mapping_put_in_place_of_its_buffer, 300)
 {
@@ -844,14 +845,13 @@ TEST_F_TIMEOUT(limits, a_deadline_says_what_the_run_was_doing, 600)
 }
 
 /*
- * Issue 34, item 3: a writer pinned to cpu 1 whose run keeps faulting its
- * buffer in (a thread of it on cpu 0 zaps the pages with MADV_DONTNEED in a
- * loop: every copy comes back short and the run maps the pages in again,
- * with migration enabled). CPU 1 goes offline, or the writer's affinity
- * becomes {0}, while it does: the run ends with ENODEV or EINVAL, as for a
- * run moved anywhere else, not with EAGAIN and the advice to pin a writer
- * that is pinned. The module before compared the CPU before it checked why
- * the writer had moved.
+ * A writer pinned to cpu 1 whose run keeps faulting its buffer in (a thread
+ * of it on cpu 0 zaps the pages with MADV_DONTNEED in a loop: every copy
+ * comes back short and the run maps the pages in again, with migration
+ * enabled). CPU 1 goes offline, or the writer's affinity becomes {0}, while
+ * it does: the run ends with ENODEV or EINVAL, as for a run moved anywhere
+ * else, not with EAGAIN and the advice to pin a writer that is pinned: the
+ * run checks why the writer moved before it compares the CPU.
  */
 struct cb_zapped {
 	unsigned char *buf;
@@ -967,13 +967,13 @@ TEST_F_TIMEOUT(limits, a_pinned_writer_moved_while_faulting_in_is_told_why, 600)
 }
 
 /*
- * Issue 34, item 6: SIGKILL while a run faults its buffer in. The fault-in
+ * SIGKILL while a run faults its buffer in. The fault-in
  * (fixup_user_fault()) stops at a fatal signal and leaves pages unmapped;
- * the module before then found the buffer intact and said ENOMEM, "no
+ * the run must not then take the buffer for intact and say ENOMEM, "no
  * memory for them". A to_user run of 64 MiB, killed as soon as its buffer
- * is partly in the writer's page tables (the fault-in under way): last_error
- * says a signal interrupted the run. Up to five tries, until one kill lands
- * in the fault-in.
+ * is partly in the writer's page tables (the fault-in under way):
+ * last_error says a signal interrupted the run. Up to five tries, until one
+ * kill lands in the fault-in.
  */
 TEST_F_TIMEOUT(limits, a_sigkill_during_the_fault_in_is_a_signal_not_enomem, 600)
 {
@@ -1013,9 +1013,8 @@ TEST_F_TIMEOUT(limits, a_sigkill_during_the_fault_in_is_a_signal_not_enomem, 600
 }
 
 /*
- * Issue 8, bug 5, for runs: a run's buffers are charged to the writer's
- * memory cgroup. 64 MiB copies from a group of 32 MiB get ENOMEM and a
- * sentence, not an OOM kill.
+ * A run's buffers are charged to the writer's memory cgroup. 64 MiB copies
+ * from a group of 32 MiB get ENOMEM and a sentence, not an OOM kill.
  */
 TEST_F_TIMEOUT(limits, run_buffers_are_charged_to_the_writer_memcg, 300)
 {
@@ -1040,10 +1039,10 @@ TEST_F_TIMEOUT(limits, run_buffers_are_charged_to_the_writer_memcg, 300)
 }
 
 /*
- * Issue 8, bug 5: data buffers escaped the memory cgroup (memory.current
- * stayed 0 for 3 x 512 MiB). From a group of 128 MiB: 64 MiB of data_size
- * raise memory.current by about that much; 512 MiB get ENOMEM, no OOM kill,
- * and data_size keeps its value.
+ * Data buffers are charged to the writer's memory cgroup: uncharged,
+ * memory.current would stay 0 for 3 x 512 MiB. From a group of 128 MiB:
+ * 64 MiB of data_size raise memory.current by about that much; 512 MiB get
+ * ENOMEM, no OOM kill, and data_size keeps its value.
  */
 TEST_F_TIMEOUT(limits, data_buffers_are_charged_to_the_writer_memcg, 300)
 {
@@ -1180,8 +1179,8 @@ static unsigned char *cb_faulted(size_t len)
 }
 
 /*
- * Issue 8, bug 4: one read() of the data file held the CPU for the whole
- * copy (a SCHED_FIFO thread on the same CPU saw 2.9 s). One read of 512 MiB
+ * One read() of the data file does not hold the CPU for the whole copy (a
+ * SCHED_FIFO thread on the same CPU would wait 2.9 s). One read of 512 MiB
  * with data_chunk 0, bytes and native: a real-time thread on that CPU that
  * sleeps 1 ms at a time never waits more than a small part of the read (an
  * emulator on a busy host adds its own stalls, hence no tighter bound).
@@ -1277,7 +1276,7 @@ static double cb_kill_reader(size_t len, bool read_it, double delay)
 }
 
 /*
- * Issue 8, bug 4: a fatal signal did not end a big read of the data file.
+ * A fatal signal ends a big read of the data file.
  * SIGKILL 0.3 s into one read of 512 MiB (bytes, data_chunk 0): the reader
  * is reaped about as fast as an idle process with the same memory: within
  * twice that time and 0.3 s (the debug kernel on a loaded host reaped the
@@ -1315,13 +1314,12 @@ static long long cb_vmalloc_used(void)
 }
 
 /*
- * Issue 8, bug 4: a data_size write killed during its fill was reaped only
- * when the fill was done (6 s for 1 GiB, reported). SIGKILL as soon as the
- * 768 MiB are allocated (the fill begins): reaped within the time it takes
- * to free them (measured: a data_size write from 768 MiB back to 1 MiB;
- * seconds under KASAN_VMALLOC) plus half a whole write; the old
- * data_size stays. A fill that ignored the kill would need the whole fill
- * on top of the free.
+ * A data_size write killed during its fill is reaped before the fill is
+ * done (a whole fill of 1 GiB takes 6 s). SIGKILL as soon as the 768 MiB
+ * are allocated (the fill begins): reaped within the time it takes to free
+ * them (measured: a data_size write from 768 MiB back to 1 MiB; seconds
+ * under KASAN_VMALLOC) plus half a whole write; the old data_size stays. A
+ * fill that ignored the kill would need the whole fill on top of the free.
  */
 TEST_F_TIMEOUT(limits, a_data_size_fill_dies_promptly_on_sigkill, 600)
 {
@@ -1360,12 +1358,13 @@ TEST_F_TIMEOUT(limits, a_data_size_fill_dies_promptly_on_sigkill, 600)
 }
 
 /*
- * Issue 8, bug 6: the module's kernel log lines started with
- * "build/module/copybench:" (KBUILD_MODNAME of a composite module). Every
- * printk format in copybench.ko's read-only data (KERN_SOH, a level digit,
- * then the text, at a string's start) starts with "copybench: ". All of
- * .rodata*, not only the mergeable string sections: under KASAN the
- * literals are instrumented globals with redzones, in plain .rodata.
+ * The module's kernel log lines start with "copybench: ", not with
+ * KBUILD_MODNAME, which for the composite module is
+ * "build/module/copybench". Every printk format in copybench.ko's read-only
+ * data (KERN_SOH, a level digit, then the text, at a string's start) starts
+ * with "copybench: ". All of .rodata*, not only the mergeable string
+ * sections: under KASAN the literals are instrumented globals with
+ * redzones, in plain .rodata.
  */
 TEST_F(limits, every_printk_format_starts_with_copybench)
 {

@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * copybench_owner_test.c - the writer owns its context and its buffer
- * (issue 18 of the project). A run happens in its writer's own context and
- * copies to or from a buffer the writer mapped itself, so: an OOM group
- * kill of the writer's cgroup leaves no OOM victim behind and suspend
- * keeps working; task_work neither ends nor blocks a run; signals end or
- * restart a run as they do a syscall (SA_RESTART, SIGSTOP, the cgroup
- * freezer, suspend's freezer); the module never unmaps anything in a
- * process nor leaves a mapping there (MAP_FIXED under mmap_lock
- * contention, fork() after MADV_DOFORK, mseal()); last_error numbers pids
- * in the reader's pid namespace. Each test failed on the module before
- * (060a206): on such a module, which mapped a buffer of its own in the
- * writer for each run, the buffer tests find that mapping
- * ("anon_inode:[copybench]") to show its bugs.
+ * copybench_owner_test.c - the writer owns its context and its buffer. A
+ * run happens in its writer's own context and copies to or from a buffer
+ * the writer mapped itself, so: an OOM group kill of the writer's cgroup
+ * leaves no OOM victim behind and suspend keeps working; task_work neither
+ * ends nor blocks a run; signals end or restart a run as they do a syscall
+ * (SA_RESTART, SIGSTOP, the cgroup freezer, suspend's freezer); the module
+ * never unmaps anything in a process nor leaves a mapping there (MAP_FIXED
+ * under mmap_lock contention, fork() after MADV_DOFORK, mseal());
+ * last_error numbers pids in the reader's pid namespace. Each test fails on
+ * a module that runs in a kernel thread of its own and maps a buffer of its
+ * own in the writer for each run: the buffer tests find such a mapping
+ * ("anon_inode:[copybench]") to show what it breaks.
  *
  * Needs root, copybench.ko loaded, debugfs, cgroup v2 (mounted when
  * absent), io_uring, /sys/power/pm_test (CONFIG_PM_DEBUG), and mseal()
@@ -188,7 +187,7 @@ static bool cb_thread_run_going(struct cb_thread_run *r)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Bug 1: the OOM group kill, then suspend. */
+/* The OOM group kill, then suspend. */
 
 /*
  * A suspend to idle that stops after freezing every task and thaws them
@@ -260,14 +259,14 @@ static int cb_hog(void *cg)
 }
 
 /*
- * Bug 1: the run's kernel thread, in the writer's memory cgroup with the
- * writer's mm borrowed (a user direction), was killed
- * with it by an OOM group kill (memory.oom.group) and never ran
- * exit_oom_victim(): every later suspend failed until reboot. Now the run
- * is the writer: a run of long copies (the old thread was killed in the
- * middle of one, before it could see its writer die) and a hog in a group
- * of 96 MiB with oom.group; the hog makes it OOM, both are killed; then
- * suspend's freezer works, as it did before (checked first).
+ * A run in a kernel thread of its own, in the writer's memory cgroup with
+ * the writer's mm borrowed (a user direction), would be killed with it by
+ * an OOM group kill (memory.oom.group) and never run exit_oom_victim():
+ * every later suspend would fail until reboot. The run is the writer: a run
+ * of long copies (such a thread is killed in the middle of one, before it
+ * can see its writer die) and a hog in a group of 96 MiB with oom.group;
+ * the hog makes it OOM, both are killed; then suspend's freezer works, as
+ * it did before (checked first).
  */
 TEST_F_TIMEOUT(owner, an_oom_group_kill_of_the_writer_leaves_suspend_working, 600)
 {
@@ -307,7 +306,7 @@ TEST_F_TIMEOUT(owner, an_oom_group_kill_of_the_writer_leaves_suspend_working, 60
 }
 
 /* ---------------------------------------------------------------------- */
-/* Bug 2: task_work (io_uring), which sets TIF_NOTIFY_SIGNAL, not a signal. */
+/* task_work (io_uring), which sets TIF_NOTIFY_SIGNAL, not a signal. */
 
 /* One read of len bytes from fd into buf (offset -1: a pipe), submitted, not waited for. */
 static int cb_uring_submit_read(struct cb_uring *u, int fd, void *buf, unsigned int len)
@@ -392,11 +391,11 @@ static int cb_run_with_task_work(struct __test_metadata *_metadata, const char *
 }
 
 /*
- * Bug 2: an io_uring completion (task_work, TIF_NOTIFY_SIGNAL) ended a run
- * with a false EINTR during its preparation, and during its measurement
- * left the writer in uninterruptible sleep for the rest of the run. Now
- * neither: a run whose preparation fills 64 MiB, and a run of up to 4 s
- * of samples, each with the completion queued as soon as the run is in
+ * An io_uring completion (task_work, TIF_NOTIFY_SIGNAL) is not a signal: it
+ * must neither end a run with a false EINTR during its preparation nor,
+ * during its measurement, leave the writer in uninterruptible sleep for the
+ * rest of the run. A run whose preparation fills 64 MiB, and a run of up to
+ * 4 s of samples, each with the completion queued as soon as the run is in
  * progress, end with their results, the writer never in D state, and the
  * read completes.
  */
@@ -425,7 +424,7 @@ TEST_F_TIMEOUT(owner, task_work_neither_ends_nor_blocks_a_run, 600)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Bug 3: MAP_FIXED over the buffer, with the mmap lock contended. */
+/* MAP_FIXED over the buffer, with the mmap lock contended. */
 
 struct cb_contention {
 	unsigned char *region;
@@ -525,12 +524,12 @@ static bool cb_owner_try(struct __test_metadata *_metadata, int try, int fd, int
 }
 
 /*
- * Bug 3: after its last copy the run checked, under the mmap lock, that
- * the mapping at its buffer's address was still its own, dropped the lock
- * and unmapped the address: a MAP_FIXED mmap() queued on the mmap lock
- * (another thread holding it with big mprotect() calls) got in between and
- * lost its memory (7 of 10 tries on 6.1). Now the module never unmaps
- * anything: ten times, a thread maps its own memory over the buffer as
+ * The module never unmaps anything: a run that checked, after its last copy
+ * and under the mmap lock, that the mapping at its buffer's address was
+ * still its own, then dropped the lock and unmapped the address, would let
+ * a MAP_FIXED mmap() queued on the mmap lock (another thread holding it
+ * with big mprotect() calls) get in between and lose its memory (7 of 10
+ * tries on 6.1). Ten times, a thread maps its own memory over the buffer as
  * soon as the run's results are out, while another thread holds the mmap
  * lock for long stretches, and that memory stays, whole.
  */
@@ -564,7 +563,7 @@ TEST_F_TIMEOUT(owner, a_mapping_put_over_the_buffer_survives_the_run, 900)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Bug 4: fork() after MADV_DOFORK, and mseal(). */
+/* fork() after MADV_DOFORK, and mseal(). */
 
 /* A child that waits for a byte on fd, holding what fork() gave it. */
 static pid_t cb_fork_holder(int fd)
@@ -586,13 +585,13 @@ static long long cb_module_refcnt(void)
 }
 
 /*
- * Bug 4: MADV_DOFORK cleared the run's VM_DONTCOPY, and a fork() during the
- * run gave the child the run's pages: it kept them after the run and
- * rmmod said "in use" until it died. Now the only mapping is the
- * process's own buffer, which its child may share as it asked: after the
- * run the child holds no mapping the module made, the run is verified, and
- * once the child is gone and the buffer unmapped the module is pinned by
- * nothing more than before.
+ * A mapping of the module's own would not survive MADV_DOFORK: it clears
+ * the mapping's VM_DONTCOPY, and a fork() during the run gives the child
+ * the run's pages, which it keeps after the run, rmmod saying "in use"
+ * until it dies. The only mapping is the process's own buffer, which its
+ * child may share as it asked: after the run the child holds no mapping the
+ * module made, the run is verified, and once the child is gone and the
+ * buffer unmapped the module is pinned by nothing more than before.
  */
 TEST_F_TIMEOUT(owner, fork_after_madv_dofork_leaves_no_mapping_of_the_module, 600)
 {
@@ -642,12 +641,12 @@ static int cb_mseal(void *addr, size_t len)
 }
 
 /*
- * Bug 4, 6.10+: a thread that mseal()ed the run's mapping during the run
- * made the run's final munmap() fail with EPERM, ignored: the mapping
- * stayed for the life of the process. Now the buffer sealed is the
- * process's own, which stays as the process asked: the run is verified,
- * a second run on the sealed buffer too, and no mapping of the module's
- * own is left.
+ * 6.10+: a thread may mseal() the buffer during the run. Were it a mapping
+ * of the module's own, the run's final munmap() would fail with EPERM and
+ * the mapping stay for the life of the process. The buffer sealed is the
+ * process's own, which stays as the process asked: the run is verified, a
+ * second run on the sealed buffer too, and no mapping of the module's own
+ * is left.
  */
 TEST_F_TIMEOUT(owner, mseal_leaves_no_mapping_of_the_module, 600)
 {
@@ -802,9 +801,8 @@ static int cb_until_frozen(const char *cg, double timeout)
 /*
  * The cgroup freezer freezes a writer in the middle of its run: the run is
  * interrupted (the results are the old ones while it is frozen), and the
- * write starts it again when the group thaws. The old module's writer
- * waited for its kernel thread uninterruptibly and froze only once the
- * run was over.
+ * write starts it again when the group thaws. A writer waiting for a kernel
+ * thread uninterruptibly would freeze only once the run was over.
  */
 TEST_F_TIMEOUT(owner, the_cgroup_freezer_freezes_a_writer_mid_run, 300)
 {
@@ -836,8 +834,8 @@ TEST_F_TIMEOUT(owner, the_cgroup_freezer_freezes_a_writer_mid_run, 300)
 
 /*
  * Suspend's freezer freezes a writer in the middle of its run and the run
- * starts again after the thaw: the suspend (pm_test "freezer") succeeds.
- * The old module's writer waited for its kernel thread uninterruptibly:
+ * starts again after the thaw: the suspend (pm_test "freezer") succeeds. A
+ * writer waiting for a kernel thread uninterruptibly would fail it:
  * "Freezing of tasks failed", EBUSY.
  */
 TEST_F_TIMEOUT(owner, suspend_freezes_a_writer_mid_run, 300)
@@ -912,11 +910,11 @@ static int cb_pidns_child(void *p)
 }
 
 /*
- * last_error printed the global pid to a reader in a pid namespace. Now a
- * pid is printed as the reader's namespace numbers it: the child, pid 1 in
- * its namespace, reads "(pid 1)" for its own refusal, which the parent
- * reads with the child's pid in its own namespace; the parent's refusal
- * reads as a pid outside the child's namespace.
+ * last_error prints a pid as the reader's namespace numbers it, not the
+ * global pid: the child, pid 1 in its namespace, reads "(pid 1)" for its
+ * own refusal, which the parent reads with the child's pid in its own
+ * namespace; the parent's refusal reads as a pid outside the child's
+ * namespace.
  */
 TEST_F_TIMEOUT(owner, last_error_gives_pids_as_the_reader_sees_them, 120)
 {

@@ -542,11 +542,10 @@ TEST_F_TIMEOUT(runctl, oversized_sample_is_refused, 300)
 }
 
 /*
- * Issue 34, item 5: a cold sample is bounded as a hot one is: loops whose
- * copies would time more than the bound are refused with E2BIG, and
- * last_error gives the loops that would fit (or, when one cold 4 MiB copy
- * alone is over it, says to lower size). The module before took any loops
- * cold, and this run went on to max_run_ms (ETIME).
+ * A cold sample is bounded as a hot one is: loops whose copies would time
+ * more than the bound are refused with E2BIG, and last_error gives the
+ * loops that would fit (or, when one cold 4 MiB copy alone is over it, says
+ * to lower size). Unbounded, this run would go on to max_run_ms (ETIME).
  */
 TEST_F_TIMEOUT(runctl, oversized_cold_sample_is_refused, 300)
 {

@@ -334,7 +334,7 @@ parse_bad_inputs() {
 check "parse refuses empty, truncated, incomplete, non-numeric, NaN and mixed input" \
 	parse_bad_inputs
 
-# Failure stats (issue 20, item 3): LKP's function stats in pairs, as
+# Failure stats: LKP's function stats in pairs, as
 # lkp-tests' lib/stats.rb classes them (recorded): a failure gives X.fail
 # or X.warn, never 0 (dump-stat drops a key that is 0 in every run); a
 # clean run gives X.pass and no failure stat (LKP's compare weighs X.fail
@@ -533,7 +533,7 @@ run_auto_builds_module() {
 check "run backend=auto builds copybench.ko from the package against the headers; a fallback is loud" \
 	run_auto_builds_module
 
-# pkg/PKGBUILD (item 5): the version is VERSION, the package's files are
+# pkg/PKGBUILD: the version is VERSION, the package's files are
 # those lkp-tests' makepkg made (recorded), its Debian packages exist, and
 # Documentation/lkp.rst says lkp install.
 pkgbuild_ok() {
@@ -553,8 +553,8 @@ pkgbuild_ok() {
 check "pkg/PKGBUILD: VERSION, makepkg's files, Debian packages only; lkp.rst says lkp install" \
 	pkgbuild_ok
 
-# Item 7: parse is Ruby (as 176 of lkp-tests' 201 parse scripts) and
-# nothing in contrib/lkp needs python.
+# parse is Ruby (as 176 of lkp-tests' 201 parse scripts) and nothing in
+# contrib/lkp needs python.
 ruby_parse() {
 	[ "$(head -n 1 "$prog/parse")" = '#!/usr/bin/env ruby' ] || { head -n 1 "$prog/parse"; return 1; }
 	ruby -c "$prog/parse" >/dev/null || return 1
@@ -562,11 +562,10 @@ ruby_parse() {
 }
 check "parse is Ruby; no python in contrib/lkp" ruby_parse
 
-# Item 8: run passes lkp-tests' own formatting check (its Rakefile's
-# shfmt task).
+# run passes lkp-tests' own formatting check (its Rakefile's shfmt task).
 check "run passes lkp-tests' shfmt -ln bash -i 0 -fn" shfmt -d -ln bash -i 0 -fn "$prog/run"
 
-# Item 4: the index-perf lines an upstream submission adds give every
+# The index-perf lines an upstream submission adds give every
 # measured key form a direction, the one lkp-tests' kpi_stat_direction
 # gave with them (recorded); spread_pct (noise) has none; and the stats
 # fixture is parse's output on the recorded run (spec/unit/lib/stats_spec.rb).
@@ -599,9 +598,9 @@ EOF
 check "index-perf lines: a direction for every measured key, as lkp-tests read them; stats fixture" \
 	index_perf_ok
 
-# Item 6: programs/copybench/include as job2sh expanded it (recorded):
-# the linux_headers initrd and need_kconfig DEBUG_FS and MODULES; and job2sh
-# turned nr_threads: 100% into a number (item 2).
+# programs/copybench/include as job2sh expanded it (recorded): the
+# linux_headers initrd and need_kconfig DEBUG_FS and MODULES; and job2sh
+# turned nr_threads: 100% into a number.
 recorded_job_ok() {
 	grep -q "^	export initrds='linux_headers'$" "$lkp_rec/copybench.job2sh" &&
 		grep -q 'DEBUG_FS' "$lkp_rec/copybench.job2sh" && grep -q 'MODULES' "$lkp_rec/copybench.job2sh" ||
@@ -664,7 +663,7 @@ replay_job() {
 check "the recorded job2sh job, run as lkp-tests-check runs it: exit 0, no stderr, dump-stat's keys" \
 	replay_job
 
-# Item 9: meta.yaml names a homepage, and pkg/PKGBUILD's url is the same.
+# meta.yaml names a homepage, and pkg/PKGBUILD's url is the same.
 homepage_ok() {
 	local meta pkg
 	meta=$(ruby -ryaml -e 'y = YAML.load_file(ARGV[0]); exit 1 unless y.key?("homepage"); puts y["homepage"]' \

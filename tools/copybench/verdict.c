@@ -349,14 +349,14 @@ static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
 
 /*
  * Whether native's own fast level contradicts a paired change: it did not
- * move the change's way by more than the threshold, and its interval
- * leaves the paired change out. "Not at all", the rule before, let a reference that alone ran 5%
- * faster make a regression where native's own level moved a hair its way
- * (64 B: +0.04%, 0.0% to +0.1%): one control so moved in the new record
- * of 10 quiet A/A pairs made 4 to 8 of them REGRESSION, 0 now.
- * Where the own level is too imprecise to say (1 MiB: processes at ~51k
- * or ~85k clocks for life, its interval +-10%), the pairs, which cancel
- * those levels, decide.
+ * move the change's way by more than the threshold, and its interval leaves
+ * the paired change out. Denying only an own level that did not move at all
+ * would let a reference that alone ran 5% faster make a regression where
+ * native's own level moved a hair its way (64 B: +0.04%, 0.0% to +0.1%):
+ * one control so moved in the new record of 10 quiet A/A pairs makes 4 to 8
+ * of them REGRESSION under that rule, 0 under this one. Where the own level
+ * is too imprecise to say (1 MiB: processes at ~51k or ~85k clocks for
+ * life, its interval +-10%), the pairs, which cancel those levels, decide.
  */
 static bool cb_own_denies(const struct cb_cmp_point *p, const struct infer_params *par)
 {
@@ -409,10 +409,10 @@ static double cb_side_spread(const double *v, size_t n, const size_t *at, size_t
 
 /*
  * Both sides' spreads, weighted by their processes. The median absolute
- * deviation over every process, the rule before, is blind to the one
- * process in ten where the reference alone was slow, a fast outlier of
- * the ratio that the level took in: 512 B decided against unrolled (nine
- * processes alike, one 10% slower) had "within" 13% in quiet A/A pairs
+ * deviation over every process would be blind to the one process in ten
+ * where the reference alone was slow, a fast outlier of the ratio that the
+ * level took in: 512 B decided against unrolled (nine processes alike, one
+ * 10% slower) has "within" 13% in quiet A/A pairs under it
  * (Documentation/compare.rst, "Paired controls").
  */
 static double cb_ref_spread(const double *b, size_t nb, const size_t *ab, size_t mb,

@@ -285,10 +285,11 @@ fi
 # 26: given through a symbolic link (the path only the host resolves), its
 # /lib/modules/<release>/source is the source tree, and bpftrace runs a
 # script that needs the kernel's headers (a struct from linux/fs.h, and
-# kconfig.h, which bpftrace includes first; issue 27: "kconfig.h file not
-# found"). 27: the same build directory as a subdirectory of its source
-# with a relative link ("source -> .."): a layout made of symbolic links
-# to the cached tree's files, nothing rebuilt.
+# kconfig.h, which bpftrace includes first: without "source", bpftrace
+# without BTF takes "build" for both and says "kconfig.h file not found").
+# 27: the same build directory as a subdirectory of its source with a
+# relative link ("source -> .."): a layout made of symbolic links to the
+# cached tree's files, nothing rebuilt.
 if bobj=$("$top/scripts/kernel-cache" bisect 2>"$work/bisect-kernel.err"); then
 	# Shared with other readers; bisect_kernel_test (beside it in make
 	# check's pool) rebuilds the tree under the same lock, exclusive.
