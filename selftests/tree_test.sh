@@ -5,9 +5,10 @@
 # kernel style (the kernel's own checkpatch.pl), the shell scripts' style
 # (shellcheck, with the tree's .shellcheckrc) and the Python scripts'
 # (pyflakes3), one variant list that the
-# docs follow, the README's two commands, a clean tree after a build, the
-# selftests directory building as a kernel-tree kselftest target, and the
-# commit rule of HACKING.md.
+# docs follow, the README's two commands, a clean tree after a build,
+# comments without history (issue numbers and the like), the selftests
+# directory building as a kernel-tree kselftest target, and the commit
+# rule of HACKING.md.
 #
 # Usage: selftests/tree_test.sh     (from anywhere; needs `make lib selftests`
 #                                    to have run, which extracts the kernel files)
@@ -98,6 +99,41 @@ pattern_once() {
 	[ "$files" = copybench.h ] || { echo "the pattern's constant is written in: $files"; return 1; }
 }
 check "the data pattern is defined once (copybench.h)" pattern_once
+
+# Comments say why; history lives in the commits: no issue or CI stop
+# number, no story of what the module, a rule, a tool or the code did
+# before. Searched: every tracked C, assembly, shell and Python file, the
+# Makefiles and Kbuild, and the shell and Python scripts without an
+# extension of scripts/ and tools/; not the docs (*.rst, *.md, where
+# measured anecdotes belong) nor what selftests/lkp/ recorded.
+history_sources() {
+	local f
+	while IFS= read -r f; do
+		case "$f" in
+		selftests/lkp/*|*.rst|*.md) continue ;;
+		*.c|*.h|*.S|*.sh|*.py|*.mk|Makefile|*/Makefile|Kbuild) echo "$f"; continue ;;
+		scripts/*.*|tools/*.*) continue ;;
+		scripts/*|tools/*) ;;
+		*) continue ;;
+		esac
+		case "$(head -n 1 "$f" 2>/dev/null)" in
+		'#!/bin/sh'|'#!/bin/sh '*|'#!/bin/bash'|'#!/bin/bash '*|'#!/bin/busybox sh'|\
+		'#!/usr/bin/python3'|'#!/usr/bin/python3 '*|'#!/usr/bin/env python3')
+			echo "$f" ;;
+		esac
+	done < <(git ls-files)
+}
+no_history() {
+	local hits
+	hits=$(history_sources | xargs -d '\n' grep -HniE -- \
+		'issue [0-9]|stop [0-9]|the (module|rule|tool|code) before')
+	[ -z "$hits" ] && return 0
+	echo "$(printf '%s\n' "$hits" | wc -l) lines carry history: say what the code or test does" \
+		"and why; the history goes in the commit"
+	printf '%s\n' "$hits" | sed 's/^\([^:]*:[0-9]*\):[[:space:]]*/\1: /'
+	return 1
+}
+check "comments carry no history (issue or stop numbers, \"the module/rule before\")" no_history
 
 # HACKING.md, the map of the tree, names only files that exist: every
 # backquoted path (a word with a '/' or a source file's extension; NAME is
