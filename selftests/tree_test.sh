@@ -511,4 +511,23 @@ commits_follow_the_rule() {
 check "commits since the rule follow HACKING.md's: area: summary, <= 72, a body" \
 	commits_follow_the_rule
 
+# The areas of HACKING.md's list ("Commits"), for every commit since it
+# was made (2026-12-07 21:30 UTC): each area of a subject is one of them.
+commit_areas_are_listed() {
+	local h subject area bad=0 areas
+	# shellcheck disable=SC2016 # Markdown's backquotes, not the shell's
+	areas=$(sed -n '/^## Commits/,$p' HACKING.md | sed -n 's/^- `\([^`]*\)`: .*/\1/p')
+	[ -n "$areas" ] || { echo "HACKING.md's \"Commits\" lists no area"; return 1; }
+	while IFS= read -r h; do
+		subject=$(git log -1 --format=%s "$h")
+		while IFS= read -r area; do
+			grep -qxF -- "$area" <<<"$areas" ||
+				{ echo "$h: area '$area' is not in HACKING.md's list: $subject"; bad=1; }
+		done < <(sed -e 's/: .*//' -e 's/, /\n/g' <<<"$subject")
+	done < <(git rev-list --no-merges --since=@1796679000 HEAD)
+	echo "$(wc -l <<<"$areas") areas"
+	return "$bad"
+}
+check "commits since the list of areas use an area of HACKING.md's" commit_areas_are_listed
+
 ktap_end
