@@ -157,17 +157,22 @@ map_files_exist() {
 check "HACKING.md (the map) names only files that exist" map_files_exist
 
 # The other way round: every file at the top of the tree is one the map
-# names (a stray record, "copybench sweep -o --json" before -o refused
-# option-like values, sat there for days).
+# names, and every directory there one it names a path in (a stray record
+# at the top, or a copy of files under a directory nobody meant, is caught
+# before it lands).
 map_names_the_top() {
 	local f bad=0
 
 	while IFS= read -r f; do
 		grep -qF "\`$f\`" HACKING.md || { echo "$f: at the top, not in HACKING.md's file list"; bad=1; }
 	done < <(git ls-files | awk -F/ 'NF == 1')
+	while IFS= read -r f; do
+		grep -qF "\`$f/" HACKING.md ||
+			{ echo "$f/: a directory at the top that HACKING.md's file list does not name"; bad=1; }
+	done < <(git ls-files | awk -F/ 'NF > 1 { print $1 }' | sort -u)
 	return "$bad"
 }
-check "every file at the top of the tree is named in HACKING.md" map_names_the_top
+check "every file and directory at the top of the tree is named in HACKING.md" map_names_the_top
 
 # No tracked file over 256 KiB but those listed here with why: a record, a
 # capture or a build output is not source.
