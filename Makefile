@@ -131,7 +131,7 @@ CB_CMD_VERSION	:= $(BUILD)/copybench.version
 CB_CMD_CFLAGS	:= -O2 -g -Wall -Wextra -I$(PWD_TOP) -I$(CB_CMD_DIR)
 
 # The unit tests of the command's parts, one program a part, named for it.
-CB_CMD_UNITS	:= $(addprefix $(BUILD)/unit/,stats_test points_test json_test record_test)
+CB_CMD_UNITS	:= $(addprefix $(BUILD)/unit/,stats_test points_test json_test record_test sweep_test)
 
 copybench: $(BUILD)/copybench $(CB_CMD_UNITS)
 

@@ -303,6 +303,119 @@ int cb_option_given(const struct cb_option *const *tables, const struct cb_given
 	abort();	/* no such option: a bug in the caller */
 }
 
+void cb_option_mark(const struct cb_option *const *tables, struct cb_given *given, size_t off)
+{
+	const struct cb_option *const *t;
+	const struct cb_option *o;
+	size_t i = 0;
+
+	for (t = tables, o = cb_option_next(&t, NULL); o; o = cb_option_next(&t, o)) {
+		if (o->off == off) {
+			given->bits[i / 64] |= 1ULL << (i % 64);
+			return;
+		}
+		i++;
+	}
+	abort();	/* no option has this field: a bug in the caller */
+}
+
+void cb_option_put_string(const void *field, struct cb_str *b)
+{
+	const char *s = *(const char *const *)field;
+
+	if (s)
+		cb_str_add(b, s);
+}
+
+/* A double as the shortest decimal that strtod() reads back to it. */
+static void cb_option_put_double(double d, struct cb_str *b)
+{
+	char buf[40];
+	int prec;
+
+	for (prec = 6; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	cb_str_printf(b, "%.*g", prec, d);
+}
+
+/* The value of option o in ctx into b; 0 when it has none to write. */
+static int cb_option_value(const struct cb_option *o, const void *ctx, struct cb_str *b)
+{
+	const void *field = (const char *)ctx + o->off;
+	const char *s;
+
+	switch (o->type) {
+	case CB_OPTT_FLAG:
+		return *(const int *)field ? 1 : 0;
+	case CB_OPTT_STRING:
+	case CB_OPTT_NAME:
+		s = *(const char *const *)field;
+		if (!s)
+			return 0;
+		cb_str_add(b, s);
+		return 1;
+	case CB_OPTT_UINT:
+		cb_str_printf(b, "%llu", o->size == sizeof(uint32_t) ?
+			      (unsigned long long)*(const uint32_t *)field :
+			      (unsigned long long)*(const uint64_t *)field);
+		return 1;
+	case CB_OPTT_INT:
+		cb_str_printf(b, "%lld", *(const long long *)field);
+		return 1;
+	case CB_OPTT_DOUBLE:
+		cb_option_put_double(*(const double *)field / o->scale, b);
+		return 1;
+	case CB_OPTT_CHOICE:
+		cb_str_add(b, o->names[*(const int *)field]);
+		return 1;
+	case CB_OPTT_CALLBACK:
+		if (!o->put)
+			abort();	/* a callback option without put: a bug in its table */
+		cb_str_add(b, "");
+		o->put(field, b);
+		return 1;
+	case CB_OPTT_END:
+		break;
+	}
+	abort();
+}
+
+void cb_options_words(const struct cb_option *const *tables, const struct cb_given *given,
+		      const void *ctx, void (*add)(void *arg, const char *word), void *arg)
+{
+	const struct cb_option *const *t;
+	const struct cb_option *o;
+	struct cb_str v = { 0 }, w = { 0 };
+	size_t i = 0;
+
+	for (t = tables, o = cb_option_next(&t, NULL); o; o = cb_option_next(&t, o), i++) {
+		if (!((given->bits[i / 64] >> (i % 64)) & 1))
+			continue;
+		v.len = 0;
+		if (v.s)
+			v.s[0] = '\0';
+		if (!cb_option_value(o, ctx, &v))
+			continue;
+		w.len = 0;
+		if (o->type == CB_OPTT_FLAG || (o->has_arg == optional_argument && !*v.s)) {
+			cb_str_printf(&w, "--%s", o->name);
+			add(arg, w.s);
+		} else if (o->short_name && v.s[0] != '-') {
+			cb_str_printf(&w, "-%c", o->short_name);
+			add(arg, w.s);
+			add(arg, v.s);
+		} else {
+			cb_str_printf(&w, "--%s=%s", o->name, v.s);
+			add(arg, w.s);
+		}
+	}
+	cb_str_free(&v);
+	cb_str_free(&w);
+}
+
 void cb_options_help(FILE *f, const struct cb_option *const *tables,
 		     enum cb_help_layout layout)
 {

@@ -33,6 +33,8 @@ enum cb_option_type {
 
 /* Parses value into the field (value NULL: an optional value left out). */
 typedef int (*cb_option_cb)(void *field, const char *value, struct cb_error *e);
+/* Writes the field as the value its cb parses back to it ("": none, for an optional one). */
+typedef void (*cb_option_put)(const void *field, struct cb_str *b);
 
 /*
  * struct cb_option - one option. The field is at off in the context struct
@@ -60,6 +62,7 @@ struct cb_option {
 	unsigned int open;	/* CB_OPTT_DOUBLE: CB_LO_OPEN, CB_HI_OPEN */
 	const char *sym;	/* CB_OPTT_DOUBLE: the value's name in MIN < SYM */
 	cb_option_cb cb;
+	cb_option_put put;	/* CB_OPTT_CALLBACK: the field as a value, for cb_options_words() */
 };
 
 /* A double's bounds that are not accepted themselves. */
@@ -115,6 +118,11 @@ struct cb_option {
 	{ .type = CB_OPTT_CALLBACK, .name = (n), .short_name = (s),	\
 	  .has_arg = (has), CB_OPT_FIELD(T, f), .cb = (fn), .arg = (a),	\
 	  .help = (h) }
+/* A callback option whose field put writes back as its value (cb_options_words()). */
+#define CB_OPT_CALLBACK_PUT(n, s, T, f, has, fn, pt, a, h)		\
+	{ .type = CB_OPTT_CALLBACK, .name = (n), .short_name = (s),	\
+	  .has_arg = (has), CB_OPT_FIELD(T, f), .cb = (fn), .put = (pt),	\
+	  .arg = (a), .help = (h) }
 #define CB_OPT_END()	{ .type = CB_OPTT_END }
 
 /* Which options were given: bit i for the i-th option of the tables. */
@@ -140,6 +148,29 @@ int cb_options_parse(int argc, char **argv, const struct cb_option *const *table
 /* Whether the option called name was given (name must be in tables). */
 int cb_option_given(const struct cb_option *const *tables, const struct cb_given *given,
 		    const char *name);
+
+/*
+ * cb_option_mark - mark given the option of tables whose field is at off
+ * in the context struct (offsetof() of the field, so the compiler checks
+ * its name); aborts when no option has that field (a bug in the caller).
+ */
+void cb_option_mark(const struct cb_option *const *tables, struct cb_given *given, size_t off);
+
+/* put for a callback option whose field is a const char * (NULL: none). */
+void cb_option_put_string(const void *field, struct cb_str *b);
+
+/*
+ * cb_options_words - the options of tables that given marks, their values
+ * read from their fields in ctx, as the words of an argv that
+ * cb_options_parse() parses back to the same fields: "--name=VALUE" (the
+ * value after '=', so that one starting with '-' is not refused), "-s"
+ * and "VALUE" for an option with a short name and a value that does not
+ * start with '-', "--name" for a flag or an optional value left out (""),
+ * in the tables' order; each word is given to add(arg, word). A callback
+ * option needs its put; a string of NULL writes nothing.
+ */
+void cb_options_words(const struct cb_option *const *tables, const struct cb_given *given,
+		      const void *ctx, void (*add)(void *arg, const char *word), void *arg);
 
 /* How cb_options_help() lays an option and its help out. */
 enum cb_help_layout {

@@ -45,6 +45,7 @@ unit_parts=(
 	"points: point names, classes, patterns, --sizes, number options"
 	"json: the JSON parser and writer"
 	"record: records read, written, refused; a line's figures"
+	"sweep: a sweep described in C, its argv parsed back by sweep's parser"
 )
 for part in "${unit_parts[@]}"; do
 	if unit "${part%%:*}"; then
@@ -738,6 +739,9 @@ placement_refusals()
 		 "to_user.movsb.512 --control movsb:invalid --control 'movsb': it is the point's own variant" \
 		 "to_user.native.512 --threshold -1:invalid --threshold '-1' (accepted: a percentage, 0..1000)" \
 		 "to_user.native.512 --backend gpu:invalid --backend 'gpu' (accepted: auto, user, module)" \
+		 "to_user.native.512 --samples 0:invalid --samples '0' (accepted: a decimal integer, 1..100000)" \
+		 "to_user.native.512 --seed x:invalid --seed 'x'" \
+		 "to_user.native.512 --cpu x:invalid --cpu 'x'" \
 		 "to_user.native.512 --plot $tmp/x.pdf:invalid --plot '$tmp/x.pdf' (accepted: FILE.svg or FILE.png)" \
 		 "to_user.native.512 $tmp/pl1.json --rounds 3:with a record, nothing is measured" \
 		 "to_user.native.512 $tmp/pl1.json -o $tmp/x.json:with a record, nothing is measured" \

@@ -1097,6 +1097,9 @@ bisect_refusals()
 		 "--good $tmp/good.json --alpha 2:invalid --alpha '2'" \
 		 "--good $tmp/good.json --backend both:invalid --backend 'both' (accepted: user, module)" \
 		 "--good $tmp/good.json --repeat 0:invalid --repeat '0'" \
+		 "--good $tmp/good.json --cpu x:invalid --cpu 'x'" \
+		 "--good $tmp/good.json --perturb-controls 0:invalid --perturb-controls '0' (accepted: a factor, 0.1..10)" \
+		 "--good $tmp/good.json --as-native native:invalid --as-native 'native'" \
 		 "--good $tmp/good.json --bad $tmp/good.json:shows no native regression against" \
 		 "--good $tmp/good.json stray:unexpected argument 'stray'" \
 		 "--good $tmp/good.json --frob:unknown option '--frob'"; do

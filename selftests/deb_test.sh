@@ -277,7 +277,7 @@ ktap_print_msg "the chroot build took $(($(date +%s) - start)) s"
 
 unit_tests_ran() {
 	local log=$check_logs/$((KTAP_TESTNO - 1)).log t
-	for t in stats_test points_test json_test record_test infer_test infer_checks_test \
+	for t in stats_test points_test json_test record_test sweep_test infer_test infer_checks_test \
 		 infer_input_test readers_unit_test \
 		 variants_test variants_signal_test; do
 		grep -q "^== .*/$t\$" "$log" || { echo "dh_auto_test did not run $t"; return 1; }

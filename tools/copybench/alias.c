@@ -34,7 +34,11 @@ static const struct cb_option cb_alias_options[] = {
 	CB_OPT_END(),
 };
 
+static const struct cb_option *const cb_alias_tables[] = {
+	cb_alias_options, cb_job_options, NULL
+};
+
 int cmd_alias(int argc, char **argv)
 {
-	return cb_job_command(argc, argv, CB_MODE_ALIAS, cb_alias_options, cb_alias_usage);
+	return cb_job_command(argc, argv, CB_MODE_ALIAS, cb_alias_tables, cb_alias_usage);
 }

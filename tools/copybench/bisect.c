@@ -29,6 +29,7 @@
 #include "compare.h"
 #include "process.h"
 #include "copybench.h"
+#include "sweep.h"
 
 /* git bisect run's answers; everything bisect-run exits with. */
 #define CB_BISECT_GOOD	0
@@ -62,11 +63,11 @@ static const char cb_bisect_usage[] =
 struct cb_bisect {
 	struct cb_compare_args cmp;	/* first: compare's options are its fields */
 	const char *good, *bad;
-	const char *backend, *load, *cpu, *as_native, *perturb;	/* passed on to sweep */
-	const char *sweep[16];		/* options passed to the sweep: name, value */
-	size_t nsweep;
+	/* Passed on to sweep when given (NULL, -1, 0: not given). */
+	const char *backend, *load, *as_native;
+	long cpu;
+	double perturb;
 	unsigned long long repeat;	/* 0: not given */
-	char repeat_arg[24];
 	char **prefix;			/* argv after "--" */
 	int nprefix;
 };
@@ -89,39 +90,22 @@ static const struct cb_option cb_bisect_options[] = {
 	CB_OPT_CALLBACK("load", 0, struct cb_bisect, load, optional_argument, cb_opt_load,
 			"KO", "module backend: load KO (default ./copybench.ko)\n"
 			"if not loaded, unload it after"),
-	CB_OPT_STRING("cpu", 0, struct cb_bisect, cpu, "N",
-		      "CPU to measure on (default: where it starts)"),
+	CB_OPT_CALLBACK("cpu", 0, struct cb_bisect, cpu, required_argument, cb_opt_cpu, "N",
+			"CPU to measure on (default: where it starts)"),
 	CB_OPT_END(),
 };
 
 /* Test-only, passed on to sweep (sweep --help says what they do). */
 static const struct cb_option cb_bisect_test_options[] = {
-	CB_OPT_STRING("as-native", 0, struct cb_bisect, as_native, "V",
-		      "test-only: time variant V in native's place\n"
-		      "(copybench sweep --help)"),
-	CB_OPT_STRING("perturb-controls", 0, struct cb_bisect, perturb, "F",
+	CB_OPT_CALLBACK("as-native", 0, struct cb_bisect, as_native, required_argument,
+			cb_opt_as_native, "V",
+			"test-only: time variant V in native's place\n"
+			"(copybench sweep --help)"),
+	CB_OPT_DOUBLE("perturb-controls", struct cb_bisect, perturb, CB_PERTURB_MIN, CB_PERTURB_MAX,
+		      0, 1, "a factor", "F", "F",
 		      "test-only: controls' costs x F (0.1..10)"),
 	CB_OPT_END(),
 };
-
-/* Option opt with value arg ("": none, as --load's) for the sweep, if given. */
-static void cb_bisect_pass(struct cb_bisect *b, const char *opt, const char *arg)
-{
-	if (!arg)
-		return;
-	b->sweep[b->nsweep++] = opt;
-	b->sweep[b->nsweep++] = arg;
-}
-
-/* The options given that sweep takes, as its argv. */
-static void cb_bisect_sweep_args(struct cb_bisect *b)
-{
-	cb_bisect_pass(b, "--backend", b->backend);
-	cb_bisect_pass(b, "--load", b->load);
-	cb_bisect_pass(b, "--cpu", b->cpu);
-	cb_bisect_pass(b, "--as-native", b->as_native);
-	cb_bisect_pass(b, "--perturb-controls", b->perturb);
-}
 
 /* "123: the VM panicked" for the status of the measuring child. */
 static const char *cb_child_why(int status, char *buf, size_t len)
@@ -232,32 +216,50 @@ static void cb_bisect_relay(int fd, struct cb_cause *c)
 }
 
 /*
- * [PREFIX...] self sweep --like=GOOD [--points=P] --repeat=N [SWEEP...] -o
- * out: each value the user gave after '=', so that one starting with '-'
- * (a file "-good.json") is not refused as option-looking; out, beside
- * GOOD, as ./out then.
+ * The sweep of the step: --like GOOD [--points P] --repeat N, the options
+ * given that sweep takes, its record at out (beside GOOD; ./out when it
+ * starts with '-').
+ */
+static void cb_bisect_job(const struct cb_bisect *b, const char *out, struct cb_job *r,
+			  struct cb_str *path)
+{
+	cb_sweep_init(r);
+	CB_JOB_SET(r, like, b->good);
+	if (b->cmp.points.arg)
+		CB_JOB_SET(r, points, b->cmp.points.arg);
+	CB_JOB_SET(r, repeat, b->repeat);
+	if (b->backend)
+		CB_JOB_SET(r, backend, b->backend);
+	if (b->load)
+		CB_JOB_SET(r, set.load, b->load);
+	if (b->cpu >= 0)
+		CB_JOB_SET(r, set.cpu, b->cpu);
+	if (b->as_native)
+		CB_JOB_SET(r, as_native, b->as_native);
+	if (b->perturb > 0)
+		CB_JOB_SET(r, perturb, b->perturb);
+	cb_str_printf(path, "%s%s", *out == '-' ? "./" : "", out);
+	CB_JOB_SET(r, output, path->s);
+}
+
+/*
+ * [PREFIX...] self sweep ...: each value the user gave after '=', so that
+ * one starting with '-' (a file "-good.json") is not refused as
+ * option-looking (cb_sweep_argv()).
  */
 static void cb_bisect_argv(const struct cb_bisect *b, const char *self, const char *out,
 			   struct cb_argv *a)
 {
+	struct cb_str path = { 0 };
+	struct cb_job r;
 	size_t i;
 
 	for (i = 0; i < (size_t)b->nprefix; i++)
 		cb_argv_add(a, "%s", b->prefix[i]);
 	cb_argv_add(a, "%s", self);
-	cb_argv_add(a, "sweep");
-	cb_argv_add(a, "--like=%s", b->good);
-	if (b->cmp.points.arg)
-		cb_argv_add(a, "--points=%s", b->cmp.points.arg);
-	cb_argv_add(a, "--repeat=%s", b->repeat_arg);
-	for (i = 0; i < b->nsweep; i += 2) {
-		if (*b->sweep[i + 1])
-			cb_argv_add(a, "%s=%s", b->sweep[i], b->sweep[i + 1]);
-		else
-			cb_argv_add(a, "%s", b->sweep[i]);
-	}
-	cb_argv_add(a, "-o");
-	cb_argv_add(a, "%s%s", *out == '-' ? "./" : "", out);
+	cb_bisect_job(b, out, &r, &path);
+	cb_sweep_argv(&r, a);
+	cb_str_free(&path);
 }
 
 /*
@@ -608,7 +610,6 @@ static int cb_bisect_repeats(struct cb_bisect *b, const struct cb_record *good,
 	need = infer_mwu_min_repeats(b->cmp.o.par.alpha, least);
 	if (!b->repeat)
 		b->repeat = good->header.repeat > need ? good->header.repeat : need;
-	snprintf(b->repeat_arg, sizeof(b->repeat_arg), "%llu", b->repeat);
 	return 0;
 }
 
@@ -752,12 +753,12 @@ int cmd_bisect_run(int argc, char **argv)
 	int first, answer;
 
 	memset(&b, 0, sizeof(b));
+	b.cpu = -1;
 	cb_compare_args_init(&b.cmp);
 	first = cb_options_parse(argc, argv, tables, &b, NULL, &e);
 	if (first < 0)
 		goto usage;
 	cb_compare_args_parsed(&b.cmp);
-	cb_bisect_sweep_args(&b);
 	if (b.cmp.help) {
 		fputs(cb_bisect_usage, stdout);
 		cb_options_help(stdout, product, CB_HELP_BESIDE);

@@ -30,7 +30,7 @@
 
 /* ---- The options: each written once, with its field (options.h) -------- */
 
-static int cb_opt_cpu(void *field, const char *v, struct cb_error *e)
+int cb_opt_cpu(void *field, const char *v, struct cb_error *e)
 {
 	long long cpu;
 
@@ -42,17 +42,32 @@ static int cb_opt_cpu(void *field, const char *v, struct cb_error *e)
 	return 0;
 }
 
+void cb_put_cpu(const void *field, struct cb_str *b)
+{
+	cb_str_printf(b, "%ld", *(const long *)field);
+}
+
 static int cb_opt_placement(void *field, const char *v, struct cb_error *e)
 {
 	return cb_placement_parse(v, field, e);
 }
 
-static const struct cb_option cb_job_options[] = {
+static void cb_put_placement(const void *field, struct cb_str *b)
+{
+	struct cb_str name = { 0 };
+
+	cb_placement_name(field, &name);
+	cb_str_add(b, name.s);
+	cb_str_free(&name);
+}
+
+const struct cb_option cb_job_options[] = {
 	CB_OPT_NAME("backend", struct cb_job, backend, cb_backend_choices, "B",
 		    "auto (default): module when copybench.ko is\n"
 		    "loaded, else user; user: libcopyvariants timed in\n"
 		    "this process; module: copybench.ko (root)"),
-	CB_OPT_CALLBACK("load", 0, struct cb_job, set.load, optional_argument, cb_opt_load, "KO",
+	CB_OPT_CALLBACK_PUT("load", 0, struct cb_job, set.load, optional_argument, cb_opt_load,
+			    cb_option_put_string, "KO",
 			"module: load KO (default " CB_DEFAULT_KO ")\n"
 			"when not loaded; unload it at the end"),
 	CB_OPT_STRING("variants", 0, struct cb_job, variants, "LIST",
@@ -79,8 +94,8 @@ static const struct cb_option cb_job_options[] = {
 		    "shuffle the points of each repeat and draw random\n"
 		    "sizes with N; the placements are drawn from it\n"
 		    "(seed 1 when not given)"),
-	CB_OPT_CALLBACK("placement", 0, struct cb_job, placement, required_argument,
-			cb_opt_placement, "P",
+	CB_OPT_CALLBACK_PUT("placement", 0, struct cb_job, placement, required_argument,
+			    cb_opt_placement, cb_put_placement, "P",
 			"where each process puts its buffers and stack:\n"
 			"vary (default): drawn per process from the seed;\n"
 			"fixed: every process alike, buffers at the start\n"
@@ -116,7 +131,8 @@ static const struct cb_option cb_job_options[] = {
 	CB_OPT_UINT("loops", struct cb_job, set.loops, 0, CB_LOOPS_MAX, NULL, "N",
 		    "copies per sample (default 0: the least power of\n"
 		    "two whose sample takes 10 us; up to 1000000)"),
-	CB_OPT_CALLBACK("cpu", 0, struct cb_job, set.cpu, required_argument, cb_opt_cpu, "N",
+	CB_OPT_CALLBACK_PUT("cpu", 0, struct cb_job, set.cpu, required_argument, cb_opt_cpu,
+			    cb_put_cpu, "N",
 			"CPU to pin to (default: the one it starts on)"),
 	CB_OPT_UINT("max-run-ms", struct cb_job, set.max_run_ms, CB_MAX_RUN_MS_MIN,
 		    CB_MAX_RUN_MS_MAX, NULL, "MS",
@@ -147,7 +163,7 @@ static const struct cb_option cb_job_options[] = {
 	CB_OPT_END(),
 };
 
-static const struct cb_option cb_job_like_options[] = {
+const struct cb_option cb_job_like_options[] = {
 	CB_OPT_STRING("like", 0, struct cb_job, like, "REC",
 		      "measure the points of record REC (sizes,\n"
 		      "variants, directions, caches, offsets), with its\n"
@@ -160,7 +176,7 @@ static const struct cb_option cb_job_like_options[] = {
 	CB_OPT_END(),
 };
 
-static int cb_opt_as_native(void *field, const char *v, struct cb_error *e)
+int cb_opt_as_native(void *field, const char *v, struct cb_error *e)
 {
 	if (!*v || !strcmp(v, CB_NATIVE_NAME))
 		return cb_fail(e, CB_EXIT_USAGE,
@@ -176,9 +192,9 @@ static int cb_opt_as_native(void *field, const char *v, struct cb_error *e)
  * known change on a real machine. A table of their own, listed under a
  * heading of their own in --help: no product option sits among them.
  */
-static const struct cb_option cb_job_test_options[] = {
-	CB_OPT_CALLBACK("as-native", 0, struct cb_job, as_native, required_argument,
-			cb_opt_as_native, "V",
+const struct cb_option cb_job_test_options[] = {
+	CB_OPT_CALLBACK_PUT("as-native", 0, struct cb_job, as_native, required_argument,
+			    cb_opt_as_native, cb_option_put_string, "V",
 			"test-only: time variant V where native would be\n"
 			"and record it as native (validation, bisect test)"),
 	CB_OPT_DOUBLE("perturb-controls", struct cb_job, perturb, CB_PERTURB_MIN, CB_PERTURB_MAX,
@@ -590,30 +606,49 @@ out:
 	return status;
 }
 
-int cb_job_command(int argc, char **argv, enum cb_mode mode, const struct cb_option *own,
-		   const char *usage)
+int cb_job_parse(int argc, char **argv, enum cb_mode mode,
+		 const struct cb_option *const *tables, struct cb_job *r, struct cb_error *e)
 {
-	const struct cb_option *const tables[] = {
-		own, cb_job_options, mode == CB_MODE_SWEEP ? cb_job_like_options : NULL,
-		mode == CB_MODE_SWEEP ? cb_job_test_options : NULL, NULL
-	};
-	const struct cb_option *const product[] = { own, cb_job_options,
-		mode == CB_MODE_SWEEP ? cb_job_like_options : NULL, NULL };
+	int first;
+
+	cb_job_init(r, mode);
+	r->tables = tables;
+	first = cb_options_parse(argc, argv, tables, r, &r->given, e);
+	if (first >= 0)
+		r->seeded = cb_job_given(r, "seed");
+	return first;
+}
+
+void cb_job_mark(struct cb_job *r, size_t off)
+{
+	cb_option_mark(r->tables, &r->given, off);
+	r->seeded |= off == offsetof(struct cb_job, seed);
+}
+
+int cb_job_command(int argc, char **argv, enum cb_mode mode,
+		   const struct cb_option *const *tables, const char *usage)
+{
+	const struct cb_option *product[CB_JOB_TABLES + 1] = { NULL };
 	const struct cb_option *const test[] = { cb_job_test_options, NULL };
 	struct cb_job r;
 	struct cb_error e = { 0 };
-	int first;
+	size_t i, n = 0;
+	int first, tests = 0;
 
-	cb_job_init(&r, mode);
-	r.tables = tables;
-	first = cb_options_parse(argc, argv, tables, &r, &r.given, &e);
+	first = cb_job_parse(argc, argv, mode, tables, &r, &e);
 	if (first < 0)
 		return cb_report(&e);
-	r.seeded = cb_job_given(&r, "seed");
 	if (r.help) {
+		/* The test-only options under a heading of their own. */
+		for (i = 0; tables[i] && n < CB_JOB_TABLES; i++) {
+			if (tables[i] == cb_job_test_options)
+				tests = 1;
+			else
+				product[n++] = tables[i];
+		}
 		fputs(usage, stdout);
 		cb_options_help(stdout, product, CB_HELP_BESIDE);
-		if (mode == CB_MODE_SWEEP) {
+		if (tests) {
 			fputs("\nTest-only options (they make the record lie on purpose, for the\n"
 			      "tests of compare and bisect-run):\n", stdout);
 			cb_options_help(stdout, test, CB_HELP_BESIDE);

@@ -32,6 +32,7 @@
 #include "process.h"
 #include "record.h"
 #include "stats.h"
+#include "sweep.h"
 
 #define CB_PL_PLACEMENTS	16
 #define CB_PL_ROUNDS		2
@@ -67,7 +68,11 @@ struct cb_pl_opts {
 	unsigned long long placements, rounds;
 	const char *control;
 	double threshold;
-	const char *backend, *load, *samples, *seed, *cpu, *output, *plot;
+	const char *backend, *load, *output, *plot;
+	unsigned long samples;		/* 0: sweep's default */
+	unsigned long long seed;	/* when given (seeded) */
+	int seeded;
+	long cpu;			/* -1: the CPUs in turn */
 	int json, help;
 };
 
@@ -102,12 +107,12 @@ static const struct cb_option cb_placement_options[] = {
 	CB_OPT_CALLBACK("load", 0, struct cb_pl_opts, load, optional_argument, cb_opt_load, "KO",
 			"module backend: load KO (default ./copybench.ko)\n"
 			"when not loaded, unload it after"),
-	CB_OPT_STRING("samples", 0, struct cb_pl_opts, samples, "N",
-		      "timed samples per point (sweep's default)"),
-	CB_OPT_STRING("seed", 0, struct cb_pl_opts, seed, "N",
-		      "the placements drawn (default 1, as sweep's)"),
-	CB_OPT_STRING("cpu", 0, struct cb_pl_opts, cpu, "N",
-		      "every process on CPU N (default: the CPUs in turn)"),
+	CB_OPT_UINT("samples", struct cb_pl_opts, samples, CB_SAMPLES_MIN, CB_SAMPLES_MAX, NULL,
+		    "N", "timed samples per point (sweep's default)"),
+	CB_OPT_UINT("seed", struct cb_pl_opts, seed, 0, ~0ULL, NULL, "N",
+		    "the placements drawn (default 1, as sweep's)"),
+	CB_OPT_CALLBACK("cpu", 0, struct cb_pl_opts, cpu, required_argument, cb_opt_cpu, "N",
+			"every process on CPU N (default: the CPUs in turn)"),
 	CB_OPT_STRING("output", 'o', struct cb_pl_opts, output, "FILE",
 		      "keep the record of the processes (JSON lines)"),
 	CB_OPT_STRING("plot", 0, struct cb_pl_opts, plot, "FILE",
@@ -169,64 +174,58 @@ struct cb_pl {
 
 /* ---- Measuring: copybench sweep in processes of its own ----------------- */
 
-/* "copybench sweep" of the point and its control, every process a placement. */
-static void cb_pl_sweep_argv(const struct cb_pl *c, const char *out, struct cb_argv *a)
+/*
+ * The sweep of the point and its control, every process a placement, its
+ * record at out: r, its lists' words in sizes and variants.
+ */
+static void cb_pl_sweep_job(const struct cb_pl *c, const char *out, struct cb_job *r,
+			    struct cb_str *sizes, struct cb_str *variants)
 {
 	const struct cb_pl_opts *o = c->o;
 	const struct cb_key *k = &c->key;
 
-	cb_argv_add(a, "copybench");
-	cb_argv_add(a, "sweep");
-	cb_argv_add(a, "--backend");
-	cb_argv_add(a, "%s", o->backend ? o->backend : "auto");
+	cb_sweep_init(r);
+	CB_JOB_SET(r, backend, o->backend ? o->backend : "auto");
 	if (o->load)
-		cb_argv_add(a, "--load%s%s", *o->load ? "=" : "", o->load);
-	cb_argv_add(a, "--sizes");
+		CB_JOB_SET(r, set.load, o->load);
 	if (k->random)
-		cb_argv_add(a, "random:%llu-%llu", k->size, k->size_max);
+		cb_str_printf(sizes, "random:%llu-%llu", k->size, k->size_max);
 	else
-		cb_argv_add(a, "%llu", k->size);
-	cb_argv_add(a, "--variants");
-	cb_argv_add(a, "%s%s%s", k->variant, o->control ? "," : "", o->control ? o->control : "");
-	cb_argv_add(a, "--directions");
-	cb_argv_add(a, "%s", k->direction);
-	cb_argv_add(a, "--cache");
-	cb_argv_add(a, "%s", k->cache);
+		cb_str_printf(sizes, "%llu", k->size);
+	CB_JOB_SET(r, sizes, sizes->s);
+	cb_str_printf(variants, "%s%s%s", k->variant, o->control ? "," : "",
+		      o->control ? o->control : "");
+	CB_JOB_SET(r, variants, variants->s);
+	CB_JOB_SET(r, directions, k->direction);
+	CB_JOB_SET(r, caches, k->cache);
 	if (k->src_offset || k->dst_offset) {
-		cb_argv_add(a, "--src-offset");
-		cb_argv_add(a, "%llu", k->src_offset);
-		cb_argv_add(a, "--dst-offset");
-		cb_argv_add(a, "%llu", k->dst_offset);
+		CB_JOB_SET(r, src_offset, k->src_offset);
+		CB_JOB_SET(r, dst_offset, k->dst_offset);
 	}
-	cb_argv_add(a, "--repeat");
-	cb_argv_add(a, "%llu", o->placements * o->rounds);
-	cb_argv_add(a, "--placements");
-	cb_argv_add(a, "%llu", o->placements);
-	if (o->samples) {
-		cb_argv_add(a, "--samples");
-		cb_argv_add(a, "%s", o->samples);
-	}
-	if (o->seed) {
-		cb_argv_add(a, "--seed");
-		cb_argv_add(a, "%s", o->seed);
-	}
-	if (o->cpu) {
-		cb_argv_add(a, "--cpu");
-		cb_argv_add(a, "%s", o->cpu);
-	}
-	cb_argv_add(a, "-o");
-	cb_argv_add(a, "%s", out);
+	CB_JOB_SET(r, repeat, o->placements * o->rounds);
+	CB_JOB_SET(r, place_period, (unsigned int)o->placements);
+	if (o->samples)
+		CB_JOB_SET(r, set.samples, o->samples);
+	if (o->seeded)
+		CB_JOB_SET(r, seed, o->seed);
+	if (o->cpu >= 0)
+		CB_JOB_SET(r, set.cpu, o->cpu);
+	CB_JOB_SET(r, output, out);
 }
 
 /* The sweep that measures the point and its control, its record at out. */
 static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 {
 	struct cb_child_spec s = { .path = "/proc/self/exe", .out = CB_CHILD_NULL };
+	struct cb_str sizes = { 0 }, variants = { 0 };
 	struct cb_argv a = { 0 };
 	struct cb_child child;
+	struct cb_job r;
 	int status, ret = 0;
 
-	cb_pl_sweep_argv(c, out, &a);
+	cb_pl_sweep_job(c, out, &r, &sizes, &variants);
+	cb_argv_add(&a, "copybench");
+	cb_sweep_argv(&r, &a);
 	s.argv = a.v;
 	if (cb_child_start(&child, &s, e) || cb_child_wait(&child, &status, e))
 		ret = -1;
@@ -238,6 +237,8 @@ static int cb_pl_measure(struct cb_pl *c, const char *out, struct cb_error *e)
 		ret = cb_fail(e, WEXITSTATUS(status), "the measurement failed (copybench sweep exited %d)",
 			      WEXITSTATUS(status));
 	cb_argv_free(&a);
+	cb_str_free(&sizes);
+	cb_str_free(&variants);
 	return ret;
 }
 
@@ -847,7 +848,7 @@ int cmd_placement(int argc, char **argv)
 	const struct cb_option *const tables[] = { cb_placement_options, NULL };
 	struct cb_pl_opts o = {
 		.placements = CB_PL_PLACEMENTS, .rounds = CB_PL_ROUNDS, .control = CB_PL_CONTROL,
-		.threshold = CB_PL_THRESHOLD,
+		.threshold = CB_PL_THRESHOLD, .cpu = -1,
 	};
 	struct cb_pl c = { .o = &o };
 	struct cb_gp_writer w = { cb_pl_plot_data, cb_pl_plot_script, &c, 0 };
@@ -859,6 +860,7 @@ int cmd_placement(int argc, char **argv)
 	first = cb_options_parse(argc, argv, tables, &o, &given, &e);
 	if (first < 0)
 		goto fail;
+	o.seeded = cb_option_given(tables, &given, "seed");
 	if (o.help) {
 		fputs(cb_placement_usage, stdout);
 		cb_options_help(stdout, tables, CB_HELP_BESIDE);

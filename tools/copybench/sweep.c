@@ -2,10 +2,14 @@
 /*
  * sweep.c - "copybench sweep": time copies at a list of sizes, for every
  * variant and direction asked; tables, plateaus or JSON lines, a record.
+ * Its options are its tables (here and job.c); sweep.h turns a job filled
+ * in C back into the argv they parse, for the commands that run a sweep.
  */
 #include "builtin.h"
 #include "copybench.h"
 #include "job.h"
+#include "process.h"
+#include "sweep.h"
 
 static const char cb_sweep_usage[] =
 	"Usage: copybench sweep [OPTIONS]\n"
@@ -34,7 +38,34 @@ static const struct cb_option cb_sweep_options[] = {
 	CB_OPT_END(),
 };
 
+/* Every option sweep takes: what it parses and what cb_sweep_argv() writes. */
+static const struct cb_option *const cb_sweep_tables[] = {
+	cb_sweep_options, cb_job_options, cb_job_like_options, cb_job_test_options, NULL
+};
+
+void cb_sweep_init(struct cb_job *r)
+{
+	cb_job_init(r, CB_MODE_SWEEP);
+	r->tables = cb_sweep_tables;
+}
+
+static void cb_sweep_word(void *a, const char *word)
+{
+	cb_argv_add(a, "%s", word);
+}
+
+void cb_sweep_argv(const struct cb_job *r, struct cb_argv *a)
+{
+	cb_argv_add(a, "sweep");
+	cb_options_words(cb_sweep_tables, &r->given, r, cb_sweep_word, a);
+}
+
+int cb_sweep_parse(int argc, char **argv, struct cb_job *r, struct cb_error *e)
+{
+	return cb_job_parse(argc, argv, CB_MODE_SWEEP, cb_sweep_tables, r, e);
+}
+
 int cmd_sweep(int argc, char **argv)
 {
-	return cb_job_command(argc, argv, CB_MODE_SWEEP, cb_sweep_options, cb_sweep_usage);
+	return cb_job_command(argc, argv, CB_MODE_SWEEP, cb_sweep_tables, cb_sweep_usage);
 }
