@@ -416,9 +416,9 @@ static int cb_time_cold(struct cb_krun *c, const struct cb_kvariant *v, cb_once_
 }
 
 /*
- * cb_time_sample - time loops copies with variant v, hot (one window) or
- * cold (windows set, one window per copy; flush says whether the buffers
- * are flushed before each). Stops within one copy when cb_krun_stopping(). A
+ * cb_time_sample - time loops copies with variant v, hot (windows of
+ * cb_window_copies() copies: cb_time_hot()) or cold (windows set, one
+ * window per copy; flush says whether the buffers are flushed before each). Stops within one copy when cb_krun_stopping(). A
  * short copy means the user side's pages were zapped (MADV_DONTNEED, which
  * runs beside a copy under the same read lock), or a protection changed
  * that the next check names: the pages are faulted in again, outside any
