@@ -295,7 +295,7 @@ static double cb_line_pair(const struct cb_record_point *p, enum cb_figure fig)
  * A control line's paired figure: its cost as timed against the native
  * point's paired control in the same process (the native line of the same
  * pid and place: its cost as timed over its ratio to that control), so
- * that the controls' drift can be taken on the pairs too (verdict.c). NAN
+ * that the controls' drift can be taken on the pairs too (drift.c). NAN
  * for the pairing control itself (its figure against itself is 1), a line
  * of no process, or no paired native line beside it.
  */

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * verdict.c - copybench compare's engine (verdict.h): headers compared
- * member by member, points matched by key, each decided by infer.h, the
- * controls' drift per size class, native points net of it, the status.
+ * verdict.c - copybench compare's engine (verdict.h): the headers checked
+ * (headers.c), points matched by key, each decided by infer.h, the
+ * controls' drift per size class (drift.c), native points net of it, the
+ * status.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "drift.h"
+#include "headers.h"
 #include "stats.h"
 #include "verdict.h"
 
@@ -17,9 +20,6 @@ static const char *const cb_outcome_names[] = {
 #include "verdict.h"
 };
 #undef CB_OUTCOME
-
-/* tsc_khz may differ this much (a fraction) between records of one machine. */
-#define CB_TSC_TOLERANCE	0.001
 
 const char *cb_outcome_name(enum cb_outcome o)
 {
@@ -32,185 +32,6 @@ int cb_compare_status_merge(int a, int b)
 		return CB_EXIT_REGRESSION;
 	return a == CB_EXIT_INCONCLUSIVE || b == CB_EXIT_INCONCLUSIVE ?
 	       CB_EXIT_INCONCLUSIVE : CB_EXIT_OK;
-}
-
-/* ---- Headers ------------------------------------------------------------ */
-
-/*
- * Header members that make two records incomparable when they differ, or
- * one record has and the other lacks: the machine, the backend, and how
- * the user backend's loop calls the copies (call_sites: native's figure
- * halved at 256 B when libc's memcpy was called by the loop, not through
- * a wrapper, so records from before it measure another path), and what a
- * random-size copy draws (random_offsets: records before it drew sizes
- * alone, and timed no latency).
- */
-static const char *const cb_blocking_fields[] = {
-	"cpu_model", "cpu_family", "cpu_model_id", "cpu_stepping", "microcode", "backend",
-	"call_sites", "random_offsets",
-};
-
-/* Differ by nature between any two records: not listed. */
-static const char *const cb_ignored_fields[] = { "date" };
-
-static int cb_in(const char *const *list, size_t n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(list[i], s))
-			return 1;
-	return 0;
-}
-
-/* A header value as text: strings bare, lists space-separated. */
-static void cb_json_text(const struct cb_json *v, struct cb_str *b)
-{
-	size_t i;
-
-	switch (v->type) {
-	case CB_JSON_NULL:
-		cb_str_add(b, "null");
-		break;
-	case CB_JSON_BOOL:
-		cb_str_add(b, v->boolean ? "true" : "false");
-		break;
-	case CB_JSON_NUMBER:
-		if (v->is_uint)
-			cb_str_printf(b, "%llu", v->u);
-		else if (v->is_int)
-			cb_str_printf(b, "%lld", v->i);
-		else
-			cb_str_printf(b, "%.17g", v->num);
-		break;
-	case CB_JSON_STRING:
-		cb_str_add_clean(b, v->str);
-		break;
-	case CB_JSON_ARRAY:
-		cb_str_add(b, "[");
-		for (i = 0; i < v->n; i++) {
-			cb_str_add(b, i ? " " : "");
-			cb_json_text(&v->items[i], b);
-		}
-		cb_str_add(b, "]");
-		break;
-	case CB_JSON_OBJECT:
-		cb_str_add(b, "{");
-		for (i = 0; i < v->n; i++) {
-			cb_str_add(b, i ? ", " : "");
-			cb_str_add_clean(b, v->members[i].key);
-			cb_str_add(b, ": ");
-			cb_json_text(&v->members[i].value, b);
-		}
-		cb_str_add(b, "}");
-		break;
-	}
-}
-
-static int cb_json_same(const struct cb_json *a, const struct cb_json *b)
-{
-	struct cb_str x = { 0 }, y = { 0 };
-	int same;
-
-	if (a->type != b->type)
-		return 0;
-	cb_json_text(a, &x);
-	cb_json_text(b, &y);
-	same = !strcmp(x.s, y.s);
-	cb_str_free(&x);
-	cb_str_free(&y);
-	return same;
-}
-
-static int cb_tsc_differs(const struct cb_json *a, const struct cb_json *b)
-{
-	if (a->type != CB_JSON_NUMBER || b->type != CB_JSON_NUMBER || !(a->num > 0))
-		return 1;
-	return fabs(b->num / a->num - 1) > CB_TSC_TOLERANCE;
-}
-
-static void cb_diff_add(struct cb_cmp *c, const char *field, const struct cb_json *a,
-			const struct cb_json *b, int blocking)
-{
-	struct cb_cmp_diff *d;
-	struct cb_str t = { 0 };
-
-	c->diffs = cb_realloc(c->diffs, c->ndiffs + 1, sizeof(*c->diffs));
-	d = &c->diffs[c->ndiffs++];
-	d->field = cb_strdup(field);
-	cb_str_add(&t, a ? "" : "(absent)");
-	if (a)
-		cb_json_text(a, &t);
-	d->base = t.s;
-	t = (struct cb_str){ 0 };
-	cb_str_add(&t, b ? "" : "(absent)");
-	if (b)
-		cb_json_text(b, &t);
-	d->new = t.s;
-	d->blocking = blocking;
-	c->blocking |= blocking;
-}
-
-/*
- * Every member of object a that b lacks or holds otherwise, then b's
- * members a lacks; objects (mitigations) member by member, as prefix.key.
- */
-static void cb_diff_objects(struct cb_cmp *c, const char *prefix, const struct cb_json *a,
-			    const struct cb_json *b)
-{
-	const struct cb_json *va, *vb;
-	struct cb_str f = { 0 };
-	size_t i;
-	int blocking;
-
-	for (i = 0; i < a->n; i++) {
-		f.len = 0;
-		cb_str_printf(&f, "%s%s", prefix, *prefix ? "." : "");
-		cb_str_add_clean(&f, a->members[i].key);
-		if (!*prefix && cb_in(cb_ignored_fields, ARRAY_SIZE(cb_ignored_fields), f.s))
-			continue;
-		va = &a->members[i].value;
-		vb = cb_json_get(b, a->members[i].key);
-		if (vb && va->type == CB_JSON_OBJECT && vb->type == CB_JSON_OBJECT) {
-			cb_diff_objects(c, f.s, va, vb);
-			continue;
-		}
-		if (!*prefix && !strcmp(f.s, "tsc_khz") && vb) {
-			if (!cb_json_same(va, vb))
-				cb_diff_add(c, f.s, va, vb, cb_tsc_differs(va, vb));
-			continue;
-		}
-		blocking = !*prefix && cb_in(cb_blocking_fields, ARRAY_SIZE(cb_blocking_fields),
-					     f.s);
-		if (!vb || !cb_json_same(va, vb))
-			cb_diff_add(c, f.s, va, vb, blocking);
-	}
-	for (i = 0; i < b->n; i++) {
-		if (cb_json_get(a, b->members[i].key))
-			continue;
-		f.len = 0;
-		cb_str_printf(&f, "%s%s", prefix, *prefix ? "." : "");
-		cb_str_add_clean(&f, b->members[i].key);
-		cb_diff_add(c, f.s, NULL, &b->members[i].value,
-			    !*prefix && cb_in(cb_blocking_fields, ARRAY_SIZE(cb_blocking_fields), f.s));
-	}
-	cb_str_free(&f);
-}
-
-static int cb_refuse_machines(const struct cb_cmp *c, struct cb_error *e)
-{
-	struct cb_str m = { 0 };
-	size_t i;
-
-	for (i = 0; i < c->ndiffs; i++)
-		if (c->diffs[i].blocking)
-			cb_str_printf(&m, "%s%s '%s' against '%s'", m.len ? "; " : "",
-				      c->diffs[i].field, c->diffs[i].base, c->diffs[i].new);
-	cb_fail(e, CB_EXIT_USAGE,
-		"%s and %s were not recorded on the same machine with the same backend and timing loop (%s): comparing them would measure the machines or the tools, not the kernels (--force compares them anyway)",
-		c->base->path, c->new->path, m.s);
-	cb_str_free(&m);
-	return -1;
 }
 
 /* ---- Points ------------------------------------------------------------- */
@@ -765,183 +586,6 @@ static int cb_match(struct cb_cmp *c, const struct cb_pointset *bs, size_t nb,
 	return 0;
 }
 
-/* ---- Controls ----------------------------------------------------------- */
-
-static int cb_class_of(const struct cb_cmp *c, const struct cb_key *k)
-{
-	size_t i;
-
-	for (i = 0; i < c->ncls; i++)
-		if (cb_key_same_class(&c->cls[i].key, k))
-			return (int)i;
-	return -1;
-}
-
-static int cb_pid_cmp(const void *a, const void *b)
-{
-	unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Whether p is one of the controls a paired class's drift is taken on. */
-static int cb_drift_pair(const struct cb_cmp_point *p, int ci)
-{
-	return p->control && p->cls == ci && p->paired && isfinite(p->v.ratio) &&
-	       p->v.ratio > 0 && p->nlf[0] && p->nlf[1];
-}
-
-/* Side s's (0 base, 1 new) distinct pids in class ci's drift pairs, sorted. */
-static size_t cb_class_pids(const struct cb_cmp *c, int ci, int side, unsigned long long **pids)
-{
-	const struct cb_cmp_point *p;
-	size_t n = 0, np = 0, i;
-
-	*pids = NULL;
-	for (i = 0; i < c->npts; i++)
-		if (cb_drift_pair(&c->pts[i], ci)) {
-			p = &c->pts[i];
-			*pids = cb_realloc(*pids, n + p->nlf[side], sizeof(**pids));
-			memcpy(*pids + n, p->lpid[side], p->nlf[side] * sizeof(**pids));
-			n += p->nlf[side];
-		}
-	if (!n)
-		return 0;
-	qsort(*pids, n, sizeof(**pids), cb_pid_cmp);
-	for (i = 0; i < n; i++)
-		if (!np || (*pids)[np - 1] != (*pids)[i])
-			(*pids)[np++] = (*pids)[i];
-	return np;
-}
-
-/*
- * Both sides' process levels in paired class ci (infer_drift_processes()):
- * each process's mean, over the class's paired controls it measured, of
- * its log figure less that point's median over both records' processes.
- * lv[side] is malloc()ed, n[side] levels (0: none, lv[side] NULL).
- */
-static void cb_class_levels(const struct cb_cmp *c, int ci, double *lv[2], size_t n[2])
-{
-	unsigned long long *pids[2], *at;
-	size_t *cnt[2], i, k;
-	const struct cb_cmp_point *p;
-	double *pool, m;
-	int s;
-
-	for (s = 0; s < 2; s++) {
-		n[s] = cb_class_pids(c, ci, s, &pids[s]);
-		lv[s] = n[s] ? cb_calloc(n[s], sizeof(*lv[s])) : NULL;
-		cnt[s] = cb_calloc(n[s], sizeof(*cnt[s]));
-	}
-	for (i = 0; n[0] && n[1] && i < c->npts; i++) {
-		if (!cb_drift_pair(&c->pts[i], ci))
-			continue;
-		p = &c->pts[i];
-		pool = cb_calloc(p->nlf[0] + p->nlf[1], sizeof(*pool));
-		memcpy(pool, p->lf[0], p->nlf[0] * sizeof(*pool));
-		memcpy(pool + p->nlf[0], p->lf[1], p->nlf[1] * sizeof(*pool));
-		m = cb_stats_median_unsorted(pool, p->nlf[0] + p->nlf[1]);
-		free(pool);
-		for (s = 0; s < 2; s++)
-			for (k = 0; k < p->nlf[s]; k++) {
-				at = bsearch(&p->lpid[s][k], pids[s], n[s], sizeof(*pids[s]),
-					     cb_pid_cmp);
-				lv[s][at - pids[s]] += p->lf[s][k] - m;
-				cnt[s][at - pids[s]]++;
-			}
-	}
-	for (s = 0; s < 2; s++) {
-		for (i = 0; i < n[s]; i++)
-			lv[s][i] /= (double)cnt[s][i];
-		free(cnt[s]);
-		free(pids[s]);
-	}
-}
-
-/*
- * A paired class's drift over its processes, where they are enough; where
- * they are more than the test takes (records merged from many sweeps:
- * one sweep has at most 1000), the points' test stands too.
- */
-static int cb_drift_by_process(struct cb_cmp *c, int ci, const struct infer_params *par)
-{
-	double *lv[2];
-	size_t n[2];
-	int err = 0;
-
-	cb_class_levels(c, ci, lv, n);
-	if (n[0] && n[1] && n[0] <= INFER_MAX_N && n[1] <= INFER_MAX_N)
-		err = infer_drift_processes(lv[0], n[0], lv[1], n[1], par, &c->cls[ci].d);
-	free(lv[0]);
-	free(lv[1]);
-	return err;
-}
-
-/* Each control's ratio into its class; then each class's drift. */
-static int cb_controls(struct cb_cmp *c, const struct infer_params *par, struct cb_error *e)
-{
-	struct cb_cmp_class *k;
-	struct cb_cmp_point *p;
-	size_t i;
-	int ci, err;
-
-	for (i = 0; i < c->npts; i++) {
-		p = &c->pts[i];
-		if (!p->control || !isfinite(p->v.ratio) || !(p->v.ratio > 0))
-			continue;
-		ci = cb_class_of(c, &p->key);
-		if (ci < 0) {
-			c->cls = cb_realloc(c->cls, c->ncls + 1, sizeof(*c->cls));
-			k = &c->cls[c->ncls];
-			memset(k, 0, sizeof(*k));
-			k->key = p->key;
-			k->band = cb_size_class(&p->key);
-			k->size_lo = p->key.size;
-			k->size_hi = p->key.size_max;
-			ci = (int)c->ncls++;
-		}
-		k = &c->cls[ci];
-		k->ratios = cb_realloc(k->ratios, k->n + 1, sizeof(*k->ratios));
-		k->ratios[k->n++] = p->v.ratio;
-		k->size_lo = p->key.size < k->size_lo ? p->key.size : k->size_lo;
-		k->size_hi = p->key.size_max > k->size_hi ? p->key.size_max : k->size_hi;
-		p->cls = ci;
-	}
-	/*
-	 * A class with paired controls takes its drift on the pairs only: the
-	 * controls' costs against the native point's paired control in the
-	 * same process, which moved with the machine; what is left is what
-	 * the pairs did not cancel.
-	 */
-	for (i = 0; i < c->npts; i++)
-		if (c->pts[i].control && c->pts[i].paired && c->pts[i].cls >= 0)
-			c->cls[c->pts[i].cls].paired = 1;
-	for (i = 0; i < c->ncls; i++)
-		c->cls[i].n = 0;
-	for (i = 0; i < c->npts; i++) {
-		p = &c->pts[i];
-		if (!p->control || p->cls < 0 || !isfinite(p->v.ratio) || !(p->v.ratio > 0))
-			continue;
-		k = &c->cls[p->cls];
-		if (!k->paired || p->paired)
-			k->ratios[k->n++] = p->v.ratio;
-	}
-	for (i = 0; i < c->ncls; i++) {
-		err = infer_drift(c->cls[i].ratios, c->cls[i].n, par, &c->cls[i].d);
-		if (!err && c->cls[i].paired)
-			err = cb_drift_by_process(c, (int)i, par);
-		if (err)
-			return cb_fail(e, err == -E2BIG ? CB_EXIT_USAGE : CB_EXIT_RUNTIME,
-				       "the drift of %zu control points: %s", c->cls[i].n,
-				       err == -E2BIG ? "too many control points in one class" :
-				       strerror(-err));
-		k = &c->cls[i];
-		k->scattered = k->d.enough && !k->d.moved && fabs(k->d.ratio - 1) > par->threshold;
-		c->moved |= k->d.moved;
-	}
-	return 0;
-}
-
 /* ---- Outcomes ----------------------------------------------------------- */
 
 static enum cb_outcome cb_from_change(enum infer_change ch)
@@ -1220,9 +864,10 @@ int cb_compare(const struct cb_record *base, const struct cb_record *new,
 		cb_fail(e, CB_EXIT_USAGE, "invalid statistics parameters");
 		goto fail;
 	}
-	cb_diff_objects(c, "", &base->header_json, &new->header_json);
+	c->blocking = cb_headers_diff(&base->header_json, &new->header_json, &c->diffs,
+				      &c->ndiffs);
 	if (c->blocking && !o->force) {
-		cb_refuse_machines(c, e);
+		cb_headers_refuse(base->path, new->path, c->diffs, c->ndiffs, e);
 		goto fail;
 	}
 	c->base_one = cb_record_one_process(base);
@@ -1251,12 +896,7 @@ void cb_compare_free(struct cb_cmp *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->ndiffs; i++) {
-		free(c->diffs[i].field);
-		free(c->diffs[i].base);
-		free(c->diffs[i].new);
-	}
-	free(c->diffs);
+	cb_headers_free(c->diffs, c->ndiffs);
 	for (i = 0; i < c->npts; i++) {
 		free(c->pts[i].name);
 		free(c->pts[i].lf[0]);

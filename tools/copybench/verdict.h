@@ -11,6 +11,7 @@
 #ifndef CB_VERDICT_H
 #define CB_VERDICT_H
 
+#include "headers.h"
 #include "infer.h"
 #include "points.h"
 #include "record.h"
@@ -98,7 +99,7 @@ struct cb_side {
  * @why: why @out is inconclusive ("" otherwise)
  * @lf: a paired control: per side (0 base, 1 new), each process's log
  *	figure against its paired control, @nlf of them, for its class's
- *	drift over the processes (cb_controls())
+ *	drift over the processes (cb_controls(), drift.c)
  * @lpid: their processes' pids
  */
 struct cb_cmp_point {
@@ -159,13 +160,6 @@ struct cb_cmp_class {
 	int paired;
 };
 
-/* struct cb_cmp_diff - a header field the two records disagree on. */
-struct cb_cmp_diff {
-	char *field;		/* "kernel", "mitigations.spectre_v2" */
-	char *base, *new;	/* the values as text; "(absent)" */
-	int blocking;		/* makes the records incomparable */
-};
-
 /**
  * struct cb_cmp - a comparison of two records.
  * @base: the base record
@@ -173,12 +167,12 @@ struct cb_cmp_diff {
  * @median: the estimator used (1 cycles_median)
  * @core: the clock used
  * @figure: the figure decided on
- * @diffs: header differences, in the base header's order
+ * @diffs: header differences, in the base header's order (headers.h)
  * @ndiffs: how many
  * @blocking: some of them make the records incomparable (--force went on)
  * @pts: the points both have, native first, then controls, each by key
  * @npts: how many
- * @cls: the control classes
+ * @cls: the control classes (drift.h)
  * @ncls: how many
  * @only_base: names of the points only the base has
  * @nonly_base: how many
