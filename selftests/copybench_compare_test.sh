@@ -886,6 +886,24 @@ help_lists()
 }
 check "help: compare and bisect-run listed; their options; sweep --like, --as-native" help_lists
 
+# The rules of compare's decision: verdict.c's table (cb_rules[], one rule
+# an entry, its name first) and compare.rst's list in "The decision rule"
+# ("- ``name``: ..."), the same names in the same order.
+rules_documented()
+{
+	local code doc
+	code=$(sed -n '/^static const struct cb_rule cb_rules\[\] = {$/,/^};$/p' \
+		"$cb_top/tools/copybench/verdict.c" | sed -n 's/^\t{ "\([a-z-]*\)",.*/\1/p')
+	# shellcheck disable=SC2016 # reStructuredText's backquotes, not the shell's
+	doc=$(sed -n '/^The decision rule$/,/^Two figures$/p' "$cb_top/Documentation/compare.rst" |
+		sed -n 's/^- ``\([a-z-]*\)``:.*/\1/p')
+	[ "$(wc -l <<<"$code")" -ge 10 ] && [ "$code" = "$doc" ] && return 0
+	diff <(echo "$code") <(echo "$doc")
+	return 1
+}
+check "compare's rules: verdict.c's table and compare.rst's decision rule, the same names in order" \
+	rules_documented
+
 # --- sweep --like, --as-native, --perturb-controls (real measurements) ------
 
 fast=(--backend user --samples 51)

@@ -179,13 +179,14 @@ static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
  * is too imprecise to say (1 MiB: processes at ~51k or ~85k clocks for
  * life, its interval +-10%), the pairs, which cancel those levels, decide.
  */
-static bool cb_own_denies(const struct cb_cmp_point *p, const struct infer_params *par)
+static bool cb_own_denies(const struct cb_cmp_point *p, enum cb_outcome out,
+			  const struct infer_params *par)
 {
 	if (!isfinite(p->own_ratio))
 		return false;
-	if (p->out == CB_OUT_REGRESSED)
+	if (out == CB_OUT_REGRESSED)
 		return p->own_ratio <= 1 + par->threshold && p->own_hi < p->own_paired;
-	if (p->out == CB_OUT_IMPROVED)
+	if (out == CB_OUT_IMPROVED)
 		return p->own_ratio >= 1 - par->threshold && p->own_lo > p->own_paired;
 	return false;
 }
@@ -424,7 +425,7 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 			n = (struct cb_pointset *)ns;
 		}
 	}
-	/* NaN but for a native point that stayed paired: cb_outcome() reads it. */
+	/* NaN but for a native point that stayed paired: the rule reference-moved reads it. */
 	p->own_ratio = p->own_lo = p->own_hi = p->own_paired = NAN;
 	if (p->paired && !p->control)
 		cb_own_level(p, bs, ns, par);
@@ -682,92 +683,240 @@ static void cb_decide_on_levels(struct cb_cmp_point *p, const struct infer_param
 }
 
 /*
- * A native point is a kernel change when its own verdict is a change and
- * its net verdict is the same change; a change the controls explain is
- * machine-like.
+ * The outcome of a point: the rules below, walked in the order of
+ * cb_rules[] (Documentation/compare.rst, "The decision rule", names the
+ * same rules in the same order). Each returns an outcome, CB_NEXT when it
+ * does not decide the point (it may have set what the next ones read), or
+ * CB_FAILED with @e set.
  */
+#define CB_NEXT		(-1)
+#define CB_FAILED	(-2)
+
+/* What a rule reads and sets: the comparison, the point, the parameters, the error. */
+struct cb_judging {
+	struct cb_cmp *c;
+	struct cb_cmp_point *p;
+	const struct infer_params *par;
+	struct cb_error *e;
+};
+
+/*
+ * struct cb_rule - one rule of the decision.
+ * @name: its name, as compare.rst lists it
+ * @apply: the rule: an outcome, CB_NEXT or CB_FAILED
+ * @why: the why column of the points it decides: a sentence, "" for none,
+ *	or NULL when @apply sets it (the statistics' own reason)
+ */
+struct cb_rule {
+	const char *name;
+	int (*apply)(const struct cb_judging *j);
+	const char *why;
+};
+
+/* Too few repeats, and a record is of one process. */
+static int cb_rule_one_process(const struct cb_judging *j)
+{
+	const struct cb_cmp *c = j->c;
+	const struct cb_cmp_point *p = j->p;
+
+	return p->v.change == INFER_INCONCLUSIVE && p->v.why == INFER_WHY_FEW_REPEATS &&
+	       (c->base_one || c->new_one) ? CB_OUT_INCONCLUSIVE : CB_NEXT;
+}
+
+/* The test could not decide: its own reason. */
+static int cb_rule_test_inconclusive(const struct cb_judging *j)
+{
+	struct cb_cmp_point *p = j->p;
+
+	if (p->v.change != INFER_INCONCLUSIVE)
+		return CB_NEXT;
+	p->why = infer_why_name(p->v.why);
+	return CB_OUT_INCONCLUSIVE;
+}
+
+/* A native point of records with controls: its class, and its change net of their drift. */
+static int cb_rule_net(const struct cb_judging *j)
+{
+	struct cb_cmp *c = j->c;
+	struct cb_cmp_point *p = j->p;
+	const struct infer_params *par = j->par;
+	struct cb_error *e = j->e;
+	int err;
+
+	if (p->control || c->no_controls)
+		return CB_NEXT;
+	p->cls = cb_class_of(c, &p->key);
+	if (p->cls >= 0) {
+		err = infer_net(p->v.ratio, p->log_se, &c->cls[p->cls].d, par, &p->net);
+		if (err) {
+			cb_infer_fail(p, err, e);
+			return CB_FAILED;
+		}
+		p->has_net = 1;
+	}
+	return CB_NEXT;
+}
+
+/* The same point, decided on the levels where they are the better (cb_levels_decide()). */
+static int cb_rule_levels(const struct cb_judging *j)
+{
+	struct cb_cmp *c = j->c;
+	struct cb_cmp_point *p = j->p;
+	const struct infer_params *par = j->par;
+
+	if (!p->control && !c->no_controls && cb_levels_decide(c, p, par))
+		cb_decide_on_levels(p, par);
+	return CB_NEXT;
+}
+
+/*
+ * Processes that disagree beyond the threshold: a change is reported
+ * only when it lies beyond every placement seen.
+ *
+ * Paired: the processes, each at a placement of its own, are what the
+ * test counts, and its control shared every state of its process: the
+ * placement rule has nothing left to explain (compare.rst).
+ */
+static int cb_rule_placement(const struct cb_judging *j)
+{
+	const struct cb_cmp_point *p = j->p;
+
+	if (!p->paired && p->has_pl && p->pl.sensitive &&
+	    !(p->v.change == INFER_REGRESSED && p->pl.beyond > 0) &&
+	    !(p->v.change == INFER_IMPROVED && p->pl.beyond < 0))
+		return CB_OUT_PLACEMENT;
+	return CB_NEXT;
+}
+
+/*
+ * A paired change that native's own fast level denies (it went the other
+ * way, or stayed, and its interval leaves the change out) is its
+ * reference's: busy, two A/A pairs read +5.5% and +3.7% against unrolled
+ * at 1 KiB where native's own level fell 1.0% and 3.0%.
+ */
+static int cb_rule_reference_moved(const struct cb_judging *j)
+{
+	const struct cb_cmp *c = j->c;
+	const struct cb_cmp_point *p = j->p;
+	const struct infer_params *par = j->par;
+
+	if (p->control || !(c->no_controls || p->paired))
+		return CB_NEXT;
+	return cb_own_denies(p, cb_from_change(p->v.change), par) ? CB_OUT_MACHINE : CB_NEXT;
+}
+
+/*
+ * A control, records without controls, or a paired point: its own
+ * verdict. Paired: decided on its ratio to its reference, which shared
+ * every state of its process; the controls' drift is what that ratio has
+ * already cancelled (taken again, the scatter of the other controls
+ * against each other made 5% changes found at p < 0.002 inconclusive).
+ * The net figure is still shown, and controls that moved together,
+ * significantly, still say the machine moved.
+ */
+static int cb_rule_own_verdict(const struct cb_judging *j)
+{
+	const struct cb_cmp *c = j->c;
+	const struct cb_cmp_point *p = j->p;
+
+	if (p->control || c->no_controls || p->paired)
+		return cb_from_change(p->v.change);
+	return CB_NEXT;
+}
+
+/* The rules below are of a native point without pairs, netted by its class's controls. */
+static int cb_rule_no_class(const struct cb_judging *j)
+{
+	const struct cb_cmp_point *p = j->p;
+
+	return p->cls < 0 ? CB_OUT_INCONCLUSIVE : CB_NEXT;
+}
+
+static int cb_rule_unchanged(const struct cb_judging *j)
+{
+	const struct cb_cmp_point *p = j->p;
+
+	return p->v.change == INFER_UNCHANGED ? CB_OUT_UNCHANGED : CB_NEXT;
+}
+
+static int cb_rule_net_inconclusive(const struct cb_judging *j)
+{
+	struct cb_cmp_point *p = j->p;
+
+	if (p->net.change != INFER_INCONCLUSIVE)
+		return CB_NEXT;
+	p->why = infer_why_name(p->net.why);
+	return CB_OUT_INCONCLUSIVE;
+}
+
+/* A kernel change: its own verdict a change, and its net verdict the same. */
+static int cb_rule_net_agrees(const struct cb_judging *j)
+{
+	const struct cb_cmp_point *p = j->p;
+
+	if (p->net.change != p->v.change)
+		return CB_NEXT;
+	return cb_from_change(p->v.change);
+}
+
+/* The drift explains the change, or the machine moved further: machine-like. */
+static int cb_rule_drift_explains(const struct cb_judging *j)
+{
+	const struct cb_cmp_point *p = j->p;
+	const struct infer_params *par = j->par;
+
+	if (fabs(p->net.net - 1) <= par->threshold || p->net.distinct)
+		return CB_OUT_MACHINE;
+	return CB_NEXT;
+}
+
+static int cb_rule_controls_scatter(const struct cb_judging *j)
+{
+	(void)j;
+	return CB_OUT_INCONCLUSIVE;
+}
+
+/* The decision, in the order it applies: the last rule decides every point. */
+static const struct cb_rule cb_rules[] = {
+	{ "one-process", cb_rule_one_process,
+	  "a record of one process: its repeats share one placement, and compare counts processes",
+	},
+	{ "test-inconclusive", cb_rule_test_inconclusive, NULL },
+	{ "net", cb_rule_net, "" },
+	{ "levels", cb_rule_levels, "" },
+	{ "placement", cb_rule_placement,
+	  "the processes disagree beyond the threshold, and the change lies within what placement explains",
+	},
+	{ "reference-moved", cb_rule_reference_moved,
+	  "its reference moved: native's own fast level did not",
+	},
+	{ "own-verdict", cb_rule_own_verdict, "" },
+	{ "no-class", cb_rule_no_class, "no control point in its size class" },
+	{ "unchanged", cb_rule_unchanged, "" },
+	{ "net-inconclusive", cb_rule_net_inconclusive, NULL },
+	{ "net-agrees", cb_rule_net_agrees, "" },
+	{ "drift-explains", cb_rule_drift_explains, "" },
+	{ "controls-scatter", cb_rule_controls_scatter,
+	  "the controls scatter too much to tell the kernel from the machine",
+	},
+};
+
+/* p's outcome and why: the first rule of cb_rules[] that decides it. */
 static int cb_outcome(struct cb_cmp *c, struct cb_cmp_point *p,
 		      const struct infer_params *par, struct cb_error *e)
 {
-	int err;
+	const struct cb_judging j = { .c = c, .p = p, .par = par, .e = e };
+	const struct cb_rule *r;
+	int out = CB_NEXT;
 
 	p->why = "";
-	if (p->v.change == INFER_INCONCLUSIVE) {
-		p->out = CB_OUT_INCONCLUSIVE;
-		p->why = infer_why_name(p->v.why);
-		if (p->v.why == INFER_WHY_FEW_REPEATS && (c->base_one || c->new_one))
-			p->why = "a record of one process: its repeats share one placement, and compare counts processes";
-		return 0;
-	}
-	if (!p->control && !c->no_controls) {
-		p->cls = cb_class_of(c, &p->key);
-		if (p->cls >= 0) {
-			err = infer_net(p->v.ratio, p->log_se, &c->cls[p->cls].d, par, &p->net);
-			if (err)
-				return cb_infer_fail(p, err, e);
-			p->has_net = 1;
-		}
-		if (cb_levels_decide(c, p, par))
-			cb_decide_on_levels(p, par);
-	}
-	/*
-	 * Processes that disagree beyond the threshold: a change is reported
-	 * only when it lies beyond every placement seen.
-	 */
-	/*
-	 * Paired: the processes, each at a placement of its own, are what the
-	 * test counts, and its control shared every state of its process: the
-	 * placement rule has nothing left to explain (compare.rst).
-	 */
-	if (!p->paired && p->has_pl && p->pl.sensitive &&
-	    !(p->v.change == INFER_REGRESSED && p->pl.beyond > 0) &&
-	    !(p->v.change == INFER_IMPROVED && p->pl.beyond < 0)) {
-		p->out = CB_OUT_PLACEMENT;
-		p->why = "the processes disagree beyond the threshold, and the change lies within what placement explains";
-		return 0;
-	}
-	/*
-	 * Paired: decided on its ratio to its reference, which shared every
-	 * state of its process; the controls' drift is what that ratio has
-	 * already cancelled (taken again, the scatter of the other controls
-	 * against each other made 5% changes found at p < 0.002
-	 * inconclusive). The net figure is still shown, and controls that
-	 * moved together, significantly, still say the machine moved.
-	 */
-	if (p->control || c->no_controls || p->paired) {
-		p->out = cb_from_change(p->v.change);
-		/*
-		 * A paired change that native's own fast level denies (it went
-		 * the other way, or stayed, and its interval leaves the change
-		 * out) is its reference's: busy, two A/A pairs read +5.5% and
-		 * +3.7% against unrolled at 1 KiB where native's own level fell
-		 * 1.0% and 3.0%.
-		 */
-		if (!p->control && cb_own_denies(p, par)) {
-			p->out = CB_OUT_MACHINE;
-			p->why = "its reference moved: native's own fast level did not";
-		}
-		return 0;
-	}
-	if (p->cls < 0) {
-		p->out = CB_OUT_INCONCLUSIVE;
-		p->why = "no control point in its size class";
-		return 0;
-	}
-	if (p->v.change == INFER_UNCHANGED) {
-		p->out = CB_OUT_UNCHANGED;
-	} else if (p->net.change == INFER_INCONCLUSIVE) {
-		p->out = CB_OUT_INCONCLUSIVE;
-		p->why = infer_why_name(p->net.why);
-	} else if (p->net.change == p->v.change) {
-		p->out = cb_from_change(p->v.change);
-	} else if (fabs(p->net.net - 1) <= par->threshold || p->net.distinct) {
-		/* The drift explains it, or the machine moved further. */
-		p->out = CB_OUT_MACHINE;
-	} else {
-		p->out = CB_OUT_INCONCLUSIVE;
-		p->why = "the controls scatter too much to tell the kernel from the machine";
-	}
+	for (r = cb_rules; r < cb_rules + ARRAY_SIZE(cb_rules) && out == CB_NEXT; r++)
+		out = r->apply(&j);
+	if (out == CB_FAILED)
+		return -1;
+	p->out = (enum cb_outcome)out;
+	if (r[-1].why)
+		p->why = r[-1].why;
 	return 0;
 }
 
