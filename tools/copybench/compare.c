@@ -442,9 +442,9 @@ static void cb_text_why(FILE *f, const struct cb_cmp *c, const struct infer_para
 		fprintf(f, "#   %s: %s against %s", p->name, cb_pct(p->v.ratio, ch, sizeof(ch)),
 			p->against ? p->against : "its control");
 		fprintf(f, " (%s a call), native's own level %s",
-			cb_pct(p->own_paired, ch, sizeof(ch)), cb_pct(p->own_ratio, wi, sizeof(wi)));
-		fprintf(f, " (%s", cb_pct(p->own_lo, wi, sizeof(wi)));
-		fprintf(f, " to %s)\n", cb_pct(p->own_hi, wi, sizeof(wi)));
+			cb_pct(p->own.paired, ch, sizeof(ch)), cb_pct(p->own.ratio, wi, sizeof(wi)));
+		fprintf(f, " (%s", cb_pct(p->own.lo, wi, sizeof(wi)));
+		fprintf(f, " to %s)\n", cb_pct(p->own.hi, wi, sizeof(wi)));
 	}
 	for (i = 0, n = 0; i < c->npts; i++) {
 		p = &c->pts[i];
@@ -708,16 +708,16 @@ static void cb_json_level(struct cb_jw *w, const struct cb_cmp_point *p)
 /* A paired native point: its own level against its reference's, and what decided. */
 static void cb_json_paired(struct cb_jw *w, const struct cb_cmp_point *p)
 {
-	cb_jnum(w, "own_ratio", p->own_ratio);
-	cb_jnum(w, "own_lo", p->own_lo);
-	cb_jnum(w, "own_hi", p->own_hi);
-	cb_jnum(w, "own_paired", p->own_paired);
+	cb_jnum(w, "own_ratio", p->own.ratio);
+	cb_jnum(w, "own_lo", p->own.lo);
+	cb_jnum(w, "own_hi", p->own.hi);
+	cb_jnum(w, "own_paired", p->own.paired);
 	cb_jw_key(w, "levels");
 	cb_jw_begin_object(w);
-	cb_jnum(w, "ratio", p->levels[0]);
-	cb_jnum(w, "lo", p->levels[1]);
-	cb_jnum(w, "hi", p->levels[2]);
-	cb_jnum(w, "p", p->levels_p);
+	cb_jnum(w, "ratio", p->levels.ratio);
+	cb_jnum(w, "lo", p->levels.lo);
+	cb_jnum(w, "hi", p->levels.hi);
+	cb_jnum(w, "p", p->levels.p);
 	cb_jw_end_object(w);
 	cb_jw_str_field(w, "decided_on", p->on_levels ? "levels" : "ratios");
 }

@@ -33,7 +33,7 @@ static int cb_pid_cmp(const void *a, const void *b)
 static int cb_drift_pair(const struct cb_cmp_point *p, int ci)
 {
 	return p->control && p->cls == ci && p->paired && isfinite(p->v.ratio) &&
-	       p->v.ratio > 0 && p->nlf[0] && p->nlf[1];
+	       p->v.ratio > 0 && p->procs.n[0] && p->procs.n[1];
 }
 
 /* Side s's (0 base, 1 new) distinct pids in class ci's drift pairs, sorted. */
@@ -46,9 +46,9 @@ static size_t cb_class_pids(const struct cb_cmp *c, int ci, int side, unsigned l
 	for (i = 0; i < c->npts; i++)
 		if (cb_drift_pair(&c->pts[i], ci)) {
 			p = &c->pts[i];
-			*pids = cb_realloc(*pids, n + p->nlf[side], sizeof(**pids));
-			memcpy(*pids + n, p->lpid[side], p->nlf[side] * sizeof(**pids));
-			n += p->nlf[side];
+			*pids = cb_realloc(*pids, n + p->procs.n[side], sizeof(**pids));
+			memcpy(*pids + n, p->procs.pid[side], p->procs.n[side] * sizeof(**pids));
+			n += p->procs.n[side];
 		}
 	if (!n)
 		return 0;
@@ -82,16 +82,16 @@ static void cb_class_levels(const struct cb_cmp *c, int ci, double *lv[2], size_
 		if (!cb_drift_pair(&c->pts[i], ci))
 			continue;
 		p = &c->pts[i];
-		pool = cb_calloc(p->nlf[0] + p->nlf[1], sizeof(*pool));
-		memcpy(pool, p->lf[0], p->nlf[0] * sizeof(*pool));
-		memcpy(pool + p->nlf[0], p->lf[1], p->nlf[1] * sizeof(*pool));
-		m = cb_stats_median_unsorted(pool, p->nlf[0] + p->nlf[1]);
+		pool = cb_calloc(p->procs.n[0] + p->procs.n[1], sizeof(*pool));
+		memcpy(pool, p->procs.lf[0], p->procs.n[0] * sizeof(*pool));
+		memcpy(pool + p->procs.n[0], p->procs.lf[1], p->procs.n[1] * sizeof(*pool));
+		m = cb_stats_median_unsorted(pool, p->procs.n[0] + p->procs.n[1]);
 		free(pool);
 		for (s = 0; s < 2; s++)
-			for (k = 0; k < p->nlf[s]; k++) {
-				at = bsearch(&p->lpid[s][k], pids[s], n[s], sizeof(*pids[s]),
+			for (k = 0; k < p->procs.n[s]; k++) {
+				at = bsearch(&p->procs.pid[s][k], pids[s], n[s], sizeof(*pids[s]),
 					     cb_pid_cmp);
-				lv[s][at - pids[s]] += p->lf[s][k] - m;
+				lv[s][at - pids[s]] += p->procs.lf[s][k] - m;
 				cnt[s][at - pids[s]]++;
 			}
 	}

@@ -156,16 +156,16 @@ static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
 	struct infer_level l;
 	int err = -EINVAL;
 
-	p->own_ratio = p->own_lo = p->own_hi = NAN;
+	p->own.ratio = p->own.lo = p->own.hi = NAN;
 	if (b->g && n->g)
 		err = infer_level(b->g, b->n, n->g, n->n, par, &l);
 	if (err)
 		err = infer_level(b->v, b->n, n->v, n->n, par, &l);
 	if (err)
 		return;
-	p->own_ratio = l.ratio;
-	p->own_lo = l.lo;
-	p->own_hi = l.hi;
+	p->own.ratio = l.ratio;
+	p->own.lo = l.lo;
+	p->own.hi = l.hi;
 }
 
 /*
@@ -182,12 +182,12 @@ static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
 static bool cb_own_denies(const struct cb_cmp_point *p, enum cb_outcome out,
 			  const struct infer_params *par)
 {
-	if (!isfinite(p->own_ratio))
+	if (!isfinite(p->own.ratio))
 		return false;
 	if (out == CB_OUT_REGRESSED)
-		return p->own_ratio <= 1 + par->threshold && p->own_hi < p->own_paired;
+		return p->own.ratio <= 1 + par->threshold && p->own.hi < p->own.paired;
 	if (out == CB_OUT_IMPROVED)
-		return p->own_ratio >= 1 - par->threshold && p->own_lo > p->own_paired;
+		return p->own.ratio >= 1 - par->threshold && p->own.lo > p->own.paired;
 	return false;
 }
 
@@ -328,13 +328,13 @@ static void cb_keep_levels(struct cb_cmp_point *p, int i, const struct cb_points
 {
 	size_t k;
 
-	p->lf[i] = cb_calloc(s->n, sizeof(*p->lf[i]));
-	p->lpid[i] = cb_calloc(s->n, sizeof(*p->lpid[i]));
+	p->procs.lf[i] = cb_calloc(s->n, sizeof(*p->procs.lf[i]));
+	p->procs.pid[i] = cb_calloc(s->n, sizeof(*p->procs.pid[i]));
 	for (k = 0; k < s->n; k++) {
-		p->lf[i][k] = log(s->pv[k]);
-		p->lpid[i][k] = s->pid[k];
+		p->procs.lf[i][k] = log(s->pv[k]);
+		p->procs.pid[i][k] = s->pid[k];
 	}
-	p->nlf[i] = s->n;
+	p->procs.n[i] = s->n;
 }
 
 /* Whether x was measured by s's processes, in s's order, with a time per call each. */
@@ -353,8 +353,8 @@ static bool cb_same_processes(const struct cb_pointset *s, const struct cb_point
 /*
  * Native's fast level against its reference's (p->against at bs[i]'s
  * place in both records), each of its own processes' time per call
- * (infer_level_pair()), new/base, into p->levels[] (ratio, lo, hi) and
- * p->levels_p; left NaN (as cb_judge() sets them) when a record lacks
+ * (infer_level_pair()), new/base, into p->levels (its ratio, lo, hi and
+ * p); left NaN (as cb_judge() sets them) when a record lacks
  * the figures.
  */
 static void cb_levels(struct cb_cmp_point *p, const struct cb_pointset *bs, size_t nb,
@@ -376,10 +376,10 @@ static void cb_levels(struct cb_cmp_point *p, const struct cb_pointset *bs, size
 	    !cb_same_processes(&ns[j], &ns[m]) ||
 	    infer_level_pair(bs[i].g, bs[k].g, bs[i].n, ns[j].g, ns[m].g, ns[j].n, par, &l))
 		return;
-	p->levels[0] = l.ratio;
-	p->levels[1] = l.lo;
-	p->levels[2] = l.hi;
-	p->levels_p = l.p;
+	p->levels.ratio = l.ratio;
+	p->levels.lo = l.lo;
+	p->levels.hi = l.hi;
+	p->levels.p = l.p;
 }
 
 /* The raw verdict, LKP's, and the bootstrap of one matched point. */
@@ -394,7 +394,7 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 
 	cb_describe(b, &p->base);
 	cb_describe(n, &p->new);
-	p->levels[0] = p->levels[1] = p->levels[2] = p->levels_p = NAN;
+	p->levels.ratio = p->levels.lo = p->levels.hi = p->levels.p = NAN;
 	p->paired = bs->pv && ns->pv && bs->n && ns->n;
 	if (p->paired) {
 		pb = *bs;
@@ -426,12 +426,12 @@ static int cb_judge(struct cb_cmp_point *p, const struct cb_pointset *ball, size
 		}
 	}
 	/* NaN but for a native point that stayed paired: the rule reference-moved reads it. */
-	p->own_ratio = p->own_lo = p->own_hi = p->own_paired = NAN;
+	p->own.ratio = p->own.lo = p->own.hi = p->own.paired = NAN;
 	if (p->paired && !p->control)
 		cb_own_level(p, bs, ns, par);
 	err = cb_judge_on(p, b, n, par, e);
 	if (!err && p->paired && !p->control && p->v.by_level && p->v.level.base > 0)
-		p->own_paired = p->v.ratio;
+		p->own.paired = p->v.ratio;
 	if (p->paired) {
 		free(pb.v);
 		free(pn.v);
@@ -607,9 +607,9 @@ static enum cb_outcome cb_from_change(enum infer_change ch)
 static enum infer_change cb_levels_change(const struct cb_cmp_point *p,
 					const struct infer_params *par)
 {
-	if (!(p->levels_p <= par->alpha) || !(fabs(p->levels[0] - 1) > par->threshold))
+	if (!(p->levels.p <= par->alpha) || !(fabs(p->levels.ratio - 1) > par->threshold))
 		return INFER_UNCHANGED;
-	return p->levels[0] > 1 ? INFER_REGRESSED : INFER_IMPROVED;
+	return p->levels.ratio > 1 ? INFER_REGRESSED : INFER_IMPROVED;
 }
 
 /*
@@ -631,21 +631,21 @@ static bool cb_levels_decide(const struct cb_cmp *c, const struct cb_cmp_point *
 {
 	const struct infer_drift *d;
 
-	if (p->control || !p->paired || !p->v.by_level || p->cls < 0 || !isfinite(p->levels_p) ||
-	    !(p->levels[1] > 0) || !isfinite(p->levels[2]) || !(p->v.level.lo > 0) ||
+	if (p->control || !p->paired || !p->v.by_level || p->cls < 0 || !isfinite(p->levels.p) ||
+	    !(p->levels.lo > 0) || !isfinite(p->levels.hi) || !(p->v.level.lo > 0) ||
 	    !(p->v.level.base > 0))
 		return false;
 	d = &c->cls[p->cls].d;
 	if (!d->enough || d->moved || c->cls[p->cls].scattered ||
 	    !(d->lo * (1 + par->threshold) >= 1) || !(d->hi <= 1 + par->threshold))
 		return false;
-	if (!(log(p->levels[2] / p->levels[1]) < log(p->v.level.hi / p->v.level.lo)))
+	if (!(log(p->levels.hi / p->levels.lo) < log(p->v.level.hi / p->v.level.lo)))
 		return false;
 	switch (cb_levels_change(p, par)) {
 	case INFER_REGRESSED:
-		return p->levels[1] > d->hi;
+		return p->levels.lo > d->hi;
 	case INFER_IMPROVED:
-		return p->levels[2] < d->lo;
+		return p->levels.hi < d->lo;
 	default:
 		return true;
 	}
@@ -654,20 +654,20 @@ static bool cb_levels_decide(const struct cb_cmp *c, const struct cb_cmp_point *
 /*
  * Decide p on the levels (cb_levels_decide()): its verdict, ratio, p,
  * "within" and bootstrap interval become theirs, and the change native's
- * own level may still deny (own_paired: cb_own_denies()). The net figure
+ * own level may still deny (own.paired: cb_own_denies()). The net figure
  * stays the ratios' change net of the controls.
  */
 static void cb_decide_on_levels(struct cb_cmp_point *p, const struct infer_params *par)
 {
-	double lo = p->levels[1], hi = p->levels[2];
+	double lo = p->levels.lo, hi = p->levels.hi;
 
 	p->on_levels = 1;
 	p->v.change = cb_levels_change(p, par);
-	p->v.ratio = p->levels[0];
+	p->v.ratio = p->levels.ratio;
 	p->v.change_pct = 100 * (p->v.ratio - 1);
-	p->v.p = p->levels_p;
+	p->v.p = p->levels.p;
 	p->v.exact = false;	/* random permutations */
-	p->own_paired = p->levels[0];
+	p->own.paired = p->levels.ratio;
 	p->within = fmax(hi - 1, 1 - lo);
 	if (p->has_boot) {
 		p->boot.ratio = p->v.ratio;
@@ -1048,10 +1048,10 @@ void cb_compare_free(struct cb_cmp *c)
 	cb_headers_free(c->diffs, c->ndiffs);
 	for (i = 0; i < c->npts; i++) {
 		free(c->pts[i].name);
-		free(c->pts[i].lf[0]);
-		free(c->pts[i].lf[1]);
-		free(c->pts[i].lpid[0]);
-		free(c->pts[i].lpid[1]);
+		free(c->pts[i].procs.lf[0]);
+		free(c->pts[i].procs.lf[1]);
+		free(c->pts[i].procs.pid[0]);
+		free(c->pts[i].procs.pid[1]);
 	}
 	free(c->pts);
 	for (i = 0; i < c->ncls; i++)

@@ -57,6 +57,47 @@ enum cb_outcome {
 
 const char *cb_outcome_name(enum cb_outcome o);
 
+/**
+ * struct cb_own_level_change - a paired native point's own fast level (its
+ * costs, not their ratios to a reference), new/base (cb_own_level()).
+ * @ratio: the change; NaN but for a native point that stayed paired
+ * @lo: its bootstrap interval's low end
+ * @hi: its high end
+ * @paired: the paired change it is held against (cb_own_denies()): the
+ *	ratios' level, or the levels' where the point is decided on them
+ */
+struct cb_own_level_change {
+	double ratio, lo, hi;
+	double paired;
+};
+
+/**
+ * struct cb_ref_levels - a paired native point's fast level against its
+ * reference's (cb_levels()), new/base; NaN when a record lacks the figures.
+ * @ratio: the change
+ * @lo: its interval's low end
+ * @hi: its high end
+ * @p: the change's permutation test
+ */
+struct cb_ref_levels {
+	double ratio, lo, hi;
+	double p;
+};
+
+/**
+ * struct cb_proc_levels - a paired control's process levels, per side (0
+ * base, 1 new), for its class's drift over the processes (cb_controls(),
+ * drift.c).
+ * @lf: each process's log figure against its paired control
+ * @pid: their processes' pids
+ * @n: how many
+ */
+struct cb_proc_levels {
+	double *lf[2];
+	unsigned long long *pid[2];
+	size_t n[2];
+};
+
 /*
  * struct cb_side - one side's values, one per process, described
  * (arithmetic, as LKP); lines: the record lines (repeats) behind them.
@@ -97,10 +138,10 @@ struct cb_side {
  *	it
  * @out: the outcome compare reports
  * @why: why @out is inconclusive ("" otherwise)
- * @lf: a paired control: per side (0 base, 1 new), each process's log
- *	figure against its paired control, @nlf of them, for its class's
- *	drift over the processes (cb_controls(), drift.c)
- * @lpid: their processes' pids
+ * @own: a paired native point's own fast level
+ * @levels: its fast level against its reference's
+ * @on_levels: decided on @levels (verdict.c, cb_levels_decide())
+ * @procs: a paired control's process levels
  */
 struct cb_cmp_point {
 	struct cb_key key;
@@ -120,18 +161,13 @@ struct cb_cmp_point {
 	struct infer_net net;
 	int paired;
 	const char *against;	/* paired: the variant its ratio is to */
-	double own_ratio;	/* paired native: its own costs' fast levels, new/base */
-	double own_lo, own_hi;	/* its bootstrap interval */
-	double own_paired;	/* the paired change its own level is held against */
-	double levels[3];	/* its fast level against its reference's: ratio, lo, hi */
-	double levels_p;	/* that change's permutation test */
-	int on_levels;		/* decided on levels (verdict.c, cb_levels_decide()) */
+	struct cb_own_level_change own;
+	struct cb_ref_levels levels;
+	int on_levels;
 	double within;
 	enum cb_outcome out;
 	const char *why;
-	double *lf[2];
-	unsigned long long *lpid[2];
-	size_t nlf[2];
+	struct cb_proc_levels procs;
 };
 
 /**
