@@ -15,11 +15,10 @@
 /*
  * Header members that make two records incomparable when they differ, or
  * one record has and the other lacks: the machine, the backend, and how
- * the user backend's loop calls the copies (call_sites: native's figure
- * halved at 256 B when libc's memcpy was called by the loop, not through
- * a wrapper, so records from before it measure another path), and what a
- * random-size copy draws (random_offsets: records before it drew sizes
- * alone, and timed no latency).
+ * the user backend's loop calls the copies (call_sites: records without
+ * it measure another path; Documentation/compare.rst, "The cases behind
+ * the rules"), and what a random-size copy draws (random_offsets: records
+ * without it drew sizes alone, and timed no latency).
  */
 static const char *const cb_blocking_fields[] = {
 	"cpu_model", "cpu_family", "cpu_model_id", "cpu_stepping", "microcode", "backend",

@@ -169,15 +169,13 @@ static void cb_own_level(struct cb_cmp_point *p, const struct cb_pointset *b,
 }
 
 /*
- * Whether native's own fast level contradicts a paired change: it did not
- * move the change's way by more than the threshold, and its interval leaves
- * the paired change out. Denying only an own level that did not move at all
- * would let a reference that alone ran 5% faster make a regression where
- * native's own level moved a hair its way (64 B: +0.04%, 0.0% to +0.1%):
- * one control so moved in the new record of 10 quiet A/A pairs makes 4 to 8
- * of them REGRESSION under that rule, 0 under this one. Where the own level
- * is too imprecise to say (1 MiB: processes at ~51k or ~85k clocks for
- * life, its interval +-10%), the pairs, which cancel those levels, decide.
+ * Whether native's own fast level contradicts a paired change, @out: it did
+ * not move the change's way by more than the threshold, and its interval
+ * leaves the paired change out. Denying only an own level that did not
+ * move at all would let a reference that alone ran faster make a
+ * regression where native's own level moved a hair its way; where the own
+ * level is too imprecise to say, the pairs, which cancel those levels,
+ * decide (Documentation/compare.rst, "The cases behind the rules").
  */
 static bool cb_own_denies(const struct cb_cmp_point *p, enum cb_outcome out,
 			  const struct infer_params *par)
@@ -233,9 +231,8 @@ static double cb_side_spread(const double *v, size_t n, const size_t *at, size_t
  * Both sides' spreads, weighted by their processes. The median absolute
  * deviation over every process would be blind to the one process in ten
  * where the reference alone was slow, a fast outlier of the ratio that the
- * level took in: 512 B decided against unrolled (nine processes alike, one
- * 10% slower) has "within" 13% in quiet A/A pairs under it
- * (Documentation/compare.rst, "Paired controls").
+ * level took in (Documentation/compare.rst, "Paired controls" and "The
+ * cases behind the rules").
  */
 static double cb_ref_spread(const double *b, size_t nb, const size_t *ab, size_t mb,
 			    const double *n, size_t nn, const size_t *an, size_t mn)
@@ -272,8 +269,8 @@ static void cb_place_range(const struct cb_pointset *s, size_t n, size_t i, size
  * one whose ratio to the native copy spread least over the processes of
  * both records together. Why: which fixed copy answers the machine's
  * states and the processes' placements as libc's does is the CPU's and
- * libc's doing (orig, chosen on one machine, was the steadiest there from
- * 64 B to 4 KiB and the least steady on the next, 2-4% against 0.04-0.6%);
+ * libc's doing, not one machine's to settle (Documentation/compare.rst,
+ * "The cases behind the rules");
  * the spread of both sides together looks at neither side's level, so the
  * choice cannot lean the test. *rb and *rn get the ratios (malloc()ed),
  * the return is the reference's variant name.
@@ -620,11 +617,9 @@ static enum infer_change cb_levels_change(const struct cb_cmp_point *p,
  * interval within the threshold), and a change the levels find lies
  * beyond the drift's whole interval. Why: a process where the reference
  * alone was slow is a fast outlier of the ratios, which their level takes
- * in or not as the bootstrap draws it; the levels leave it out. Quiet A/A,
- * 64 KiB, one process's reference 3% slower in both records: the ratios'
- * interval 0.965 to 1.026, native's own level's 0.987 to 1.013; 16 B, one
- * process 1.8% off: 0.965 to 1.001 against 0.999 to 1.001
- * (Documentation/compare.rst, "Paired controls", "decided on the levels").
+ * in or not as the bootstrap draws it; the levels leave it out
+ * (Documentation/compare.rst, "Paired controls", "decided on the levels";
+ * "The cases behind the rules").
  */
 static bool cb_levels_decide(const struct cb_cmp *c, const struct cb_cmp_point *p,
 			    const struct infer_params *par)
@@ -791,8 +786,7 @@ static int cb_rule_placement(const struct cb_judging *j)
 /*
  * A paired change that native's own fast level denies (it went the other
  * way, or stayed, and its interval leaves the change out) is its
- * reference's: busy, two A/A pairs read +5.5% and +3.7% against unrolled
- * at 1 KiB where native's own level fell 1.0% and 3.0%.
+ * reference's (Documentation/compare.rst, "The cases behind the rules").
  */
 static int cb_rule_reference_moved(const struct cb_judging *j)
 {
@@ -809,8 +803,8 @@ static int cb_rule_reference_moved(const struct cb_judging *j)
  * A control, records without controls, or a paired point: its own
  * verdict. Paired: decided on its ratio to its reference, which shared
  * every state of its process; the controls' drift is what that ratio has
- * already cancelled (taken again, the scatter of the other controls
- * against each other made 5% changes found at p < 0.002 inconclusive).
+ * already cancelled, and taken again it adds the other controls' scatter
+ * (Documentation/compare.rst, "The cases behind the rules").
  * The net figure is still shown, and controls that moved together,
  * significantly, still say the machine moved.
  */

@@ -137,7 +137,8 @@ struct cb_side {
  *	+-3.1%"); NaN when not known, INFINITY when the repeats cannot bound
  *	it
  * @out: the outcome compare reports
- * @why: why @out is inconclusive ("" otherwise)
+ * @why: the sentence of the rule that decided @out (verdict.c, cb_rules[]),
+ *	"" for none
  * @own: a paired native point's own fast level
  * @levels: its fast level against its reference's
  * @on_levels: decided on @levels (verdict.c, cb_levels_decide())
