@@ -2,11 +2,12 @@
 /*
  * cb_test_lib.h - what copybench's module tests share (copybench_test.c,
  * copybench_run_test.c, copybench_data_test.c, copybench_limits_test.c,
- * copybench_owner_test.c and the stress suite, stress_*.c): the debugfs
- * files read and written by name, the lists of copybench.h (files, knobs,
- * directions, cache modes, results keys), the knobs saved and restored,
- * results parsed, the data file's content, last_error, loading and
- * unloading, child processes with a deadline, cgroup v2, a minimal
+ * copybench_owner_test.c, copybench_ctx_test.c, copybench_end_test.c and
+ * the stress suite, stress_*.c): the debugfs files read and written by
+ * name, the lists of copybench.h (files, knobs, directions, cache modes,
+ * results keys), the knobs saved and restored, results parsed, the data
+ * file's content, last_error, loading and unloading, child processes with
+ * a deadline, CPU hotplug and suspend's freezer, cgroup v2, a minimal
  * io_uring, a seeded generator, guarded buffers and the kernel log since a
  * point. The debugfs files are read, written and parsed by the one client
  * of the module's interface, lib/cb_debugfs.h, which the copybench command
@@ -239,6 +240,13 @@ int cb_exit_code(int status);
 char cb_task_state(pid_t pid, pid_t tid);
 /* Take a CPU offline or online again (its sysfs file): 0 or -errno. */
 int cb_cpu_online(int cpu, bool online);
+/*
+ * A suspend to idle that stops after freezing every task and thaws them
+ * (pm_test "freezer", no delay, pm_freeze_timeout 5 s): 0, or the errno
+ * of the write to /sys/power/state (EBUSY when a task refused to freeze,
+ * or an OOM victim never exited).
+ */
+int cb_suspend_freezer_cycle(void);
 
 /* ---- cgroups (cb_test_cgroup.c) ---- */
 

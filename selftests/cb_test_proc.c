@@ -144,3 +144,27 @@ int cb_cpu_online(int cpu, bool online)
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
 	return cb_file_write(path, online ? "1" : "0", 1);
 }
+
+/*
+ * A suspend to idle that stops after freezing every task and thaws them
+ * (pm_test "freezer", no delay); 0, or the errno of the write to
+ * /sys/power/state (EBUSY when a task refused to freeze, or when an OOM
+ * victim never exited: freeze_processes() waits for the count of victims
+ * to drop to 0 within pm_freeze_timeout, 5 s here).
+ */
+int cb_suspend_freezer_cycle(void)
+{
+	char timeout[32];
+	int ret;
+
+	cb_file_line("/sys/power/pm_freeze_timeout", timeout, sizeof(timeout));
+	cb_file_write("/sys/module/suspend/parameters/pm_test_delay", "0", 1);
+	cb_file_write("/sys/power/pm_freeze_timeout", "5000", 4);
+	ret = cb_file_write("/sys/power/pm_test", "freezer", 7);
+	if (!ret)
+		ret = cb_file_write("/sys/power/state", "freeze", 6);
+	cb_file_write("/sys/power/pm_test", "none", 4);
+	if (timeout[0])
+		cb_file_write("/sys/power/pm_freeze_timeout", timeout, strlen(timeout));
+	return ret;
+}

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * copybench_limits_test.c - the bounds of copybench.ko: a run ends within
- * max_run_ms plus one copy and dies promptly on SIGKILL, hot or cold; it
- * stays inside the writer's cpuset and gives a clean error when its CPU
- * goes offline; it never writes to nor unmaps a mapping another thread put
- * where its buffer was; its buffers and the data file's are charged to the
- * writer's memory cgroup; a big read of the data file lets a real-time
- * thread in and dies promptly, as does a data_size fill; the module's
- * kernel log lines start with "copybench: ". One test (at least) per bound;
- * each fails on a module that breaks its bound.
+ * max_run_ms plus one copy, hot or cold, says what it was doing when it
+ * did not, and a SIGKILL in its fault-in is a signal, not ENOMEM (how
+ * every other ending lands wherever the run is: copybench_end_test.c); it
+ * stays inside the writer's cpuset; it never writes to nor unmaps a
+ * mapping another thread put where its buffer was; its buffers and the
+ * data file's are charged to the writer's memory cgroup; a big read of
+ * the data file lets a real-time thread in and dies promptly, as does a
+ * data_size fill; the module's kernel log lines start with "copybench: ".
+ * One test (at least) per bound; each fails on a module that breaks its
+ * bound.
  *
  * Needs root, copybench.ko loaded, debugfs; the cgroup tests mount cgroup2
  * at /sys/fs/cgroup when nothing is there; the CPU tests need two online
@@ -45,7 +47,6 @@
 FIXTURE(limits) {
 	struct cb_saved saved;
 	char cg[256];		/* a cgroup the test made, removed at teardown */
-	int offline_cpu;	/* a CPU the test took offline, put back at teardown */
 	pid_t child;		/* a child still to reap at teardown */
 };
 
@@ -54,7 +55,6 @@ FIXTURE_SETUP(limits)
 	const char *why = cb_unavailable();
 
 	self->cg[0] = '\0';
-	self->offline_cpu = -1;
 	self->child = 0;
 	if (why)
 		SKIP(return, "%s", why);
@@ -72,8 +72,6 @@ FIXTURE_TEARDOWN(limits)
 		kill(self->child, SIGKILL);
 		waitpid(self->child, NULL, 0);
 	}
-	if (self->offline_cpu >= 0)
-		cb_cpu_online(self->offline_cpu, true);
 	cb_restore(&self->saved);
 	if (self->cg[0])
 		cb_cgroup_remove(self->cg);
@@ -88,90 +86,10 @@ static void cb_set_knobs(struct __test_metadata *_metadata, const char * const *
 	ASSERT_EQ(0, ret) TH_LOG("%s: %s", failed, strerror(-ret));
 }
 
-/*
- * A long cold run: samples of 150 copies of 64 KiB, one byte at a time,
- * into the writer's buffer (whose pages the run faults in at the end of its
- * preparation: cb_wait_measuring() sees it), up to 100000 of them. (150
- * copies of 16 MiB are refused up front with E2BIG: a cold sample's copies
- * are bounded as a hot sample's are.)
- */
-#define CB_LONG_COLD_SIZE	65536
-static const char * const cb_long_cold[] = {
-	"variant=bytes", "direction=to_user", "size=65536", "cache=cold", "loops=150",
-	"samples=100000", NULL,
-};
-
 /* A long cold run on cpu 1: up to 100000 samples of one 1 MiB copy to the writer. */
 static const char * const cb_long_on_cpu1[] = {
 	"direction=to_user", "size=1048576", "cache=cold", "samples=100000", "cpu=1", NULL,
 };
-
-/*
- * A cold run heeds SIGKILL and max_run_ms between its copies: one that
- * waited until all its loops were done would take 31 s and stall RCU.
- * SIGKILL while the run prepares its buffers, as its measurement starts,
- * and 2 s into the measurement: the writer is reaped within a few seconds
- * every time.
- *
- * The run refuses, before it measures, loops whose sample its calibrating
- * copy predicts beyond CB_SAMPLE_MS_MAX (E2BIG): one copy above 6.7 ms. On
- * the debug kernel under TCG, with another guest on the host's two CPUs,
- * one such copy can be. Then the run is started again with half the loops,
- * which still keeps a sample's copies far beyond the point at which the
- * test kills it.
- */
-TEST_F_TIMEOUT(limits, a_cold_run_dies_promptly_on_sigkill, 600)
-{
-	static const double delays[] = { -1, 0, 2 };	/* -1: before the measurement */
-	double t0, reaped = 0;
-	long long loops;
-	int status, i;
-	char v[24];
-	pid_t pid;
-
-	cb_set_knobs(_metadata, cb_long_cold);
-	loops = cb_value_ll("loops");
-	for (i = 0; i < (int)ARRAY_SIZE(delays); i++) {
-		struct timespec d = { (time_t)delays[i], 0 };
-
-		self->child = pid = cb_spawn_run(NULL, -1);
-		ASSERT_LE(0, pid);
-		/* -1 while the child runs; its status once it ended on its own. */
-		status = -1;
-		if (cb_wait_run_started(pid, 60, &status)) {
-			ASSERT_NE(-1, status) TH_LOG("the run did not start within 60 s");
-		} else if (delays[i] >= 0 && cb_wait_measuring(pid, CB_LONG_COLD_SIZE, 60)) {
-			status = cb_wait_child(pid, 0);
-			if (status == -1)
-				TH_LOG("the run's buffer was not faulted in within 60 s: killing now");
-		}
-		if (status == -1) {
-			if (delays[i] >= 0)
-				nanosleep(&d, NULL);	/* the point of the measurement to kill it at */
-			t0 = cb_now();
-			ASSERT_EQ(0, kill(pid, SIGKILL));
-			status = cb_wait_child(pid, 600);
-			reaped = cb_now() - t0;
-			TH_LOG("SIGKILL %s%.0f s into the measurement: reaped after %.2f s",
-			       delays[i] < 0 ? "before, " : "", delays[i] < 0 ? 0 : delays[i], reaped);
-			ASSERT_NE(-1, status);
-		}
-		self->child = 0;
-		if (!WIFSIGNALED(status) && cb_exit_code(status) == E2BIG && loops > 8) {
-			TH_LOG("%lld loops refused (%s): again with %lld",
-			       loops, cb_last_error(), loops / 2);
-			loops /= 2;
-			snprintf(v, sizeof(v), "%lld", loops);
-			ASSERT_EQ(0, cb_write("loops", v));
-			i--;
-			continue;
-		}
-		EXPECT_TRUE(WIFSIGNALED(status))
-			TH_LOG("the run ended on its own: exit %d: %s",
-			       cb_exit_code(status), cb_last_error());
-		EXPECT_GT(5.0, reaped);
-	}
-}
 
 /*
  * Every run, hot or cold, calibration and warm-up included, ends within
@@ -499,155 +417,6 @@ TEST_F_TIMEOUT(limits, a_cpuset_narrowed_during_a_run_stays_narrowed, 300)
 	EXPECT_TRUE(CPU_ISSET(0, &after)) TH_LOG("the writer's affinity was widened again");
 }
 
-/*
- * A run in a cgroup whose CPU quota is 2% (cpu.max "2000 100000"), its
- * writer pinned to cpu 1, hot samples of byte-by-byte copies of 64 KiB,
- * as many as take 0.15 s here. Were a hot sample to keep preemption off for
- * all its copies, the group would owe the quota that long each time it was
- * throttled, paid back at 2% with the writer still migrate-disabled: an
- * affinity change and SIGKILL would wait for that, seconds. A hot sample
- * reschedules between windows of CB_WINDOW_US_MAX of copies, so the debt is
- * one window and the wait a few periods of the quota. 3 s into a run
- * (at 2%, 60 ms of CPU: it is warming up or sampling), an affinity
- * change that leaves out cpu 1 returns, and ends the run with EINVAL,
- * within 3 s; SIGKILL is reaped within 3 s. Three runs each, since a wait
- * can fall between two debts.
- */
-static pid_t cb_throttled_run(struct __test_metadata *_metadata, const char *cg)
-{
-	int status, tries;
-	pid_t pid = -1;
-
-	for (tries = 0; tries < 5; tries++) {
-		pid = cb_spawn_run(cg, -1);
-		if (pid < 0)
-			return pid;
-		if (cb_wait_run_started(pid, 60, &status))
-			TH_LOG("the run was not seen under way (exit %d): %s",
-			       cb_exit_code(status), cb_last_error());
-		usleep(3000000);
-		status = cb_wait_child(pid, 0);
-		if (status == -1 || cb_exit_code(status) != E2BIG)
-			return pid;
-		/* Under TCG a calibrating copy can take ten times the others. */
-		TH_LOG("again: %s", cb_last_error());
-	}
-	return pid;
-}
-
-TEST_F_TIMEOUT(limits, a_throttled_run_lets_an_affinity_change_and_sigkill_through, 600)
-{
-	static const char * const knobs[] = {
-		"variant=bytes", "direction=memcpy", "size=65536", "cache=hot", "loops=1",
-		"samples=5", "max_run_ms=120000", "cpu=1", NULL,
-	};
-	unsigned long long copy_ns, loops;
-	struct cb_res r;
-	char why[256];
-	cpu_set_t set;
-	double t0, took;
-	int k, ret, status;
-	pid_t pid;
-
-	if (cb_second_cpu() < 0)
-		SKIP(return, "needs two online CPUs");
-	ret = cb_cgroup_make(self->cg, sizeof(self->cg), "cb_quota", "+cpu");
-	ASSERT_EQ(0, ret) TH_LOG("cgroup: %s", strerror(-ret));
-	ASSERT_EQ(0, cb_cgroup_write(self->cg, "cpu.max", "2000 100000"));
-	/*
-	 * Samples of about 0.15 s, by what one copy takes here, unthrottled:
-	 * far enough below the bound of one sample (E2BIG) for a calibration
-	 * slowed by a loaded host.
-	 */
-	cb_set_knobs(_metadata, knobs);
-	ASSERT_EQ(0, cb_do_run()) TH_LOG("%s", cb_last_error());
-	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
-	copy_ns = cb_res_c100(&r, "cycles_median") * 10000 / cb_res_u(&r, "tsc_khz") + 1;
-	loops = 150000000ULL / copy_ns;
-	loops = loops < 10 ? 10 : loops > 100000 ? 100000 : loops;
-	TH_LOG("one copy: %llu ns; loops %llu", copy_ns, loops);
-	ASSERT_EQ(0, cb_writeu("loops", loops));
-	ASSERT_EQ(0, cb_writeu("samples", 100000));
-
-	for (k = 0; k < 3; k++) {
-		self->child = pid = cb_throttled_run(_metadata, self->cg);
-		ASSERT_LT(0, pid);
-		CPU_ZERO(&set);
-		CPU_SET(0, &set);
-		t0 = cb_now();
-		ret = sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
-		took = cb_now() - t0;
-		ASSERT_EQ(0, ret) TH_LOG("sched_setaffinity: %s", strerror(-ret));
-		status = cb_wait_child(pid, 60);
-		self->child = 0;
-		TH_LOG("the affinity change took %.2f s; the run: %s", took, cb_last_error());
-		EXPECT_GT(3.0, took);
-		EXPECT_EQ(EINVAL, cb_exit_code(status)) TH_LOG("%s", cb_last_error());
-	}
-	for (k = 0; k < 3; k++) {
-		self->child = pid = cb_throttled_run(_metadata, self->cg);
-		ASSERT_LT(0, pid);
-		t0 = cb_now();
-		kill(pid, SIGKILL);
-		status = cb_wait_child(pid, 60);
-		took = cb_now() - t0;
-		self->child = 0;
-		TH_LOG("SIGKILL to reaped: %.2f s", took);
-		EXPECT_EQ(128 + SIGKILL, cb_exit_code(status));
-		EXPECT_GT(3.0, took);
-	}
-}
-
-/*
- * CPU hotplug during a run must not leave run_cpu naming an offline CPU.
- * The run's CPU goes offline: the run ends with ENODEV and a sentence, the
- * previous results stay, and after the CPU is back a run there works.
- */
-TEST_F_TIMEOUT(limits, a_cpu_offlined_during_a_run_ends_it_with_enodev, 300)
-{
-	char before[8192], after[8192];
-	struct cb_res r;
-	char why[256];
-	int status, ret;
-	pid_t pid;
-
-	if (cb_second_cpu() < 0)
-		SKIP(return, "needs two online CPUs");
-	ASSERT_EQ(0, cb_write("samples", "1"));
-	ASSERT_EQ(0, cb_do_run());
-	cb_read("results", before, sizeof(before));
-	cb_set_knobs(_metadata, cb_long_on_cpu1);
-
-	self->child = pid = cb_spawn_run(NULL, -1);
-	ASSERT_LE(0, pid);
-	ASSERT_EQ(0, cb_wait_run_started(pid, 60, &status));
-	if (cb_wait_measuring(pid, 1 << 20, 60))
-		TH_LOG("the run's buffer was not faulted in within 60 s: taking cpu1 offline now");
-	ret = cb_cpu_online(1, false);
-	ASSERT_EQ(0, ret) TH_LOG("cpu1 offline: %s", strerror(-ret));
-	self->offline_cpu = 1;
-	status = cb_wait_child(pid, 30);
-	if (status == -1) {
-		TH_LOG("the run went on after its CPU went offline: SIGUSR1");
-		kill(pid, SIGUSR1);
-		status = cb_wait_child(pid, 600);
-	}
-	ASSERT_NE(-1, status);
-	self->child = 0;
-	EXPECT_EQ(ENODEV, cb_exit_code(status)) TH_LOG("%s", cb_last_error());
-	EXPECT_NE(NULL, strstr(cb_last_error(), "cpu 1 went offline")) TH_LOG("%s", cb_last_error());
-	cb_read("results", after, sizeof(after));
-	EXPECT_STREQ(before, after);
-
-	ASSERT_EQ(0, cb_cpu_online(1, true));
-	self->offline_cpu = -1;
-	ASSERT_EQ(0, cb_write("samples", "2"));
-	ASSERT_EQ(0, cb_write("cache", "hot"));
-	ASSERT_EQ(0, cb_do_run());
-	ASSERT_EQ(NULL, cb_parse_results(&r, why, sizeof(why))) TH_LOG("%s", why);
-	EXPECT_EQ(1ULL, cb_res_u(&r, "run_cpu"));
-}
-
 struct cb_run_arg {
 	int go[2];
 	int ret;
@@ -842,128 +611,6 @@ TEST_F_TIMEOUT(limits, a_deadline_says_what_the_run_was_doing, 600)
 	}
 	EXPECT_LT(0, late);
 	munmap(buf, size);
-}
-
-/*
- * A writer pinned to cpu 1 whose run keeps faulting its buffer in (a thread
- * of it on cpu 0 zaps the pages with MADV_DONTNEED in a loop: every copy
- * comes back short and the run maps the pages in again, with migration
- * enabled). CPU 1 goes offline, or the writer's affinity becomes {0}, while
- * it does: the run ends with ENODEV or EINVAL, as for a run moved anywhere
- * else, not with EAGAIN and the advice to pin a writer that is pinned: the
- * run checks why the writer moved before it compares the CPU.
- */
-struct cb_zapped {
-	unsigned char *buf;
-	size_t size;
-	int go[2];	/* parent -> writer: start zapping */
-};
-
-static struct cb_zapped cb_zap;
-
-static void *cb_zap_thread(void *p)
-{
-	cpu_set_t set;
-	char c;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-	if (read(cb_zap.go[0], &c, 1) != 1)
-		return NULL;
-	for (;;)
-		madvise(cb_zap.buf, cb_zap.size, MADV_DONTNEED);
-	return NULL;
-}
-
-/* The writer, a child: pinned to cpu 1, its buffer mapped, the zapper started; the run's errno. */
-static int cb_zapped_writer(void *p)
-{
-	pthread_t th;
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(1, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return 101;
-	cb_zap.buf = cb_buffer_map(cb_zap.size);
-	if (cb_zap.buf == MAP_FAILED)
-		return 102;
-	if (pthread_create(&th, NULL, cb_zap_thread, NULL))
-		return 103;
-	return -cb_write("run", "1");
-}
-
-/*
- * The run of a pinned writer in its fault-in loop, then the action: the
- * run's errno. *action_ret: the action's result.
- */
-static int cb_move_zapped_writer(struct __test_metadata *_metadata, pid_t *child,
-				 bool offline, int *action_ret)
-{
-	static const char * const knobs[] = {
-		"variant=movsb", "direction=to_user", "size=8388608", "cache=hot", "loops=1",
-		"samples=100000", "max_run_ms=120000", "cpu=1", NULL,
-	};
-	cpu_set_t set;
-	double end;
-	int status;
-	pid_t pid;
-
-	cb_set_knobs(_metadata, knobs);
-	cb_zap.size = 8 * MiB;
-	if (pipe(cb_zap.go))
-		return -1;
-	*child = pid = cb_child(cb_zapped_writer, NULL);
-	if (pid < 0)
-		return -1;
-	if (cb_wait_run_started(pid, 60, &status) || cb_wait_measuring(pid, cb_zap.size, 60))
-		TH_LOG("the run was not seen measuring");
-	if (write(cb_zap.go[1], "g", 1) != 1)
-		return -1;
-	/* The pages zapped once at least: the run is in its fault-in loop. */
-	end = cb_now() + 60;
-	while (cb_buffer_rss(pid) >= (long long)cb_zap.size && cb_now() < end)
-		sched_yield();
-	if (offline) {
-		*action_ret = cb_cpu_online(1, false);
-	} else {
-		CPU_ZERO(&set);
-		CPU_SET(0, &set);
-		*action_ret = sched_setaffinity(pid, sizeof(set), &set) ? -errno : 0;
-	}
-	status = cb_wait_child(pid, 60);
-	if (status == -1) {
-		TH_LOG("the run went on after the move: SIGKILL");
-		kill(pid, SIGKILL);
-		status = cb_wait_child(pid, 600);
-	}
-	*child = 0;
-	close(cb_zap.go[0]);
-	close(cb_zap.go[1]);
-	return cb_exit_code(status);
-}
-
-TEST_F_TIMEOUT(limits, a_pinned_writer_moved_while_faulting_in_is_told_why, 600)
-{
-	int err, action_ret;
-
-	if (cb_second_cpu() < 0)
-		SKIP(return, "needs two online CPUs");
-	err = cb_move_zapped_writer(_metadata, &self->child, false, &action_ret);
-	EXPECT_EQ(0, action_ret) TH_LOG("sched_setaffinity: %s", strerror(-action_ret));
-	EXPECT_EQ(EINVAL, err) TH_LOG("affinity {0}: %s", cb_last_error());
-	EXPECT_NE(NULL, strstr(cb_last_error(), "cpu 1 left the writer's allowed CPUs (now 0)"))
-		TH_LOG("%s", cb_last_error());
-
-	err = cb_move_zapped_writer(_metadata, &self->child, true, &action_ret);
-	if (!action_ret)
-		self->offline_cpu = 1;
-	EXPECT_EQ(0, action_ret) TH_LOG("cpu1 offline: %s", strerror(-action_ret));
-	EXPECT_EQ(ENODEV, err) TH_LOG("cpu1 offline: %s", cb_last_error());
-	EXPECT_NE(NULL, strstr(cb_last_error(), "cpu 1 went offline"))
-		TH_LOG("%s", cb_last_error());
-	EXPECT_EQ(NULL, strstr(cb_last_error(), "pin the writer")) TH_LOG("%s", cb_last_error());
 }
 
 /*

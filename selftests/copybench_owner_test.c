@@ -4,10 +4,10 @@
  * run happens in its writer's own context and copies to or from a buffer
  * the writer mapped itself, so: an OOM group kill of the writer's cgroup
  * leaves no OOM victim behind and suspend keeps working; task_work neither
- * ends nor blocks a run; signals end or restart a run as they do a syscall
- * (SA_RESTART, SIGSTOP, the cgroup freezer, suspend's freezer); the module
- * never unmaps anything in a process nor leaves a mapping there (MAP_FIXED
- * under mmap_lock contention, fork() after MADV_DOFORK, mseal());
+ * ends nor blocks a run (how signals, stops and freezers end one is
+ * copybench_end_test.c's matrix); the module never unmaps anything in a
+ * process nor leaves a mapping there (MAP_FIXED under mmap_lock
+ * contention, fork() after MADV_DOFORK, mseal());
  * last_error numbers pids in the reader's pid namespace. Each test fails on
  * a module that runs in a kernel thread of its own and maps a buffer of its
  * own in the writer for each run: the buffer tests find such a mapping
@@ -188,30 +188,6 @@ static bool cb_thread_run_going(struct cb_thread_run *r)
 
 /* ---------------------------------------------------------------------- */
 /* The OOM group kill, then suspend. */
-
-/*
- * A suspend to idle that stops after freezing every task and thaws them
- * (pm_test "freezer", no delay); 0, or the errno of the write to
- * /sys/power/state (EBUSY when a task refused to freeze, or when an OOM
- * victim never exited: freeze_processes() waits for the count of victims
- * to drop to 0 within pm_freeze_timeout, 5 s here).
- */
-static int cb_suspend_freezer_cycle(void)
-{
-	char timeout[32];
-	int ret;
-
-	cb_file_line("/sys/power/pm_freeze_timeout", timeout, sizeof(timeout));
-	cb_file_write("/sys/module/suspend/parameters/pm_test_delay", "0", 1);
-	cb_file_write("/sys/power/pm_freeze_timeout", "5000", 4);
-	ret = cb_file_write("/sys/power/pm_test", "freezer", 7);
-	if (!ret)
-		ret = cb_file_write("/sys/power/state", "freeze", 6);
-	cb_file_write("/sys/power/pm_test", "none", 4);
-	if (timeout[0])
-		cb_file_write("/sys/power/pm_freeze_timeout", timeout, strlen(timeout));
-	return ret;
-}
 
 /*
  * A child in cgroup cg that runs to_user into a buffer of 16 MiB it maps
@@ -679,184 +655,6 @@ TEST_F_TIMEOUT(owner, mseal_leaves_no_mapping_of_the_module, 600)
 	EXPECT_STREQ("1", cb_res_get(&r, "verified"));
 	if (buf)
 		EXPECT_EQ(-1, munmap(buf, len));	/* sealed, by the process */
-}
-
-/* ---------------------------------------------------------------------- */
-/* Signals: SA_RESTART, SIGSTOP, the freezers. */
-
-static int cb_handled;	/* __atomic: the handler's count */
-
-static void cb_count_signal(int sig)
-{
-	__atomic_fetch_add(&cb_handled, 1, __ATOMIC_RELAXED);
-}
-
-/*
- * A child that catches SIGUSR1 with SA_RESTART, runs, and exits with the
- * errno of the write (0 when the run ended with results) plus 100 times
- * the number of SIGUSR1 it handled (at most 1 counted).
- */
-static int cb_restart_child(void *unused)
-{
-	struct sigaction sa = { .sa_handler = cb_count_signal, .sa_flags = SA_RESTART };
-	int ret;
-
-	if (sigaction(SIGUSR1, &sa, NULL))
-		return 99;
-	ret = -cb_write("run", "1");
-	return ret + 100 * (__atomic_load_n(&cb_handled, __ATOMIC_RELAXED) > 0);
-}
-
-/*
- * A signal whose handler has SA_RESTART makes the write start the run
- * again when the handler returns, as for any interruptible syscall; every
- * signal used to end the run with EINTR. The child's run, interrupted
- * once, ends with its results.
- */
-TEST_F_TIMEOUT(owner, sa_restart_starts_the_run_again, 300)
-{
-	static const char * const knobs[] = {
-		"direction=memcpy", "size=4096", "cache=hot", "loops=1", "samples=100000",
-		"max_run_ms=2000", NULL,
-	};
-	int status;
-
-	cb_set(_metadata, knobs);
-	self->child[0] = cb_child(cb_restart_child, NULL);
-	ASSERT_LE(0, self->child[0]);
-	ASSERT_EQ(0, cb_wait_run_started(self->child[0], 60, &status));
-	ASSERT_EQ(0, kill(self->child[0], SIGUSR1));
-	status = cb_wait_child(self->child[0], 300);
-	ASSERT_NE(-1, status);
-	self->child[0] = 0;
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(100, WEXITSTATUS(status))
-		TH_LOG("exit %d: %d handled, the write's errno %d (%s)", WEXITSTATUS(status),
-		       WEXITSTATUS(status) / 100, WEXITSTATUS(status) % 100, cb_last_error());
-}
-
-/* The child's state is stop letter 'T' within timeout s: 0, else -1. */
-static int cb_until_state(pid_t pid, char want, double timeout)
-{
-	double end = cb_now() + timeout;
-
-	while (cb_now() < end) {
-		if (cb_task_state(pid, 0) == want)
-			return 0;
-		sched_yield();
-	}
-	return -1;
-}
-
-/* A child that runs and exits with the errno of the write. */
-static int cb_plain_run_child(void *cg)
-{
-	if (cg && cb_cgroup_enter(cg))
-		return 99;
-	return -cb_write("run", "1");
-}
-
-/*
- * SIGSTOP stops the writer in the middle of a run (the run is
- * interrupted, the knobs free again while it is stopped) and SIGCONT
- * starts the run again: the write ends with results. It used to fail with
- * EINTR.
- */
-TEST_F_TIMEOUT(owner, sigstop_stops_the_writer_and_sigcont_starts_the_run_again, 300)
-{
-	static const char * const knobs[] = {
-		"direction=memcpy", "size=4096", "cache=hot", "loops=1", "samples=100000",
-		"max_run_ms=2000", NULL,
-	};
-	int status;
-
-	cb_set(_metadata, knobs);
-	self->child[0] = cb_child(cb_plain_run_child, NULL);
-	ASSERT_LE(0, self->child[0]);
-	ASSERT_EQ(0, cb_wait_run_started(self->child[0], 60, &status));
-	ASSERT_EQ(0, kill(self->child[0], SIGSTOP));
-	ASSERT_EQ(0, cb_until_state(self->child[0], 'T', 60)) TH_LOG("the writer never stopped");
-	EXPECT_EQ(0, cb_write("samples", "100000")) TH_LOG("a stopped writer still holds the run");
-	ASSERT_EQ(0, kill(self->child[0], SIGCONT));
-	status = cb_wait_child(self->child[0], 300);
-	ASSERT_NE(-1, status);
-	self->child[0] = 0;
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		TH_LOG("wait status 0x%x: %s", status, cb_last_error());
-}
-
-/* cgroup.events says "frozen 1" within timeout s: 0, else -1. */
-static int cb_until_frozen(const char *cg, double timeout)
-{
-	double end = cb_now() + timeout;
-
-	while (cb_now() < end) {
-		if (cb_cgroup_read(cg, "cgroup.events", "frozen") == 1)
-			return 0;
-		sched_yield();
-	}
-	return -1;
-}
-
-/*
- * The cgroup freezer freezes a writer in the middle of its run: the run is
- * interrupted (the results are the old ones while it is frozen), and the
- * write starts it again when the group thaws. A writer waiting for a kernel
- * thread uninterruptibly would freeze only once the run was over.
- */
-TEST_F_TIMEOUT(owner, the_cgroup_freezer_freezes_a_writer_mid_run, 300)
-{
-	static const char * const knobs[] = {
-		"direction=memcpy", "size=4096", "cache=hot", "loops=1", "samples=100000",
-		"max_run_ms=3000", NULL,
-	};
-	char before[8192], frozen[8192];
-	int status, ret;
-
-	ret = cb_cgroup_make(self->cg, sizeof(self->cg), "cb_freeze", "");
-	ASSERT_EQ(0, ret) TH_LOG("cgroup: %s", strerror(-ret));
-	cb_set(_metadata, knobs);
-	cb_read("results", before, sizeof(before));
-	self->child[0] = cb_child(cb_plain_run_child, self->cg);
-	ASSERT_LE(0, self->child[0]);
-	ASSERT_EQ(0, cb_wait_run_started(self->child[0], 60, &status));
-	ASSERT_EQ(0, cb_cgroup_write(self->cg, "cgroup.freeze", "1"));
-	ASSERT_EQ(0, cb_until_frozen(self->cg, 120)) TH_LOG("the writer never froze");
-	cb_read("results", frozen, sizeof(frozen));
-	EXPECT_STREQ(before, frozen) TH_LOG("the group froze only after the run was over");
-	ASSERT_EQ(0, cb_cgroup_write(self->cg, "cgroup.freeze", "0"));
-	status = cb_wait_child(self->child[0], 300);
-	ASSERT_NE(-1, status);
-	self->child[0] = 0;
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		TH_LOG("wait status 0x%x: %s", status, cb_last_error());
-}
-
-/*
- * Suspend's freezer freezes a writer in the middle of its run and the run
- * starts again after the thaw: the suspend (pm_test "freezer") succeeds. A
- * writer waiting for a kernel thread uninterruptibly would fail it:
- * "Freezing of tasks failed", EBUSY.
- */
-TEST_F_TIMEOUT(owner, suspend_freezes_a_writer_mid_run, 300)
-{
-	static const char * const knobs[] = {
-		"direction=memcpy", "size=4096", "cache=hot", "loops=1", "samples=100000",
-		"max_run_ms=8000", NULL,
-	};
-	int status, ret;
-
-	cb_set(_metadata, knobs);
-	self->child[0] = cb_child(cb_plain_run_child, NULL);
-	ASSERT_LE(0, self->child[0]);
-	ASSERT_EQ(0, cb_wait_run_started(self->child[0], 60, &status));
-	ret = cb_suspend_freezer_cycle();
-	EXPECT_EQ(0, ret) TH_LOG("suspend's freezer during a run: %s", strerror(-ret));
-	status = cb_wait_child(self->child[0], 300);
-	ASSERT_NE(-1, status);
-	self->child[0] = 0;
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		TH_LOG("wait status 0x%x: %s", status, cb_last_error());
 }
 
 /* ---------------------------------------------------------------------- */

@@ -4,8 +4,8 @@
  * files: the knobs and last_error, the files and their modes, the verbs,
  * the variant list, and the module's lifetime (unload and load again).
  * copybench_run_test.c tests the timed runs, copybench_data_test.c the
- * data file, copybench_limits_test.c the bounds (time, signals, CPUs,
- * memory, mappings).
+ * data file, copybench_limits_test.c the bounds (time, CPUs, memory,
+ * mappings), copybench_end_test.c how a run ends.
  *
  * Needs root, debugfs at /sys/kernel/debug and copybench.ko loaded; every
  * test SKIPs with the reason otherwise, and under kernel lockdown. The

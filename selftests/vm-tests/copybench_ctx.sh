@@ -3,13 +3,12 @@
 #
 # copybench_ctx.sh - the in-VM hook (selftests/vm-tests/, run by
 # vm-suite.sh with copybench.ko loaded) for build/selftests/copybench_ctx_test:
-# a run never sleeps holding its CPU while another thread of its writer
-# holds or queues for the mmap lock (a GUP on a FUSE file that is never
-# answered), io_uring's cancel and ring teardown end a run started through
-# IORING_OP_WRITE, and protection keys and mprotect() refusals say what
-# happened (selftests/copybench_ctx_test.c). hung_task is armed at 10 s for
-# its duration, so a task the module holds up is reported and the test's
-# kernel log check fails. FUSE is loaded when it is a module.
+# io_uring's ring teardown and a stop end a run started through
+# IORING_OP_WRITE, protection keys and mprotect() refusals say what
+# happened, and a storm of mmap() calls does not starve a run
+# (selftests/copybench_ctx_test.c). hung_task is armed at 10 s for its
+# duration, so a task the module holds up is reported and the test's
+# kernel log check fails.
 #
 # Usage: selftests/vm-tests/copybench_ctx.sh     (root, in the VM)
 
@@ -24,7 +23,6 @@ if [ ! -x "$bin" ]; then
 	ktap_test_fail "$bin is built (run 'make selftests')"
 	ktap_finished
 fi
-[ -e /dev/fuse ] || modprobe fuse 2>/dev/null || echo "# modprobe fuse failed: the lock tests will say so"
 
 hung=/proc/sys/kernel/hung_task_timeout_secs
 old_hung=

@@ -3,7 +3,7 @@
 #
 # copybench_limits.sh - the in-VM hook (selftests/vm-tests/, run by
 # vm-suite.sh with copybench.ko loaded) for build/selftests/copybench_limits_test,
-# the module's bounds: time, signals, CPUs, memory cgroups, mappings
+# the module's bounds: time, CPUs, memory cgroups, mappings
 # (selftests/copybench_limits_test.c). Its TAP is the harness's own; without
 # the binary, one failing test point says to build it.
 #

@@ -4,8 +4,8 @@
 # copybench_owner.sh - the in-VM hook (selftests/vm-tests/, run by
 # vm-suite.sh with copybench.ko loaded) for build/selftests/copybench_owner_test:
 # the writer owns its run's context and buffer (OOM group kill and suspend,
-# task_work, SA_RESTART, SIGSTOP, the freezers, MAP_FIXED, fork, mseal, pid
-# namespaces; selftests/copybench_owner_test.c). A test the running kernel
+# task_work, MAP_FIXED, fork, mseal, pid namespaces;
+# selftests/copybench_owner_test.c). A test the running kernel
 # cannot run (mseal() before 6.10) is left out of its plan with the
 # harness's -T, and this script says why; none is skipped, and a kernel
 # without what a test needs (/sys/power/pm_test: CONFIG_PM_DEBUG; io_uring;
