@@ -582,9 +582,10 @@ TEST_F_TIMEOUT(limits, a_chained_run_whose_pages_are_zapped_faults_them_in_again
  * A run that max_run_ms ends says what it was doing, whatever that was: a
  * writer of one thread, its 64 MiB buffer zapped before each run (so each
  * prepares, faults the buffer in, calibrates and samples), max_run_ms
- * from 1 ms, half as much again each time. Each run ends with ETIME or succeeds, and
- * last_error names the step ("while ...") and never the mmap lock, which
- * nobody else could hold.
+ * from 1 ms, half as much again each time. Each run ends with ETIME,
+ * succeeds or finds one copy too long (E2BIG), and an ETIME's last_error
+ * names the step ("while ...") and never the mmap lock, which nobody else
+ * could hold.
  */
 TEST_F_TIMEOUT(limits, a_deadline_says_what_the_run_was_doing, 600)
 {
@@ -604,6 +605,13 @@ TEST_F_TIMEOUT(limits, a_deadline_says_what_the_run_was_doing, 600)
 			continue;
 		line = cb_last_error();
 		TH_LOG("max_run_ms %u: %s", ms, line);
+		/*
+		 * A calibration that finds one copy too long (a loaded TCG
+		 * host: 64 MiB predicted at 1.4 s on 6.1) ends the run before
+		 * the deadline could: nothing to check there.
+		 */
+		if (ret == -E2BIG)
+			continue;
 		ASSERT_EQ(-ETIME, ret) TH_LOG("max_run_ms %u: %s", ms, strerror(-ret));
 		EXPECT_EQ(NULL, strstr(line, "mmap lock")) TH_LOG("max_run_ms %u", ms);
 		EXPECT_NE(NULL, strstr(line, ", while ")) TH_LOG("max_run_ms %u", ms);
