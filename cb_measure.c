@@ -7,7 +7,7 @@
  * and their statistics. What ends it, cb_stop.c says: the deadline, the
  * writer's own signals and io_uring's cancel within one copy; CPU hotplug
  * and affinity changes, which wait for a migrate-disabled task, at the
- * next sample. Nothing in it sleeps while it holds the CPU: the mmap lock is
+ * next window of a hot sample or the next cold copy. Nothing in it sleeps while it holds the CPU: the mmap lock is
  * tried, or waited for with migration enabled by a writer pinned to the
  * run's CPU (cb_window_begin()); the fault-in runs with migration enabled.
  * No wait for the lock is in its queue (cb_buf_mm_lock()): each ends on

@@ -3,8 +3,10 @@
  * cb_trace.h - copybench's tracepoints, system "copybench":
  *
  *   copybench:run		one per finished or failed run
- *   copybench:data_read	one per read() of the data file
- *   copybench:data_write	one per write() of the data file
+ *   copybench:data_read	one per read() of the data file that copies
+ *   copybench:data_write	one per write() of the data file that copies
+ *
+ * (or tries to: not an empty request, nor one at or past the end).
  *
  * The data events carry the TSC cycles the whole call took inside the
  * module (all its chunks), read only while the event is enabled, so a
@@ -75,8 +77,9 @@ TRACE_EVENT(copybench_run,
 /*
  * copybench:data_read, copybench:data_write - one call of the data file:
  * pos and len (after clamping at the end) of the request, ret what the call
- * returns (bytes or a negative errno), chunk the bytes per copy call (0: one
- * call), cycles the TSC cycles from the first copy to the last.
+ * returns (bytes or a negative errno), chunk the bytes per copy call
+ * (CB_DATA_CHUNK_MAX when data_chunk is 0), cycles the TSC cycles from the
+ * first copy to the last.
  */
 DECLARE_EVENT_CLASS(copybench_data,
 	TP_PROTO(const char *variant, u64 pos, u64 len, s64 ret, u64 chunk, u64 cycles),
