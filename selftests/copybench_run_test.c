@@ -434,8 +434,8 @@ TEST_F_TIMEOUT(runctl, automatic_loops_picks_a_power_of_two, 300)
 /*
  * A run happens on its writer's CPU and never changes the writer's
  * affinity: pinned to each CPU in turn, with cpu set to it, the run is
- * there and the affinity stays what it was. A writer on another CPU than
- * the cpu knob's is refused with EINVAL and told to pin itself.
+ * there and the affinity stays what it was. A cpu outside the writer's
+ * affinity is refused with EINVAL naming its allowed CPUs.
  */
 TEST_F(runctl, runs_on_the_chosen_cpu_and_leaves_affinity_alone)
 {
