@@ -72,8 +72,6 @@
 #define END_GIVE_UP_S	30.0
 /* How long HOLD may take to come; see end_hold_start(). */
 #define END_HOLD_START_S	6.0
-/* max_run_ms of the deadline's cells; below hung_task's 10 s with HOLD in place. */
-#define END_DEADLINE_MS	4000U
 /*
  * A timed cell's sample: 10 ms of copies, by what one copy took in a short
  * run before, so that 100 times that is still below the bound of one
@@ -91,6 +89,8 @@
  */
 #define END_ZAP_SIZE	(64 * MiB)
 #define END_HOLD_TRIES	8
+/* Looks at the state of the run's thread once HOLD is in place. */
+#define END_STATES	8
 
 static pid_t end_gettid(void)
 {
@@ -491,6 +491,16 @@ enum end_where {
 	END_COLD,
 };
 
+/*
+ * max_run_ms of the deadline's cells: after the ending's place is reached
+ * (faulting_in takes longest: 3.5 s on the debug kernel), below hung_task's
+ * 10 s with HOLD in place.
+ */
+static unsigned int end_deadline_ms(enum end_where where)
+{
+	return where == END_FAULTING_IN ? 7000 : 4000;
+}
+
 /* What the run is doing there, as last_error says it. */
 static const char * const end_doing[] = {
 	[END_PREPARING] = "while allocating the buffers",
@@ -817,9 +827,9 @@ static void end_setup(struct __test_metadata *_metadata, struct end_cell *c, enu
  * faulting_in: the zapper started, the run seen in its fault-in (with
  * migration enabled), HOLD; waiting for the lock: HOLD (the writer
  * pinned, its windows wait with migration enabled); timed: END_SETTLE_US
- * of samples. The run's thread's states over half a second after HOLD in
- * states (11 bytes), its stack in stack. False when HOLD did not come
- * (said why).
+ * of samples. The run's thread's states, END_STATES looks 30 ms apart
+ * after HOLD, in states (END_STATES + 1 bytes), its stack in stack.
+ * False when HOLD did not come (said why).
  */
 static bool end_place(struct __test_metadata *_metadata, struct end_cell *c,
 		      enum end_where where, char *states, char *stack, size_t len)
@@ -885,9 +895,9 @@ static bool end_place(struct __test_metadata *_metadata, struct end_cell *c,
 		return !__atomic_load_n(&end_w->run_done, __ATOMIC_ACQUIRE);
 	}
 	usleep(200000);		/* the run at its next wait for the lock */
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < END_STATES; i++) {
 		states[i] = cb_task_state(pid, c->run_tid);
-		usleep(50000);
+		usleep(30000);
 	}
 	states[i] = '\0';
 	end_stack(pid, c->run_tid, stack, len);
@@ -1122,19 +1132,19 @@ static void end_how_check(struct __test_metadata *_metadata, struct end_cell *c,
 		break;
 	case END_DEADLINE:
 		/* Before the first timed sample ETIME, after it the samples taken. */
-		snprintf(reason, sizeof(reason), "max_run_ms %u was reached", END_DEADLINE_MS);
+		snprintf(reason, sizeof(reason), "max_run_ms %u was reached", end_deadline_ms(where));
 		if (where == END_PREPARING) {
 			end_failed(_metadata, c, ETIME, reason, doing,
-				   END_DEADLINE_MS / 1000.0 + END_BOUND_S);
+				   end_deadline_ms(where) / 1000.0 + END_BOUND_S);
 			break;
 		}
 		/* A run whose every sample meets a zapped page may have none. */
-		if (where == END_FAULTING_IN && end_run_err(END_DEADLINE_MS / 1000.0 +
+		if (where == END_FAULTING_IN && end_run_err(end_deadline_ms(where) / 1000.0 +
 							    END_BOUND_S) == ETIME) {
 			end_failed(_metadata, c, ETIME, reason, doing, 0);
 			break;
 		}
-		err = end_run_err(END_DEADLINE_MS / 1000.0 + END_BOUND_S);
+		err = end_run_err(end_deadline_ms(where) / 1000.0 + END_BOUND_S);
 		TH_LOG("the run: %s: %s", err == -1 ? "still on" : strerror(err), cb_last_error());
 		EXPECT_EQ(0, err);
 		if (err)
@@ -1246,8 +1256,8 @@ static unsigned int end_loops(struct __test_metadata *_metadata, enum end_where 
 static void end_cell_run(struct __test_metadata *_metadata, struct end_cell *c,
 			 enum end_how how, enum end_where where)
 {
-	unsigned int max_run_ms = how == END_DEADLINE ? END_DEADLINE_MS : 120000;
-	char size[32], loops[32], max_run[32], cpu[32], states[16], stack[2048];
+	unsigned int max_run_ms = how == END_DEADLINE ? end_deadline_ms(where) : 120000;
+	char size[32], loops[32], max_run[32], cpu[32], states[END_STATES + 1], stack[2048];
 	const char *cache = where == END_COLD ? "cache=cold" : "cache=hot";
 	const char * const knobs[] = {
 		"direction=to_user", "variant=movsb", size, cache, loops, "samples=100000",
@@ -1298,7 +1308,8 @@ static void end_cell_run(struct __test_metadata *_metadata, struct end_cell *c,
 			TH_LOG("HOLD never came while the run faulted its buffer in (%d tries)",
 			       END_HOLD_TRIES);
 	if (end_holds(where))
-		EXPECT_NE(10, (int)strspn(states, "D")) TH_LOG("the run sleeps in D for the lock");
+		EXPECT_NE(END_STATES, (int)strspn(states, "D"))
+			TH_LOG("the run sleeps in D for the lock");
 	ASSERT_EQ(0, __atomic_load_n(&end_w->run_done, __ATOMIC_ACQUIRE))
 		TH_LOG("the run ended before the ending came: %s", cb_last_error());
 	end_how_check(_metadata, c, how, where);
