@@ -282,6 +282,11 @@ int cb_uring_register(struct cb_uring *u, void *buf, size_t len);
 int cb_uring_submit(struct cb_uring *u, const struct io_uring_sqe *sqe, bool wait);
 /* The result of the next completion posted (its user_data in *data), or -EAGAIN. */
 int cb_uring_posted(struct cb_uring *u, uint64_t *data);
+/*
+ * The next completion within timeout seconds: 0, its result in *res and
+ * its user_data in *data; or -ETIME.
+ */
+int cb_uring_reap(struct cb_uring *u, double timeout, uint64_t *data, int *res);
 /* One request (the *_FIXED opcodes use the registered buffer); its result, bytes or -errno. */
 int cb_uring_rw(struct cb_uring *u, int opcode, int fd, void *buf, unsigned int len,
 		long long off);

@@ -97,6 +97,19 @@ int cb_uring_posted(struct cb_uring *u, uint64_t *data)
 	return res;
 }
 
+int cb_uring_reap(struct cb_uring *u, double timeout, uint64_t *data, int *res)
+{
+	double end = cb_now() + timeout;
+
+	do {
+		*res = cb_uring_posted(u, data);
+		if (*res != -EAGAIN)
+			return 0;
+		usleep(1000);
+	} while (cb_now() < end);
+	return -ETIME;
+}
+
 int cb_uring_rw(struct cb_uring *u, int opcode, int fd, void *buf, unsigned int len,
 		long long off)
 {

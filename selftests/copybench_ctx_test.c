@@ -96,20 +96,6 @@ static void ctx_pin(pid_t tid, int cpu)
 
 #define CTX_WRITE_DATA	1
 
-/* The next completion within timeout seconds: 0 and *data, *res; or -ETIME. */
-static int ctx_uring_reap(struct cb_uring *u, double timeout, uint64_t *data, int *res)
-{
-	double end = cb_now() + timeout;
-
-	do {
-		*res = cb_uring_posted(u, data);
-		if (*res != -EAGAIN)
-			return 0;
-		usleep(1000);
-	} while (cb_now() < end);
-	return -ETIME;
-}
-
 /* The knobs of a run that would last max_run_ms (120 s) if nothing ended it. */
 static const char * const ctx_long_run[] = {
 	"direction=memcpy", "variant=native", "size=1048576", "cache=hot", "loops=1",
@@ -209,7 +195,7 @@ TEST_F_TIMEOUT(ctx, a_stop_ends_an_io_uring_run_with_eintr_and_says_so, 600)
 	ASSERT_LT(0, stopper);
 	status = cb_wait_child(stopper, CTX_BOUND_S);
 	EXPECT_EQ(0, cb_exit_code(status));
-	EXPECT_EQ(0, ctx_uring_reap(&u, CTX_BOUND_S, &data, &res))
+	EXPECT_EQ(0, cb_uring_reap(&u, CTX_BOUND_S, &data, &res))
 		TH_LOG("no completion after the stop and the continue");
 	TH_LOG("the write: %d (%s); %s", res, res < 0 ? strerror(-res) : "-", cb_last_error());
 	EXPECT_EQ((uint64_t)CTX_WRITE_DATA, data);

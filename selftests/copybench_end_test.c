@@ -969,20 +969,6 @@ static bool end_act(struct __test_metadata *_metadata, struct end_action *a, dou
 	return done;
 }
 
-/* The next completion within timeout seconds: 0 and *data, *res; or -ETIME. */
-static int end_uring_reap(double timeout, uint64_t *data, int *res)
-{
-	double end = cb_now() + timeout;
-
-	do {
-		*res = cb_uring_posted(&end_u, data);
-		if (*res != -EAGAIN)
-			return 0;
-		usleep(1000);
-	} while (cb_now() < end);
-	return -ETIME;
-}
-
 /* last_error names the ending's reason and where the run was. */
 static void end_said(struct __test_metadata *_metadata, const char *reason, const char *doing)
 {
@@ -1190,7 +1176,7 @@ static void end_how_check(struct __test_metadata *_metadata, struct end_cell *c,
 		break;
 	case END_CANCEL:
 		ASSERT_EQ(0, cb_uring_submit(&end_u, &sqe, false));
-		for (i = 0; i < 2 && !end_uring_reap(END_BOUND_S, &data, &res); i++) {
+		for (i = 0; i < 2 && !cb_uring_reap(&end_u, END_BOUND_S, &data, &res); i++) {
 			if (data == END_WRITE_DATA)
 				write_res = res;
 			else
